@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { WireError, WireErrorCode } from '../../wire/errors.ts';
+import { parseHex } from '../../wire/hex.ts';
+
+/**
+ * JSON input of `riodp encode` (docs/cli.md). Field names are the spec's names in lowerCamelCase;
+ * byte strings are hex. Decoding output is produced by `toJsonValue`, and encoding it again must
+ * reproduce the input bytes.
+ */
+export const CLAUSE_JSON = 'docs/cli.md';
+
+export const hexBytes = z.string().transform((s, ctx) => {
+  try {
+    return parseHex(s);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'not a hex string' });
+    return z.NEVER;
+  }
+});
+
+export function uint(bits: number): z.ZodNumber {
+  return z.number().int().min(0).max(bits >= 32 ? 0xffffffff : 2 ** bits - 1);
+}
+
+/** Parses with a schema; a failure becomes one WireError naming the JSON path. */
+export function parseWith<T>(schema: z.ZodType<T>, input: unknown): T {
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const path = issue?.path.map(String).join('.') ?? '';
+  throw new WireError(WireErrorCode.invalid, path === '' ? 'json' : path, 0, CLAUSE_JSON, issue?.message ?? 'invalid JSON input');
+}
+
+/** JSON view of a decoded value: byte arrays become hex strings; everything else is kept. */
+export function toJsonValue(value: unknown): unknown {
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+  if (Array.isArray(value)) return value.map(toJsonValue);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toJsonValue(v);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,73 @@
+/**
+ * The wire layer's one error type. Decoders throw nothing else: every failure names the
+ * field, the byte offset where it sits and the spec clause that the input violates.
+ */
+export const WireErrorCode = {
+  truncated: 'truncated',
+  trailing: 'trailing-bytes',
+  crc: 'crc',
+  reserved: 'reserved',
+  undefined: 'undefined',
+  invalid: 'invalid',
+  range: 'range',
+  unsupported: 'unsupported',
+} as const;
+export type WireErrorCode = (typeof WireErrorCode)[keyof typeof WireErrorCode];
+
+export class WireError extends Error {
+  override readonly name = 'WireError';
+  constructor(
+    readonly code: WireErrorCode,
+    readonly field: string,
+    readonly offset: number,
+    readonly clause: string,
+    readonly detail: string,
+  ) {
+    super(`${field} at byte ${offset}: ${detail} (${clause})`);
+  }
+}
+
+/** Result object handed across layer boundaries (engines, CLI) instead of a throw. */
+export type DecodeResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: WireError };
+
+export function attempt<T>(fn: () => T): DecodeResult<T> {
+  try {
+    return { ok: true, value: fn() };
+  } catch (e) {
+    if (e instanceof WireError) return { ok: false, error: e };
+    throw e;
+  }
+}
+
+/** Throws a truncation error unless `need` bytes are available at `offset` before `end`. */
+export function need(end: number, offset: number, count: number, field: string, clause: string): void {
+  if (offset + count > end) {
+    throw new WireError(
+      WireErrorCode.truncated,
+      field,
+      offset,
+      clause,
+      `needs ${count} byte${count === 1 ? '' : 's'}, ${Math.max(0, end - offset)} left`,
+    );
+  }
+}
+
+/**
+ * Options every decoder accepts. Lenient decoding (the default) labels reserved and undefined
+ * encodings instead of rejecting them, and keeps reserved bits so that encoding reproduces the
+ * input; engines then apply the spec's "no action" rules. Strict decoding (validation mode and
+ * the CLI) throws on any reserved bit that is not zero and on any reserved or undefined value.
+ */
+export interface DecodeOptions {
+  readonly strict?: boolean;
+}
+
+/** Checks a field against its range before it is written; encoders never truncate silently. */
+export function checkRange(value: number, bits: number, field: string, clause: string, offset = 0): void {
+  const max = bits >= 32 ? 0xffffffff : (1 << bits) - 1;
+  if (!Number.isInteger(value) || value < 0 || value > max) {
+    throw new WireError(WireErrorCode.range, field, offset, clause, `value ${String(value)} does not fit in ${bits} bits`);
+  }
+}

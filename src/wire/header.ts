@@ -1,0 +1,96 @@
+import { WireError, WireErrorCode, checkRange, need } from './errors.ts';
+import type { DecodeOptions } from './errors.ts';
+
+/**
+ * The first 16 bits of every LP-Serial packet (Part 6 §2.3 Figure 2-1/2-2, DECISIONS.md §1):
+ * ackID(6) | VC(1) | CRF(1) | prio(2) | tt(2) | ftype(4), then the transport header
+ * (Part 3 §2: destinationID then sourceID, 1, 2 or 4 bytes each per tt).
+ */
+export interface PacketHeader {
+  /** The ackID value: 5 bits on CS24 links (carried left-justified), 6 bits on CS48 links. */
+  readonly ackID: number;
+  readonly vc: number;
+  readonly crf: number;
+  readonly prio: number;
+  readonly tt: number;
+  readonly ftype: number;
+}
+
+export interface PacketDecodeOptions extends DecodeOptions {
+  /** ackID width of the link mode: 5 with 24-bit control symbols, 6 with 48-bit (default). */
+  readonly ackIdBits?: 5 | 6;
+}
+
+export const TT = { dev8: 0, dev16: 1, dev32: 2 } as const;
+export type Tt = (typeof TT)[keyof typeof TT];
+export const TT_NAMES = ['Dev8', 'Dev16', 'Dev32'] as const;
+
+const CLAUSE_PREFIX = 'Part 6 §2.2 Table 2-1';
+const CLAUSE_TT = 'Part 3 §2.4 tt';
+
+export const PREFIX_BYTES = 2;
+
+/** Bytes per device ID for a tt value; tt 0b11 is reserved (Part 3). */
+export function idBytes(tt: number, offset = 0): 1 | 2 | 4 {
+  if (tt === TT.dev8) return 1;
+  if (tt === TT.dev16) return 2;
+  if (tt === TT.dev32) return 4;
+  throw new WireError(WireErrorCode.reserved, 'tt', offset, CLAUSE_TT, `tt 0b${tt.toString(2).padStart(2, '0')} is reserved`);
+}
+
+export function readId(bytes: Uint8Array, offset: number, size: 1 | 2 | 4): number {
+  const b0 = bytes[offset] as number;
+  if (size === 1) return b0;
+  const b1 = bytes[offset + 1] as number;
+  if (size === 2) return (b0 << 8) | b1;
+  return ((b0 << 24) | (b1 << 16) | ((bytes[offset + 2] as number) << 8) | (bytes[offset + 3] as number)) >>> 0;
+}
+
+export function writeId(value: number, bytes: Uint8Array, offset: number, size: 1 | 2 | 4): void {
+  if (size === 4) {
+    bytes[offset] = value >>> 24;
+    bytes[offset + 1] = (value >>> 16) & 0xff;
+    bytes[offset + 2] = (value >>> 8) & 0xff;
+    bytes[offset + 3] = value & 0xff;
+  } else if (size === 2) {
+    bytes[offset] = (value >>> 8) & 0xff;
+    bytes[offset + 1] = value & 0xff;
+  } else {
+    bytes[offset] = value & 0xff;
+  }
+}
+
+export function decodeHeader(bytes: Uint8Array, offset: number, end: number, opts: PacketDecodeOptions = {}): PacketHeader {
+  need(end, offset, PREFIX_BYTES, 'prefix', CLAUSE_PREFIX);
+  const b0 = bytes[offset] as number;
+  const b1 = bytes[offset + 1] as number;
+  const rawAck = b0 >> 2;
+  let ackID = rawAck;
+  if (opts.ackIdBits === 5) {
+    // "the ackID value shall be 5 bits long and shall be left justified ... with ackID[5] set to 0b0"
+    if (rawAck & 1 && opts.strict) {
+      throw new WireError(WireErrorCode.reserved, 'ackID', offset, CLAUSE_PREFIX, 'ackID[5] must be 0 on a CS24 link');
+    }
+    ackID = rawAck >> 1;
+  }
+  const tt = (b1 >> 4) & 0x3;
+  if (tt === 3) idBytes(tt, offset + 1);
+  return { ackID, vc: (b0 >> 1) & 1, crf: b0 & 1, prio: b1 >> 6, tt, ftype: b1 & 0xf };
+}
+
+export function encodeHeader(h: PacketHeader, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6 = 6): void {
+  checkRange(h.ackID, ackIdBits, 'ackID', CLAUSE_PREFIX);
+  checkRange(h.vc, 1, 'vc', CLAUSE_PREFIX);
+  checkRange(h.crf, 1, 'crf', CLAUSE_PREFIX);
+  checkRange(h.prio, 2, 'prio', CLAUSE_PREFIX);
+  checkRange(h.ftype, 4, 'ftype', CLAUSE_PREFIX);
+  idBytes(h.tt);
+  const ack = ackIdBits === 5 ? h.ackID << 1 : h.ackID;
+  bytes[offset] = (ack << 2) | (h.vc << 1) | h.crf;
+  bytes[offset + 1] = (h.prio << 6) | (h.tt << 4) | h.ftype;
+}
+
+/** Byte offset of the first field after destinationID and sourceID (or its slot). */
+export function afterIds(offset: number, tt: number): number {
+  return offset + PREFIX_BYTES + 2 * idBytes(tt, offset + 1);
+}
