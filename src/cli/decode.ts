@@ -1,0 +1,31 @@
+import { WireError } from '../wire/errors.ts';
+import { parseHex } from '../wire/hex.ts';
+import { toJsonValue } from './json/common.ts';
+import { decodeItem } from './layers.ts';
+import { items } from './input.ts';
+import { formatTree } from './tree.ts';
+import type { CodecFlags } from './main.ts';
+
+/**
+ * `riodp decode`: every item is decoded on its own; a bad item is reported on stderr as one line
+ * (field, byte offset, clause) and the batch goes on. Exit 1 if any item was bad.
+ */
+export async function runDecode(args: readonly string[], flags: CodecFlags & { json: boolean }): Promise<number> {
+  let bad = 0;
+  for await (const item of items(args, true)) {
+    try {
+      const bytes = parseHex(item.text);
+      const value = decodeItem(bytes, flags);
+      process.stdout.write(flags.json ? `${JSON.stringify(toJsonValue(value))}\n` : `${formatTree(flags.layer, bytes.length, value)}\n`);
+    } catch (e) {
+      if (!(e instanceof WireError)) throw e;
+      bad++;
+      reportBad(args.length > 0 ? 'argument' : 'line', item.index, e);
+    }
+  }
+  return bad > 0 ? 1 : 0;
+}
+
+export function reportBad(where: string, index: number, e: WireError): void {
+  process.stderr.write(`riodp: ${where} ${index}: ${e.message}\n`);
+}

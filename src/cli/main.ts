@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+
+/**
+ * The `riodp` command. Subcommand modules are imported only when a subcommand runs, so that
+ * `riodp --help` starts fast: users call it in loops from their scripts.
+ */
+export const LAYERS = ['serial', 'transport', 'symbol', 'smp'] as const;
+export type Layer = (typeof LAYERS)[number];
+export const LINKS = ['cs24', 'cs48'] as const;
+export type Link = (typeof LINKS)[number];
+export const VOQ_FORMATS = ['seed', 'part12-rev4.1'] as const;
+export type VoqFormat = (typeof VOQ_FORMATS)[number];
+
+export interface CodecFlags {
+  readonly layer: Layer;
+  readonly link: Link;
+  readonly voqFormat: VoqFormat;
+  readonly voqGroupSize?: number;
+  readonly lenient: boolean;
+}
+
+function codecOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--layer <layer>', 'what each item is').choices(LAYERS).default('serial'))
+    .addOption(new Option('--link <link>', 'control symbol size of the link (CS24 links also carry 5-bit ackIDs)').choices(LINKS).default('cs48'))
+    .addOption(new Option('--voq-format <format>', 'stype2 VoQ backpressure format').choices(VOQ_FORMATS).default('seed'))
+    .addOption(new Option('--voq-group-size <n>', 'port group size of the part12-rev4.1 format').argParser(parseGroupSize))
+    .option('--lenient', 'accept reserved and undefined values (labelled) instead of rejecting them', false);
+}
+
+function parseGroupSize(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new CommanderError(2, 'riodp.usage', `--voq-group-size: '${v}' is not a positive integer`);
+  return n;
+}
+
+function packageVersion(): string {
+  // src/cli/main.ts and dist/cli/main.js both sit two folders below package.json.
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+}
+
+export function buildProgram(): Command {
+  const program = new Command('riodp')
+    .description('RapidIO data plane reference implementation: bit-exact codecs and protocol engines')
+    .version(packageVersion())
+    .showHelpAfterError('(riodp --help for usage)')
+    .exitOverride();
+
+  codecOptions(
+    program
+      .command('decode')
+      .description('decode hex items (arguments, or stdin one per line) into a field tree or JSON')
+      .argument('[hex...]', 'items to decode; whitespace and 0x are tolerated inside an argument')
+      .option('--json', 'print one JSON object per item', false),
+  ).action(async (hex: string[], flags: CodecFlags & { json: boolean }) => {
+    const { runDecode } = await import('./decode.ts');
+    process.exitCode = await runDecode(hex, flags);
+  });
+
+  codecOptions(
+    program
+      .command('encode')
+      .description('encode JSON items (as decode --json prints them; argument, or stdin one per line) into hex')
+      .argument('[json...]', 'JSON objects to encode'),
+  ).action(async (json: string[], flags: CodecFlags) => {
+    const { runEncode } = await import('./encode.ts');
+    process.exitCode = await runEncode(json, flags);
+  });
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // help and version exit 0; every other parse failure is a usage error (exit 2).
+      return e.exitCode === 0 ? 0 : 2;
+    }
+    process.stderr.write(`riodp: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 70;
+  }
+}
