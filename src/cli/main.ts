@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 
 /**
  * The `riodp` command. Subcommand modules are imported only when a subcommand runs, so that
@@ -25,13 +25,14 @@ function codecOptions(cmd: Command): Command {
     .addOption(new Option('--layer <layer>', 'what each item is').choices(LAYERS).default('serial'))
     .addOption(new Option('--link <link>', 'control symbol size of the link (CS24 links also carry 5-bit ackIDs)').choices(LINKS).default('cs48'))
     .addOption(new Option('--voq-format <format>', 'stype2 VoQ backpressure format').choices(VOQ_FORMATS).default('seed'))
-    .addOption(new Option('--voq-group-size <n>', 'port group size of the part12-rev4.1 format').argParser(parseGroupSize))
+    .addOption(new Option('--voq-group-size <n>', 'port group size field (bits, 0..6) of the part12-rev4.1 format').argParser(parseGroupSize))
     .option('--lenient', 'accept reserved and undefined values (labelled) instead of rejecting them', false);
 }
 
 function parseGroupSize(v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new CommanderError(2, 'riodp.usage', `--voq-group-size: '${v}' is not a positive integer`);
+  // Part 12 Port Group Size is a bit count, 0 (the reset value) to 6; 7 is reserved.
+  if (!Number.isInteger(n) || n < 0 || n > 6) throw new InvalidArgumentError(`'${v}' is not a bit count 0..6`);
   return n;
 }
 

@@ -1,0 +1,278 @@
+import { WireError, WireErrorCode } from './errors.ts';
+
+/**
+ * Encodings of the Control Symbol 24/48 fields (Part 6 §3.4–§3.5, DECISIONS.md §2) and the
+ * meaning of parameter0/parameter1 for each stype0. Names are the spec's function names.
+ */
+export const LINKS = ['cs24', 'cs48'] as const;
+export type Link = (typeof LINKS)[number];
+
+/** parameter0/parameter1 width: "5-bit fields in the Control Symbol 24 and 6-bit fields in the Control Symbol 48" (§3.3). */
+export function parameterBits(link: Link): 5 | 6 {
+  return link === 'cs24' ? 5 : 6;
+}
+
+export const CLAUSE_STYPE0 = 'Part 6 §3.4 Table 3-2';
+export const CLAUSE_STYPE1 = 'Part 6 §3.5 Table 3-17';
+
+/** Table 3-2. */
+export const Stype0 = {
+  packetAccepted: 0,
+  packetRetry: 1,
+  packetNotAccepted: 2,
+  timestamp: 3,
+  status: 4,
+  vcStatus: 5,
+  linkResponse: 6,
+  implementationDefined: 7,
+} as const;
+export type Stype0 = (typeof Stype0)[keyof typeof Stype0];
+export const STYPE0_NAMES = [
+  'packet-accepted',
+  'packet-retry',
+  'packet-not-accepted',
+  'timestamp',
+  'status',
+  'VC_status',
+  'link-response',
+  'implementation-defined',
+] as const;
+export type Stype0Name = (typeof STYPE0_NAMES)[number];
+
+/** Table 3-17; 0b110 is reserved. */
+export const Stype1 = {
+  startOfPacket: 0,
+  stomp: 1,
+  endOfPacket: 2,
+  restartFromRetry: 3,
+  linkRequest: 4,
+  timing: 5,
+  reserved: 6,
+  nop: 7,
+} as const;
+export type Stype1 = (typeof Stype1)[keyof typeof Stype1];
+export const STYPE1_NAMES = [
+  'start-of-packet',
+  'stomp',
+  'end-of-packet',
+  'restart-from-retry',
+  'link-request',
+  'timing',
+  'RESERVED',
+  'NOP',
+] as const;
+export type Stype1Name = (typeof STYPE1_NAMES)[number];
+
+export const CMD_NAMES = [
+  'start-of-packet',
+  'stomp',
+  'end-of-packet',
+  'restart-from-retry',
+  'reset-port',
+  'reset-device',
+  'port-status',
+  'multicast-event',
+  'secondary-multicast-event',
+  'loop-timing-request',
+  'NOP',
+  'RESERVED',
+] as const;
+export type CmdName = (typeof CMD_NAMES)[number];
+
+const R = 'RESERVED';
+/**
+ * cmd function per stype1 (Table 3-17; link-request Table 3-23; timing Table 3-24, where rev 4.1
+ * adds secondary multicast-event 0b001 and loop-timing request 0b011 to DECISIONS §2's
+ * multicast-event 0b000). Every other cmd value is reserved.
+ */
+const CMD_TABLE: readonly (readonly CmdName[])[] = [
+  ['start-of-packet', R, R, R, R, R, R, R],
+  ['stomp', R, R, R, R, R, R, R],
+  ['end-of-packet', R, R, R, R, R, R, R],
+  ['restart-from-retry', R, R, R, R, R, R, R],
+  [R, R, 'reset-port', 'reset-device', 'port-status', R, R, R],
+  ['multicast-event', 'secondary-multicast-event', R, 'loop-timing-request', R, R, R, R],
+  [R, R, R, R, R, R, R, R],
+  ['NOP', R, R, R, R, R, R, R],
+];
+
+export function cmdName(stype1: number, cmd: number): CmdName {
+  return CMD_TABLE[stype1 & 7]?.[cmd & 7] ?? R;
+}
+
+/** The cmd value of a named function under an stype1; undefined for RESERVED or a mismatch. */
+export function cmdOf(stype1: number, name: string): number | undefined {
+  if (name === R) return undefined;
+  const i = (CMD_TABLE[stype1 & 7] ?? []).indexOf(name as CmdName);
+  return i < 0 ? undefined : i;
+}
+
+/** Table 3-8; identifiers abbreviate the definitions (docs/cli/symbols.md lists them). */
+export const CAUSES = {
+  1: 'unexpected-ackID', // Received a packet with an unexpected ackID
+  2: 'control-symbol-bad-crc', // Received a control symbol with bad CRC
+  3: 'non-maintenance-stopped', // Non-maintenance packet reception is stopped
+  4: 'packet-bad-crc', // Received a packet with bad CRC
+  5: 'invalid-character', // Received an invalid character or codeword, or valid but illegal character
+  6: 'lack-of-resources', // Packet not accepted due to lack of resources
+  7: 'loss-of-descrambler-sync', // Loss of descrambler sync
+  31: 'general-error', // General error
+} as const;
+export type CauseName = (typeof CAUSES)[keyof typeof CAUSES] | 'RESERVED';
+export const CAUSE_NAMES: readonly CauseName[] = [...Object.values(CAUSES), R];
+
+/** Table 3-14 (Control Symbol 24 and 48 port_status). */
+export const PORT_STATUSES = { 2: 'Error', 4: 'Retry-stopped', 5: 'Error-stopped', 16: 'OK' } as const;
+export type PortStatusName = (typeof PORT_STATUSES)[keyof typeof PORT_STATUSES] | 'RESERVED';
+export const PORT_STATUS_NAMES: readonly PortStatusName[] = [...Object.values(PORT_STATUSES), R];
+
+export function causeName(cause: number): CauseName {
+  return (CAUSES as Partial<Record<number, CauseName>>)[cause] ?? R;
+}
+export function portStatusName(status: number): PortStatusName {
+  return (PORT_STATUSES as Partial<Record<number, PortStatusName>>)[status] ?? R;
+}
+/** Inverse look-ups; undefined for RESERVED (it names many values) and unknown names. */
+export function causeOf(name: string): number | undefined {
+  return valueOf(CAUSES, name);
+}
+export function portStatusOf(name: string): number | undefined {
+  return valueOf(PORT_STATUSES, name);
+}
+function valueOf(table: Readonly<Record<number, string>>, name: string): number | undefined {
+  for (const [k, v] of Object.entries(table)) if (v === name) return Number(k);
+  return undefined;
+}
+
+/**
+ * Table 3-12: the VC a VCID designates. "When using fewer than 8 VCs, bits in the VCID are
+ * ignored starting from the LSB" — with 4 active VCs 0b01x is VC3, with 1 every VCID is VC1.
+ */
+export function vcOfVcid(vcid: number, activeVcs: 1 | 2 | 4 | 8): number {
+  const ignored = activeVcs === 8 ? 0 : activeVcs === 4 ? 1 : activeVcs === 2 ? 2 : 3;
+  return (((vcid & 7) >> ignored) << ignored) + 1;
+}
+
+/**
+ * buf_status (Table 3-4): 0–29 (CS24) / 0–61 (CS48) buffers; 30 / 62 "at least" that many;
+ * 31 / 63 an undefined number, the port "relies on retry for flow control".
+ */
+export function bufStatusMeaning(bufStatus: number, link: Link): { readonly buffers: number; readonly atLeast: boolean } | 'retry' {
+  const top = (1 << parameterBits(link)) - 1;
+  if (bufStatus === top) return 'retry';
+  return { buffers: bufStatus, atLeast: bufStatus === top - 1 };
+}
+
+/**
+ * Decoded parameter0/parameter1 views per stype0 (Table 3-2). `rsrv0`/`rsrv1` keep reserved
+ * leading bits of parameter0/parameter1 when they are not zero.
+ */
+export interface ParameterMeanings {
+  /** packet-accepted, packet-retry: packet_ackID. */
+  readonly packetAckID?: number;
+  /** packet-not-accepted ("arbitrary/ackID_status"), status, link-response: ackID_status. */
+  readonly ackIDStatus?: number;
+  /** packet-accepted, packet-retry, status, VC_status. */
+  readonly bufStatus?: number;
+  /** VC_status: "VCID is a 3-bit field that is right justified in the Parameter0 field". */
+  readonly vcid?: number;
+  readonly cause?: number;
+  readonly causeName?: CauseName;
+  readonly portStatus?: number;
+  readonly portStatusName?: PortStatusName;
+  /** timestamp (Table 3-9, Table 6-3/6-4): start and end flags and the 8 timestamp bits. */
+  readonly startFlag?: number;
+  readonly endFlag?: number;
+  readonly timestamp?: number;
+  /** timestamp sent as a loop-response: Delay[0:4]||Delay[5:9] (CS24), Delay[0:5]||Delay[6:11] (CS48). */
+  readonly delay?: number;
+  readonly rsrv0?: number;
+  readonly rsrv1?: number;
+}
+export type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * Writes the meanings of parameter0/parameter1 onto `out`. `at` is the byte offset of the
+ * symbol's first byte; parameter0 starts in its byte 0, parameter1 in byte 1.
+ */
+export function writeMeanings(
+  out: Writable<ParameterMeanings>,
+  link: Link,
+  stype0: number,
+  p0: number,
+  p1: number,
+  strict: boolean,
+  at: number,
+): void {
+  const w = parameterBits(link);
+  switch (stype0) {
+    case Stype0.packetAccepted:
+    case Stype0.packetRetry:
+      out.packetAckID = p0;
+      out.bufStatus = p1;
+      return;
+    case Stype0.packetNotAccepted: {
+      out.ackIDStatus = p0;
+      // "Control Symbol 48 ... 0b0, cause" (Table 3-7).
+      reservedHigh(out, 'rsrv1', p1 >> 5, strict, 'parameter1', at + 1, 'Part 6 §3.4.3 Table 3-7');
+      const cause = p1 & 0x1f;
+      out.cause = cause;
+      const name = causeName(cause);
+      out.causeName = name;
+      if (strict && name === R) reservedValue('cause', cause, at + 1, 'Part 6 §3.4.3 Table 3-8');
+      return;
+    }
+    case Stype0.timestamp:
+      // A timestamp symbol is either one of a timestamp sequence or a loop-response; only the
+      // link's state (a loop-timing request outstanding, §6.5.3.5.2) tells which, so both
+      // readings are given. The CS48 leading 0b0 bits of the sequence form are Delay bits of
+      // a loop-response, so they are not reserved here.
+      out.startFlag = (p0 >> 4) & 1;
+      out.endFlag = (p0 >> 3) & 1;
+      out.timestamp = ((p0 & 7) << 5) | (p1 & 0x1f);
+      out.delay = p0 * (1 << w) + p1;
+      return;
+    case Stype0.status:
+      out.ackIDStatus = p0;
+      out.bufStatus = p1;
+      return;
+    case Stype0.vcStatus:
+      // "The remaining bits of the parameter0 field are reserved" (§3.4.6, Table 3-11).
+      reservedHigh(out, 'rsrv0', p0 >> 3, strict, 'parameter0', at, 'Part 6 §3.4.6 Table 3-11');
+      out.vcid = p0 & 7;
+      out.bufStatus = p1;
+      return;
+    case Stype0.linkResponse: {
+      out.ackIDStatus = p0;
+      // "Control Symbol 48 ... 0b0, port_status" (Table 3-13).
+      reservedHigh(out, 'rsrv1', p1 >> 5, strict, 'parameter1', at + 1, 'Part 6 §3.4.7 Table 3-13');
+      const status = p1 & 0x1f;
+      out.portStatus = status;
+      const name = portStatusName(status);
+      out.portStatusName = name;
+      if (strict && name === R) reservedValue('portStatus', status, at + 1, 'Part 6 §3.4.7 Table 3-14');
+      return;
+    }
+    default:
+      // implementation-defined: no meaning riodp can give.
+      return;
+  }
+}
+
+function reservedHigh(
+  out: Writable<ParameterMeanings>,
+  key: 'rsrv0' | 'rsrv1',
+  bits: number,
+  strict: boolean,
+  field: string,
+  at: number,
+  clause: string,
+): void {
+  if (bits === 0) return;
+  if (strict) throw new WireError(WireErrorCode.reserved, field, at, clause, `reserved bits 0b${bits.toString(2)} are not zero`);
+  out[key] = bits;
+}
+
+function reservedValue(field: string, value: number, at: number, clause: string): never {
+  throw new WireError(WireErrorCode.reserved, field, at, clause, `${field} 0b${value.toString(2).padStart(5, '0')} is reserved`);
+}

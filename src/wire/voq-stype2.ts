@@ -1,0 +1,207 @@
+import { WireError, WireErrorCode, checkRange } from './errors.ts';
+
+/**
+ * The stype2 field of the Control Symbol 48 (bits 21–34, "reserved" in Part 6 Figure 3-2)
+ * carrying a VoQ backpressure congestion message. Two incompatible formats exist
+ * (DECISIONS.md §5):
+ *
+ * - `seed` (default, voq-backpressure.txt §3.1): `CMD(3) | port status(6) | port group(5)`.
+ *   Table 3-2: "Bit 3 Port Offset 5 ... Bit 8 Port Offset 0", so with stype2 bit 0 the most
+ *   significant bit of the 14-bit value, status bit k counted from the least significant end
+ *   is port offset k. "Port = Port Group * 6 + Offset", 32 groups, up to 192 ports.
+ * - `part12-rev4.1` (Part 12 §3.1): `CMD(1) | port status(13 - G) | port group(G)`, G the
+ *   RX/TX Port Group Size in bits (0–6, Table 5-3; 7 is reserved). "The lowest numbered port
+ *   in the Port Status vector occupies the least significant bit" and "Ports numbered 0 through
+ *   N-1 shall occupy Port Group 0" (§4.2 d), N = 13 - G ports per group.
+ *
+ * Values are 14-bit integers, stype2 bit 0 worth 2^13.
+ */
+export const VOQ_FORMATS = ['seed', 'part12-rev4.1'] as const;
+export type VoqFormat = (typeof VOQ_FORMATS)[number];
+
+export const VoqCmdName = { nop: 'NOP', backpressure: 'VOQ_BACKPRESSURE', reserved: 'RESERVED' } as const;
+export type VoqCmdName = (typeof VoqCmdName)[keyof typeof VoqCmdName];
+
+export const STYPE2_BITS = 14;
+export const SEED_VOQ = { cmdNop: 0, cmdBackpressure: 1, portsPerGroup: 6, groups: 32, maxPorts: 192 } as const;
+export const PART12_VOQ = { cmdBackpressure: 1, parameterBits: 13, maxGroupSize: 6 } as const;
+
+export const CLAUSE_SEED = 'VoQ Backpressure §3.1 Table 3-1';
+export const CLAUSE_SEED_PORTS = 'VoQ Backpressure §3.1 Table 3-2/3-3';
+export const CLAUSE_PART12 = 'Part 12 §3.1 Table 3-1';
+export const CLAUSE_PART12_SIZE = 'Part 12 §5.1.2.2 Table 5-3';
+
+interface VoqCommon {
+  readonly cmd: number;
+  readonly cmdName: VoqCmdName;
+  readonly portGroup: number;
+  /** Raw port status bits; bit k (from the least significant end) is port offset k. */
+  readonly portStatus: number;
+  /** Ports marked congested, ascending; empty unless cmdName is VOQ_BACKPRESSURE. */
+  readonly congestedPorts: readonly number[];
+}
+export interface SeedVoq extends VoqCommon {
+  readonly format: 'seed';
+}
+export interface Part12Voq extends VoqCommon {
+  readonly format: 'part12-rev4.1';
+  /** Bits devoted to the port group (the RX Port Group Size used to split the 13 bits). */
+  readonly portGroupSize: number;
+}
+export type VoqStype2 = SeedVoq | Part12Voq;
+
+export interface VoqOptions {
+  readonly voqFormat?: VoqFormat;
+  readonly part12GroupSize?: number;
+  readonly strict?: boolean;
+}
+
+/** How the parameter bits split for one format and group size. */
+export interface VoqLayout {
+  readonly format: VoqFormat;
+  readonly groupBits: number;
+  readonly statusBits: number;
+  /** Ports per group (= status bits). */
+  readonly portsPerGroup: number;
+  readonly groups: number;
+}
+
+const SEED_LAYOUT: VoqLayout = { format: 'seed', groupBits: 5, statusBits: 6, portsPerGroup: 6, groups: 32 };
+const PART12_LAYOUTS: readonly VoqLayout[] = [0, 1, 2, 3, 4, 5, 6].map((g) => ({
+  format: 'part12-rev4.1',
+  groupBits: g,
+  statusBits: PART12_VOQ.parameterBits - g,
+  portsPerGroup: PART12_VOQ.parameterBits - g,
+  groups: 1 << g,
+}));
+
+/** The layout for a format; the Part 12 group size defaults to its reset value 0 (Table 5-3). */
+export function voqLayout(format: VoqFormat = 'seed', part12GroupSize = 0): VoqLayout {
+  if (format === 'seed') return SEED_LAYOUT;
+  if ((format as string) !== 'part12-rev4.1') {
+    throw new WireError(WireErrorCode.invalid, 'voqFormat', 0, 'DECISIONS §5', `unknown VoQ format '${format as string}'`);
+  }
+  const layout = Number.isInteger(part12GroupSize) ? PART12_LAYOUTS[part12GroupSize] : undefined;
+  if (layout === undefined) {
+    throw new WireError(
+      WireErrorCode.invalid,
+      'part12GroupSize',
+      0,
+      CLAUSE_PART12_SIZE,
+      `port group size ${String(part12GroupSize)} is not 0–6 bits (0x7 is reserved)`,
+    );
+  }
+  return layout;
+}
+
+/**
+ * Decodes a 14-bit stype2 value. `at` is the byte offset reported in errors (the byte holding
+ * stype2 bit 21). Strict mode rejects reserved CMD values and non-zero parameter bits under a
+ * CMD whose parameter is "0b000 0000 0000" (seed) or "Reserved" (Part 12).
+ */
+export function decodeStype2(stype2: number, opts: VoqOptions = {}, at = 0): VoqStype2 {
+  const layout = voqLayout(opts.voqFormat, opts.part12GroupSize);
+  const seed = layout.format === 'seed';
+  const cmd = seed ? stype2 >>> 11 : stype2 >>> 13;
+  const parameter = seed ? stype2 & 0x7ff : stype2 & 0x1fff;
+  const portGroup = parameter & ((1 << layout.groupBits) - 1);
+  const portStatus = parameter >>> layout.groupBits;
+  let cmdName: VoqCmdName;
+  if (cmd === (seed ? SEED_VOQ.cmdBackpressure : PART12_VOQ.cmdBackpressure)) cmdName = VoqCmdName.backpressure;
+  // Part 12 defines no NOP: CMD 0b0 is "Reserved", but an all-zero stype2 is Part 6's reserved
+  // field "set to logic 0s on transmission" and means no VoQ message, as the seed's NOP does.
+  else if (seed ? cmd === SEED_VOQ.cmdNop : stype2 === 0) cmdName = VoqCmdName.nop;
+  else cmdName = VoqCmdName.reserved;
+  if (opts.strict && cmdName !== VoqCmdName.backpressure) {
+    const clause = seed ? CLAUSE_SEED : CLAUSE_PART12;
+    if (cmdName === VoqCmdName.reserved && seed) {
+      throw new WireError(WireErrorCode.reserved, 'stype2', at, clause, `CMD 0b${bin(cmd, 3)} is reserved`);
+    }
+    if (parameter !== 0) {
+      throw new WireError(WireErrorCode.reserved, 'stype2', at, clause, `CMD 0b${bin(cmd, seed ? 3 : 1)} takes a zero parameter, got 0b${bin(parameter, seed ? 11 : 13)}`);
+    }
+  }
+  const congestedPorts = cmdName === VoqCmdName.backpressure ? portsOf(portGroup, portStatus, layout) : [];
+  return seed
+    ? { format: 'seed', cmd, cmdName, portGroup, portStatus, congestedPorts }
+    : { format: 'part12-rev4.1', portGroupSize: layout.groupBits, cmd, cmdName, portGroup, portStatus, congestedPorts };
+}
+
+/** Fields that determine a stype2 value; `format` and `portGroupSize` select the layout. */
+export interface Stype2Fields {
+  readonly format?: VoqFormat;
+  readonly portGroupSize?: number;
+  readonly cmd: number;
+  readonly portGroup: number;
+  readonly portStatus: number;
+}
+
+/** Assembles the 14-bit stype2 value, checking every field against its width. */
+export function encodeStype2(v: Stype2Fields, at = 0): number {
+  const layout = voqLayout(v.format, v.portGroupSize);
+  const seed = layout.format === 'seed';
+  const clause = seed ? CLAUSE_SEED : CLAUSE_PART12;
+  checkRange(v.cmd, seed ? 3 : 1, 'voq.cmd', clause, at);
+  checkRange(v.portStatus, layout.statusBits, 'voq.portStatus', clause, at);
+  if (!Number.isInteger(v.portGroup) || v.portGroup < 0 || v.portGroup >= layout.groups) {
+    throw new WireError(WireErrorCode.range, 'voq.portGroup', at, clause, `port group ${String(v.portGroup)} is not 0–${layout.groups - 1}`);
+  }
+  const parameter = (v.portStatus << layout.groupBits) | v.portGroup;
+  return seed ? (v.cmd << 11) | parameter : (v.cmd << 13) | parameter;
+}
+
+/** A VoQ backpressure stype2 value for one port group (default: the seed format). */
+export function voqSymbol(args: {
+  readonly group: number;
+  readonly congestedOffsets: readonly number[];
+  readonly format?: VoqFormat;
+  readonly groupSize?: number;
+}): number {
+  const layout = voqLayout(args.format, args.groupSize);
+  let portStatus = 0;
+  for (const o of args.congestedOffsets) {
+    if (!Number.isInteger(o) || o < 0 || o >= layout.portsPerGroup) {
+      throw new WireError(WireErrorCode.range, 'congestedOffsets', 0, portsClause(layout), `offset ${String(o)} is not 0–${layout.portsPerGroup - 1}`);
+    }
+    portStatus |= 1 << o;
+  }
+  return encodeStype2({
+    format: layout.format,
+    portGroupSize: layout.groupBits,
+    cmd: layout.format === 'seed' ? SEED_VOQ.cmdBackpressure : PART12_VOQ.cmdBackpressure,
+    portGroup: args.group,
+    portStatus,
+  });
+}
+
+/** Ports a stype2 value marks congested (ascending); none unless its CMD is VoQ backpressure. */
+export function congestedPortsOf(stype2: number, format: VoqFormat = 'seed', part12GroupSize = 0): number[] {
+  checkRange(stype2, STYPE2_BITS, 'stype2', format === 'seed' ? CLAUSE_SEED : CLAUSE_PART12);
+  const v = decodeStype2(stype2, { voqFormat: format, part12GroupSize });
+  return v.congestedPorts.slice();
+}
+
+/** The port group and the offset inside it of a port number. */
+export function groupOfPort(port: number, format: VoqFormat = 'seed', part12GroupSize = 0): { group: number; offset: number } {
+  const layout = voqLayout(format, part12GroupSize);
+  const max = layout.portsPerGroup * layout.groups;
+  if (!Number.isInteger(port) || port < 0 || port >= max) {
+    throw new WireError(WireErrorCode.range, 'port', 0, portsClause(layout), `port ${String(port)} is not 0–${max - 1}`);
+  }
+  return { group: Math.floor(port / layout.portsPerGroup), offset: port % layout.portsPerGroup };
+}
+
+function portsOf(group: number, status: number, layout: VoqLayout): number[] {
+  const ports: number[] = [];
+  const base = group * layout.portsPerGroup;
+  for (let o = 0; o < layout.statusBits; o++) if ((status >>> o) & 1) ports.push(base + o);
+  return ports;
+}
+
+function portsClause(layout: VoqLayout): string {
+  return layout.format === 'seed' ? CLAUSE_SEED_PORTS : 'Part 12 §2.1, §4.2 d';
+}
+
+function bin(v: number, bits: number): string {
+  return v.toString(2).padStart(bits, '0');
+}
