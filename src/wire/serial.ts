@@ -95,7 +95,11 @@ export function decodeSerial<P extends PacketHeader>(
       throw e;
     }
   }
-  return earlyCrc === undefined ? { ...packet, crc } : { ...packet, crc, earlyCrc };
+  // The codec's result is a fresh object owned by this call: extend it rather than copy it.
+  const framed = packet as P & { crc: number; earlyCrc?: number };
+  framed.crc = crc;
+  if (earlyCrc !== undefined) framed.earlyCrc = earlyCrc;
+  return framed;
 }
 
 /** Writes the packet with its CRC(s) and pad at `offset`; returns the offset after the pad. */

@@ -1,0 +1,140 @@
+/**
+ * Flow IDs of Type 7 congestion control packets (Part 9 §3.2 Table 3-1) and the mapping between
+ * a transaction request flow and the prio/CRF fields of the packets that carry it
+ * (Part 9 §2.4.3 Table 2-1, Part 6 §6.6.3 Tables 6-6/6-7, DECISIONS.md §3).
+ */
+
+/**
+ * "0000000 (Flow 0A) … 0000101 (Flow 0F)" for VC0 and "1000001 (Flow 1A) … 1001000 (Flow 8A)"
+ * for VC1–VC8; "Remaining encodings are reserved". The rev 4.1 Markdown copy drops the 0F row
+ * and labels 0000101 as 1A; rev 2.2 and the rev 4.1 figure text agree on the table below.
+ */
+export const FLOW_IDS = {
+  '0A': 0b0000000,
+  '0B': 0b0000001,
+  '0C': 0b0000010,
+  '0D': 0b0000011,
+  '0E': 0b0000100,
+  '0F': 0b0000101,
+  '1A': 0b1000001,
+  '2A': 0b1000010,
+  '3A': 0b1000011,
+  '4A': 0b1000100,
+  '5A': 0b1000101,
+  '6A': 0b1000110,
+  '7A': 0b1000111,
+  '8A': 0b1001000,
+} as const;
+export type FlowIdLabel = keyof typeof FLOW_IDS;
+/** A decoded flowID: its Table 3-1 name, or 'RESERVED' for the remaining encodings. */
+export type FlowIdName = FlowIdLabel | 'RESERVED';
+
+export const FLOW_ID_LABELS = Object.keys(FLOW_IDS) as readonly FlowIdLabel[];
+export const CLAUSE_FLOW_ID = 'Part 9 §3.2 Table 3-1';
+
+const BY_CODE: readonly FlowIdName[] = (() => {
+  const t: FlowIdName[] = new Array<FlowIdName>(128).fill('RESERVED');
+  for (const label of FLOW_ID_LABELS) t[FLOW_IDS[label]] = label;
+  return t;
+})();
+
+/** The Table 3-1 name of a 7-bit flowID code; 'RESERVED' for unassigned codes and out-of-range input. */
+export function flowIdLabel(code: number): FlowIdName {
+  return BY_CODE[code] ?? 'RESERVED';
+}
+
+export function flowIdCode(label: FlowIdLabel): number {
+  return FLOW_IDS[label];
+}
+
+/** "For all undefined flowID encodings, there is no action required and the tgtdestinationID is ignored" (§3.4). */
+export function isReservedFlowId(code: number): boolean {
+  return flowIdLabel(code) === 'RESERVED';
+}
+
+/** Virtual channel of a flow: 0 for 0A–0F, n for nA; undefined for reserved codes. */
+export function flowIdChannel(label: FlowIdName): number | undefined {
+  if (label === 'RESERVED') return undefined;
+  return label.startsWith('0') ? 0 : Number(label[0]);
+}
+
+export interface PacketFlowFields {
+  readonly prio: number;
+  readonly crf: number;
+  /** Whether the packet is a response (Part 9 Table 2-1 "Transaction Type"). */
+  readonly response: boolean;
+  /** System setting: whether CRF is supported (Part 6 Table 6-7) or not (Table 6-6). Default true. */
+  readonly crfSupported?: boolean;
+}
+
+export interface FlowMapping {
+  /**
+   * The flowID to put in a CCP. For a response, whose request flow the table only bounds, it is
+   * the highest candidate: XOFF stops "the specified and lower priority transaction request
+   * flows" (Table 3-1), so the highest candidate covers every flow the response may belong to.
+   */
+  readonly flowID: FlowIdLabel;
+  /** Every VC0 flow the packet may belong to, lowest first (one entry for requests). */
+  readonly candidates: readonly FlowIdLabel[];
+}
+
+const VC0: readonly FlowIdLabel[] = ['0A', '0B', '0C', '0D', '0E', '0F'];
+
+function mapping(candidates: readonly FlowIdLabel[]): FlowMapping {
+  return { flowID: candidates[candidates.length - 1] ?? '0A', candidates };
+}
+
+/**
+ * The VC0 transaction request flow of a packet from its prio and CRF bits (DECISIONS §3).
+ * With CRF (Table 6-7) a request's flow is {prio, CRF}: A=(0,0) B=(0,1) C=(1,0) D=(1,1)
+ * E=(2,0) F=(2,1); without CRF (Table 6-6) A=prio 0, B=prio 1, "C or higher"=prio 2.
+ * Responses travel at least one prio above their request (Table 2-1), so a response maps to the
+ * flows whose response prio range contains its prio. Returns undefined for the combinations
+ * Table 2-1 calls "Illegal": a request at prio 3, a response at prio 0.
+ */
+export function flowIdForPacket(p: PacketFlowFields): FlowMapping | undefined {
+  const { prio, response } = p;
+  const withCrf = p.crfSupported ?? true;
+  if (!Number.isInteger(prio) || prio < 0 || prio > 3) return undefined;
+  const crf = withCrf ? p.crf & 1 : 0;
+  if (!response) {
+    if (prio === 3) return undefined;
+    const flow = withCrf ? VC0[prio * 2 + crf] : VC0[prio];
+    return flow === undefined ? undefined : mapping([flow]);
+  }
+  if (prio === 0) return undefined;
+  const out: FlowIdLabel[] = [];
+  if (withCrf) {
+    // Table 6-7 response prio: A/B 1–3, C/D 2–3, E/F 3, with the request's CRF bit.
+    for (let reqPrio = 0; reqPrio < prio; reqPrio++) out.push(VC0[reqPrio * 2 + crf] as FlowIdLabel);
+  } else {
+    // Table 6-6 / Part 9 Table 2-1: response prio 1 → A; 2 → A or B; 3 → A, B, C or higher.
+    for (let reqPrio = 0; reqPrio < prio; reqPrio++) out.push(VC0[reqPrio] as FlowIdLabel);
+  }
+  return mapping(out);
+}
+
+export interface FlowPacketFields {
+  readonly prio: number;
+  readonly crf: number;
+}
+
+/**
+ * Inverse of flowIdForPacket: the prio and CRF a packet of a VC0 flow carries. Requests get the
+ * flow's request prio; responses the lowest prio the tables allow (a responder may promote
+ * further). Without CRF, flows C–F all travel as "C or higher". VC1–VC8 flows and reserved codes
+ * have no prio mapping in Part 6 Tables 6-6/6-7: undefined.
+ */
+export function packetForFlowId(flowID: FlowIdName, opts: { readonly response: boolean; readonly crfSupported?: boolean }): FlowPacketFields | undefined {
+  const index = VC0.indexOf(flowID as FlowIdLabel);
+  if (index < 0) return undefined;
+  const withCrf = opts.crfSupported ?? true;
+  const reqPrio = withCrf ? index >> 1 : Math.min(index, 2);
+  const crf = withCrf ? index & 1 : 0;
+  return { prio: opts.response ? reqPrio + 1 : reqPrio, crf };
+}
+
+/** "marking flow control packets with a "prio" field value of 0b11, and a "CRF" bit value of 0b1, if supported" (§2.4.2). */
+export function ccpPrioCrf(crfSupported = true): FlowPacketFields {
+  return { prio: 3, crf: crfSupported ? 1 : 0 };
+}
