@@ -1,0 +1,181 @@
+import { RegisterError, RegisterErrorCode } from './errors.ts';
+import { bitMask } from './fields.ts';
+import { CONFIG_SPACE, RegisterKind } from './space.ts';
+import type { RegisterSpace, RegisterSpec } from './space.ts';
+
+/**
+ * The extended features data structure (Part 1 §5.3): "a singly linked list of double-word
+ * structures. Each of these contains a pointer to the next structure (EF_PTR) and an extended
+ * feature type identifier (EF_ID). The end of the list is determined when the next extended
+ * feature pointer has a value of logic 0. All pointers ... shall index completely into the
+ * extended features space ... aligned to a double-word boundary ... Pointer values not in
+ * extended features space or improperly aligned are illegal and shall be treated as the end of
+ * the data structure." The first pointer is ExtendedFeaturesPtr, bits 16–31 of the Assembly
+ * Information CAR (0xC, Part 1 §5.4.4 Table 5-6), valid when PE Features CAR bit 28 is set.
+ * Block header: bits 0–15 EF_PTR, bits 16–31 EF_ID (DECISIONS §6).
+ */
+export const CLAUSE_EF = 'Part 1 §5.3';
+export const ASSEMBLY_INFO_OFFSET = 0xc;
+const PE_FEATURES_OFFSET = 0x10;
+const EXTENDED_FEATURES_BIT = bitMask(28);
+
+export const EF_ID = {
+  lpSerialEndpoint: 0x0001,
+  lpSerialEndpointSwRecovery: 0x0002,
+  lpSerialEndpointFree: 0x0003,
+  lpSerialEndpointFreeSwRecovery: 0x0009,
+  virtualChannel: 0x000a,
+  voqBackpressure: 0x000b,
+  sessionManagement: 0x000c,
+  lpSerialLane: 0x000d,
+  switchRoutingTable: 0x000e,
+  timestampGeneration: 0x000f,
+  miscellaneous: 0x0010,
+  lpSerialEndpointII: 0x0011,
+  lpSerialEndpointSwRecoveryII: 0x0012,
+  lpSerialEndpointFreeII: 0x0013,
+  lpSerialEndpointFreeSwRecoveryII: 0x0019,
+} as const;
+
+const EF_ID_NAMES: Readonly<Record<number, string>> = {
+  0x0001: 'LP_SERIAL_ENDPOINT',
+  0x0002: 'LP_SERIAL_ENDPOINT_SW_RECOVERY',
+  0x0003: 'LP_SERIAL_ENDPOINT_FREE',
+  0x0009: 'LP_SERIAL_ENDPOINT_FREE_SW_RECOVERY',
+  0x000a: 'VIRTUAL_CHANNEL',
+  0x000b: 'VOQ_BACKPRESSURE',
+  0x000c: 'SESSION_MANAGEMENT',
+  0x000d: 'LP_SERIAL_LANE',
+  0x000e: 'SWITCH_ROUTING_TABLE',
+  0x000f: 'TIMESTAMP_GENERATION',
+  0x0010: 'MISCELLANEOUS',
+  0x0011: 'LP_SERIAL_ENDPOINT_II',
+  0x0012: 'LP_SERIAL_ENDPOINT_SW_RECOVERY_II',
+  0x0013: 'LP_SERIAL_ENDPOINT_FREE_II',
+  0x0019: 'LP_SERIAL_ENDPOINT_FREE_SW_RECOVERY_II',
+};
+
+export function efIdName(id: number): string {
+  return EF_ID_NAMES[id] ?? 'UNKNOWN';
+}
+
+/** A block to place: its header name and ID, its size in bytes and its other registers. */
+export interface EfBlockSpec {
+  readonly id: number;
+  readonly name: string;
+  readonly clause: string;
+  /** Bytes from the header to the end of the block. */
+  readonly size: number;
+  readonly registers: (base: number) => readonly RegisterSpec[];
+}
+
+export interface EfPlacement {
+  readonly id: number;
+  readonly name: string;
+  readonly base: number;
+  readonly size: number;
+}
+
+/** The header: "Hard wired pointer to the next block" and "Hard wired Extended Features ID". */
+export function efHeaderRegister(base: number, id: number, next: number, name: string, clause: string): RegisterSpec {
+  return { offset: base, name, kind: RegisterKind.csr, clause, reset: (((next & 0xffff) << 16) | (id & 0xffff)) >>> 0 };
+}
+
+export function isLegalEfPointer(ptr: number): boolean {
+  return ptr >= CONFIG_SPACE.efStart && ptr <= CONFIG_SPACE.efEnd && ptr % 8 === 0;
+}
+
+/**
+ * Places the blocks one after another from `start` (double-word aligned, inside extended
+ * features space), defines each header with EF_PTR to the next (0 for the last) and each
+ * block's registers. Returns where each block went; the caller points 0xC at the first.
+ */
+export function layoutEfChain(space: RegisterSpace, blocks: readonly EfBlockSpec[], start: number = CONFIG_SPACE.efStart): EfPlacement[] {
+  const placements: EfPlacement[] = [];
+  let base = start;
+  for (const b of blocks) {
+    if (!isLegalEfPointer(base) || base + b.size - 1 > 0xffff || b.size < 8) {
+      throw new RegisterError(RegisterErrorCode.definition, base, b.name, CLAUSE_EF, `block of ${b.size} bytes does not fit double-word aligned in extended features space`);
+    }
+    placements.push({ id: b.id, name: b.name, base, size: b.size });
+    base += Math.ceil(b.size / 8) * 8;
+  }
+  placements.forEach((p, i) => {
+    const block = blocks[i] as EfBlockSpec;
+    space.define(efHeaderRegister(p.base, p.id, placements[i + 1]?.base ?? 0, p.name, block.clause));
+    for (const r of block.registers(p.base)) space.define(r);
+  });
+  return placements;
+}
+
+export interface EfBlockInfo {
+  readonly base: number;
+  readonly efId: number;
+  readonly efPtr: number;
+  readonly name: string;
+}
+
+export interface EfWalk {
+  /** Whether PE Features CAR bit 28 says the list exists (always true for walkEfChain). */
+  readonly present: boolean;
+  readonly head: number;
+  readonly blocks: readonly EfBlockInfo[];
+  /** Why the walk stopped early (illegal pointer or loop); null when it ended at EF_PTR 0. */
+  readonly error: RegisterError | null;
+}
+
+export interface EfWalkOptions {
+  /** Throw the RegisterError instead of ending the walk there. */
+  readonly strict?: boolean;
+}
+
+/**
+ * Follows the list from `head` with `readWord` (a local space or MAINTENANCE reads of a remote
+ * element). Lenient (default): an illegal pointer ends the list as Part 1 §5.3 requires and a
+ * pointer seen before ends it too; either is reported in `error`. Strict: both throw.
+ */
+export function walkEfChain(readWord: (offset: number) => number, head: number, opts: EfWalkOptions = {}): EfWalk {
+  const blocks: EfBlockInfo[] = [];
+  const seen = new Set<number>();
+  let ptr = head;
+  let at = ASSEMBLY_INFO_OFFSET;
+  let error: RegisterError | null = null;
+  while (ptr !== 0) {
+    if (!isLegalEfPointer(ptr)) {
+      error = new RegisterError(RegisterErrorCode.efPointer, at, 'EF_PTR', CLAUSE_EF, `pointer 0x${ptr.toString(16)} is not a double-word aligned offset in extended features space 0x100–0xFFFC`);
+      break;
+    }
+    if (seen.has(ptr)) {
+      error = new RegisterError(RegisterErrorCode.efLoop, at, 'EF_PTR', CLAUSE_EF, `pointer 0x${ptr.toString(16)} returns to a block already visited`);
+      break;
+    }
+    seen.add(ptr);
+    const header = readWord(ptr);
+    const info: EfBlockInfo = { base: ptr, efId: header & 0xffff, efPtr: header >>> 16, name: efIdName(header & 0xffff) };
+    blocks.push(info);
+    at = ptr;
+    ptr = info.efPtr;
+  }
+  if (error !== null && opts.strict === true) throw error;
+  return { present: true, head, blocks, error };
+}
+
+/** Walks a space's own list, starting from PE Features bit 28 and ExtendedFeaturesPtr. */
+export function walkExtendedFeatures(space: RegisterSpace, opts: EfWalkOptions = {}): EfWalk {
+  const head = space.readWord(ASSEMBLY_INFO_OFFSET) & 0xffff;
+  if ((space.readWord(PE_FEATURES_OFFSET) & EXTENDED_FEATURES_BIT) === 0) return { present: false, head, blocks: [], error: null };
+  return walkEfChain((o) => space.readWord(o), head, opts);
+}
+
+/** Bases of every block with this EF_ID, in list order. */
+export function findEfBlocks(space: RegisterSpace, efId: number): number[] {
+  return walkExtendedFeatures(space).blocks.filter((b) => b.efId === efId).map((b) => b.base);
+}
+
+/** Checks that `base` holds a header with `efId`, so typed views never read a foreign block. */
+export function expectEfBlock(space: RegisterSpace, base: number, efId: number, clause: string): void {
+  const id = isLegalEfPointer(base) ? space.readWord(base) & 0xffff : -1;
+  if (id !== efId) {
+    throw new RegisterError(RegisterErrorCode.efId, base, 'EF_ID', clause, `expected EF_ID 0x${efId.toString(16).padStart(4, '0')}, found ${id < 0 ? 'an illegal block offset' : `0x${id.toString(16).padStart(4, '0')}`}`);
+  }
+}

@@ -1,0 +1,176 @@
+import { RegisterError, RegisterErrorCode } from './errors.ts';
+import type { RegisterSpace } from './space.ts';
+
+/**
+ * Bit fields of a 32-bit register. RapidIO numbers bits from the most significant end: "CARs
+ * are big-endian with bit 0 the most significant bit" (Part 1 §5.4, Part 10 §5.4), so bit 20
+ * is 0x00000800 and bit 24 is 0x00000080.
+ */
+export function bitMask(bit: number): number {
+  return 0x80000000 >>> bit;
+}
+
+/** Mask of `width` bits starting at spec bit `bit` (bit 0 = MSB). */
+export function fieldMask(bit: number, width: number): number {
+  const ones = width >= 32 ? 0xffffffff : (2 ** width - 1);
+  return (ones * 2 ** (32 - bit - width)) >>> 0;
+}
+
+export function getField(word: number, bit: number, width: number): number {
+  return ((word >>> 0) & fieldMask(bit, width)) >>> (32 - bit - width);
+}
+
+export function setField(word: number, bit: number, width: number, value: number): number {
+  const mask = fieldMask(bit, width);
+  return ((((word >>> 0) & ~mask) >>> 0) | ((value * 2 ** (32 - bit - width)) & mask)) >>> 0;
+}
+
+export interface FieldSpec {
+  readonly bit: number;
+  readonly width: number;
+  /**
+   * Why the typed view refuses `value`, given the whole new `word` and the `previous` word;
+   * undefined when the value is acceptable.
+   */
+  readonly check?: (value: number, word: number, previous: number) => string | undefined;
+}
+export type FieldTable = Readonly<Record<string, FieldSpec>>;
+/** One-bit fields read as booleans, wider ones as numbers. */
+export type FieldValue<S extends FieldSpec> = S['width'] extends 1 ? boolean : number;
+export type FieldValues<T extends FieldTable> = { readonly [K in keyof T]: FieldValue<T[K]> };
+export type FieldChanges<T extends FieldTable> = { readonly [K in keyof T]?: FieldValue<T[K]> };
+
+/** Decoded register: its fields plus `rsrv`, the bits no field covers, kept for round trips. */
+export type Unpacked<T extends FieldTable> = FieldValues<T> & { readonly rsrv: number };
+
+/**
+ * A register layout by field name. `unpack`/`pack` convert words; `get`/`set`/`update` work on a
+ * register space through the processing element's own (local) write path, so capability fields
+ * that are read-only to maintenance writes can be configured; reserved bits stay 0.
+ */
+export class RegisterView<T extends FieldTable> {
+  readonly mask: number;
+  constructor(
+    readonly register: string,
+    readonly clause: string,
+    readonly fields: T,
+  ) {
+    let mask = 0;
+    for (const f of Object.values(fields)) mask = (mask | fieldMask(f.bit, f.width)) >>> 0;
+    this.mask = mask;
+  }
+
+  unpack(word: number): Unpacked<T> {
+    const out: Record<string, number | boolean> = {};
+    for (const [name, f] of Object.entries(this.fields)) {
+      const v = getField(word, f.bit, f.width);
+      out[name] = f.width === 1 ? v === 1 : v;
+    }
+    out['rsrv'] = ((word >>> 0) & ~this.mask) >>> 0;
+    return out as Unpacked<T>;
+  }
+
+  /** Packs every field; `rsrv` bits are put back verbatim (they must lie outside all fields). */
+  pack(values: FieldValues<T> & { readonly rsrv?: number }, offset = 0): number {
+    const rsrv = values.rsrv ?? 0;
+    if (!Number.isInteger(rsrv) || rsrv < 0 || rsrv > 0xffffffff || (rsrv & this.mask) !== 0) {
+      throw new RegisterError(RegisterErrorCode.range, offset, `${this.register}.rsrv`, this.clause, `rsrv 0x${rsrv.toString(16)} overlaps defined fields or is not a 32-bit value`);
+    }
+    const changes: Record<string, number | boolean> = {};
+    for (const name of Object.keys(this.fields)) {
+      const v = (values as Readonly<Record<string, unknown>>)[name];
+      if (typeof v !== 'number' && typeof v !== 'boolean') {
+        throw new RegisterError(RegisterErrorCode.range, offset, `${this.register}.${name}`, this.clause, 'missing or not a number/boolean');
+      }
+      changes[name] = v;
+    }
+    return this.apply(rsrv, changes as FieldChanges<T>, offset, false);
+  }
+
+  get<K extends keyof T & string>(space: RegisterSpace, offset: number, field: K): FieldValue<T[K]> {
+    const f = this.fields[field] as FieldSpec;
+    const v = getField(space.readWord(offset), f.bit, f.width);
+    return (f.width === 1 ? v === 1 : v) as FieldValue<T[K]>;
+  }
+
+  set<K extends keyof T & string>(space: RegisterSpace, offset: number, field: K, value: FieldValue<T[K]>): void {
+    const changes: Record<string, number | boolean> = { [field]: value };
+    this.update(space, offset, changes as FieldChanges<T>);
+  }
+
+  /** Changes the named fields, checking each against the spec before anything is written. */
+  update(space: RegisterSpace, offset: number, changes: FieldChanges<T>): void {
+    const word = this.apply(space.readWord(offset), changes, offset, true);
+    // A field the element implements as reserved (Table 5-2: reads 0, writes ignored) cannot be set.
+    const reserved = space.definition(offset)?.reserved ?? 0;
+    for (const [name, f] of Object.entries(this.fields)) {
+      if (name in changes && (word & reserved & fieldMask(f.bit, f.width)) !== 0) {
+        throw new RegisterError(RegisterErrorCode.unsupported, offset, `${this.register}.${name}`, this.clause, 'this element implements the field as reserved');
+      }
+    }
+    space.writeLocal(offset, word);
+  }
+
+  /** The view bound to one register offset. */
+  at(offset: number): BoundView<T> {
+    return new BoundView(this, offset);
+  }
+
+  private apply(word: number, changes: FieldChanges<T>, offset: number, check: boolean): number {
+    let next = word >>> 0;
+    const names: string[] = [];
+    for (const [name, raw] of Object.entries(changes) as [string, number | boolean | undefined][]) {
+      if (raw === undefined) continue;
+      const f = this.fields[name];
+      if (f === undefined) {
+        throw new RegisterError(RegisterErrorCode.invalid, offset, `${this.register}.${name}`, this.clause, 'no such field');
+      }
+      const v = typeof raw === 'boolean' ? (raw ? 1 : 0) : raw;
+      const max = 2 ** f.width - 1;
+      if (!Number.isInteger(v) || v < 0 || v > max) {
+        throw new RegisterError(RegisterErrorCode.range, offset, `${this.register}.${name}`, this.clause, `value ${String(v)} does not fit in ${f.width} bit${f.width === 1 ? '' : 's'}`);
+      }
+      next = setField(next, f.bit, f.width, v);
+      names.push(name);
+    }
+    if (check) {
+      for (const name of names) {
+        const f = this.fields[name] as FieldSpec;
+        const why = f.check?.(getField(next, f.bit, f.width), next, word >>> 0);
+        if (why !== undefined) throw new RegisterError(RegisterErrorCode.invalid, offset, `${this.register}.${name}`, this.clause, why);
+      }
+    }
+    return next;
+  }
+}
+
+export class BoundView<T extends FieldTable> {
+  constructor(
+    readonly view: RegisterView<T>,
+    readonly offset: number,
+  ) {}
+  read(space: RegisterSpace): Unpacked<T> {
+    return this.view.unpack(space.readWord(this.offset));
+  }
+  get<K extends keyof T & string>(space: RegisterSpace, field: K): FieldValue<T[K]> {
+    return this.view.get(space, this.offset, field);
+  }
+  set<K extends keyof T & string>(space: RegisterSpace, field: K, value: FieldValue<T[K]>): void {
+    this.view.set(space, this.offset, field, value);
+  }
+  update(space: RegisterSpace, changes: FieldChanges<T>): void {
+    this.view.update(space, this.offset, changes);
+  }
+}
+
+/** Strict-mode check shared by the typed decoders: non-zero bits outside every field. */
+export function checkRsrv(rsrv: number, offset: number, register: string, clause: string): void {
+  if (rsrv !== 0) {
+    throw new RegisterError(RegisterErrorCode.reserved, offset, register, clause, `reserved bits 0x${rsrv.toString(16).padStart(8, '0')} are not 0`);
+  }
+}
+
+export interface ViewDecodeOptions {
+  /** Throw RegisterError on non-zero reserved bits and on reserved or invalid values. */
+  readonly strict?: boolean;
+}

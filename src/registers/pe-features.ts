@@ -1,0 +1,90 @@
+import { RegisterError, RegisterErrorCode } from './errors.ts';
+import { RegisterView, bitMask, checkRsrv } from './fields.ts';
+import type { Unpacked, ViewDecodeOptions } from './fields.ts';
+import { RegisterKind } from './space.ts';
+import type { RegisterSpec } from './space.ts';
+
+/**
+ * Processing Element Features CAR (offset 0x10). Its bits are defined across the stack:
+ * Part 1 §5.4.5 Table 5-7 (bits 0–3, 28, 29–31), Part 6 §7.4.1 Table 7-3 (4, 10, 25, 26),
+ * Part 3 §3.4.1 Table 3-3 (19, 22, 23, 27) and Part 9 §4.2 Table 4-1: bit 20 Flow Arbitration
+ * Support (0x00000800) and bit 24 Flow Control Support (0x00000080). Bits no part defines are
+ * reserved (read 0). Part 9 lists 24 then "26-31"; bit 25 is Part 6's implementation-defined bit.
+ */
+export const PE_FEATURES_OFFSET = 0x10;
+export const CLAUSE_PE_FEATURES = 'Part 9 §4.2 Table 4-1';
+const CLAUSE_EXT_ADDR = 'Part 1 §5.4.5 Table 5-7';
+const CLAUSE_ROUTE = 'Part 3 §3.4.1 Table 3-3';
+
+export const PE_FEATURES_FIELDS = {
+  bridge: { bit: 0, width: 1 },
+  memory: { bit: 1, width: 1 },
+  processor: { bit: 2, width: 1 },
+  switch: { bit: 3, width: 1 },
+  multiport: { bit: 4, width: 1 },
+  errorFreeModeSupport: { bit: 10, width: 1 },
+  dev32Support: { bit: 19, width: 1 },
+  flowArbitrationSupport: { bit: 20, width: 1 },
+  extendedRouteTableConfigSupport: { bit: 22, width: 1 },
+  standardRouteTableConfigSupport: { bit: 23, width: 1 },
+  flowControlSupport: { bit: 24, width: 1 },
+  implementationDefined: { bit: 25, width: 1 },
+  crfSupport: { bit: 26, width: 1 },
+  dev16Support: { bit: 27, width: 1 },
+  extendedFeatures: { bit: 28, width: 1 },
+  extendedAddressingSupport: { bit: 29, width: 3, check: (v: number) => (extendedAddressingName(v) === 'RESERVED' ? `extended addressing encoding 0b${v.toString(2).padStart(3, '0')} is reserved` : undefined) },
+} as const;
+
+export const peFeaturesView = new RegisterView('Processing Element Features CAR', CLAUSE_PE_FEATURES, PE_FEATURES_FIELDS);
+/** Typed get/set by field name on a space, e.g. `peFeatures.get(space, 'flowControlSupport')`. */
+export const peFeatures = peFeaturesView.at(PE_FEATURES_OFFSET);
+
+export const PE_FEATURES_BITS = {
+  flowArbitrationSupport: bitMask(20),
+  flowControlSupport: bitMask(24),
+  extendedFeatures: bitMask(28),
+} as const;
+
+/** Part 1 Table 5-7: 0b111 66/50/34, 0b101 66/34, 0b011 50/34, 0b001 34-bit; others reserved. */
+export const EXTENDED_ADDRESSING = { 0b111: 'ADDR_66_50_34', 0b101: 'ADDR_66_34', 0b011: 'ADDR_50_34', 0b001: 'ADDR_34' } as const;
+export type ExtendedAddressingName = (typeof EXTENDED_ADDRESSING)[keyof typeof EXTENDED_ADDRESSING] | 'RESERVED';
+
+export function extendedAddressingName(v: number): ExtendedAddressingName {
+  return (EXTENDED_ADDRESSING as Readonly<Record<number, ExtendedAddressingName>>)[v] ?? 'RESERVED';
+}
+
+export type PeFeatures = Unpacked<typeof PE_FEATURES_FIELDS> & { readonly extendedAddressing: ExtendedAddressingName };
+
+export function decodePeFeatures(word: number, opts: ViewDecodeOptions = {}): PeFeatures {
+  const f = peFeaturesView.unpack(word);
+  const value: PeFeatures = { ...f, extendedAddressing: extendedAddressingName(f.extendedAddressingSupport) };
+  if (opts.strict === true) {
+    checkRsrv(f.rsrv, PE_FEATURES_OFFSET, peFeaturesView.register, CLAUSE_PE_FEATURES);
+    if (value.extendedAddressing === 'RESERVED') {
+      throw new RegisterError(RegisterErrorCode.reserved, PE_FEATURES_OFFSET, `${peFeaturesView.register}.extendedAddressingSupport`, CLAUSE_EXT_ADDR, `encoding 0b${f.extendedAddressingSupport.toString(2).padStart(3, '0')} is reserved`);
+    }
+    // "(can only be set if bit 23 is set and bit 19 is clear)"
+    if (f.extendedRouteTableConfigSupport && (!f.standardRouteTableConfigSupport || f.dev32Support)) {
+      throw new RegisterError(RegisterErrorCode.invalid, PE_FEATURES_OFFSET, `${peFeaturesView.register}.extendedRouteTableConfigSupport`, CLAUSE_ROUTE, 'needs bit 23 set and bit 19 clear');
+    }
+  }
+  return value;
+}
+
+/** Encodes the fields and `rsrv`; the derived `extendedAddressing` name is ignored. */
+export function encodePeFeatures(value: PeFeatures): number {
+  return peFeaturesView.pack(value, PE_FEATURES_OFFSET);
+}
+
+/** The CAR's definition: read-only, bits no part defines are reserved, bit 25 implementation-defined. */
+export function peFeaturesRegister(reset: number): RegisterSpec {
+  return {
+    offset: PE_FEATURES_OFFSET,
+    name: peFeaturesView.register,
+    kind: RegisterKind.car,
+    clause: CLAUSE_PE_FEATURES,
+    reset,
+    reserved: ~peFeaturesView.mask >>> 0,
+    implDefined: bitMask(25),
+  };
+}
