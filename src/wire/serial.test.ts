@@ -72,10 +72,10 @@ test('Part 6 §2.3: an odd number of half-words gets a 0x0000 pad to a 32-bit bo
 test('Part 6 §2.4.1: decoding says which CRC failed', () => {
   const out = frame(raw(120));
   const early = out.slice();
-  early[EARLY_CRC_AT] ^= 1;
+  early[EARLY_CRC_AT] = early[EARLY_CRC_AT]! ^ 1;
   assert.throws(() => decodeSerial(rawCodec, early, 0, early.length), (e: unknown) => e instanceof WireError && e.field === 'earlyCrc' && e.offset === 80);
   const late = out.slice();
-  late[100] ^= 0x80;
+  late[100] = late[100]! ^ 0x80;
   assert.throws(() => decodeSerial(rawCodec, late, 0, late.length), (e: unknown) => e instanceof WireError && e.field === 'crc' && e.code === 'crc');
 });
 

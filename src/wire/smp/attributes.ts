@@ -1,0 +1,336 @@
+import { WireError, WireErrorCode, checkRange, need } from '../errors.ts';
+import { CLAUSE, PROTO_ID, put16, put32, u16, u32 } from './header.ts';
+
+/**
+ * Session management protocol attributes (Annex 2 §3.5.3): "the attribute field always consists
+ * of a 64-bit (8-octet) value" — an Attribute ID of 8, 16 or 32 bits, told apart by its first
+ * octet (Table 3-2: 0x00–0x7F, 0x8000–0xEFFF, 0xF0000000–0xFFFFFFFF), then the Attribute Value
+ * in the remaining 7, 6 or 4 octets.
+ */
+export type AttributeIdBits = 8 | 16 | 32;
+export const ATTRIBUTE_BYTES = 8;
+
+const CLAUSE_SIZES = 'Annex 2 §3.5.3 Table 3-2';
+
+/** ID width from the first octet of the attribute (Table 3-2); every octet value maps to one width. */
+export function attributeIdBits(firstOctet: number): AttributeIdBits {
+  if (firstOctet <= 0x7f) return 8;
+  if (firstOctet <= 0xef) return 16;
+  return 32;
+}
+
+/** ID width of a whole ID value, or undefined when the value lies in none of the Table 3-2 ranges. */
+export function idBitsOf(id: number): AttributeIdBits | undefined {
+  if (!Number.isInteger(id) || id < 0) return undefined;
+  if (id <= 0x7f) return 8;
+  if (id >= 0x8000 && id <= 0xefff) return 16;
+  if (id >= 0xf0000000 && id <= 0xffffffff) return 32;
+  return undefined;
+}
+
+/** Named attribute IDs. 0x8003 is DATA_OFFSET except under Ethernet, where it is MAC_ADDRESS (DECISIONS §7). */
+export const ATTRIBUTE_ID = {
+  VENDOR: 0x00,
+  PROTOCOL_NAME: 0x01,
+  DATA_OFFSET_VENDOR: 0x02,
+  CONVEYANCE: 0x8001,
+  MTU: 0x8002,
+  DATA_OFFSET: 0x8003,
+  MAC_ADDRESS: 0x8003,
+  REQUEST_RETRY_PERIOD: 0xf0000000,
+  REQUEST_TIMEOUT_PERIOD: 0xf0000001,
+  FLOW_CONTROL_XON_TIMEOUT_PERIOD: 0xf0000002,
+  OPEN_MESSAGE_NUMBER: 0xf0000003,
+  CONDUIT_STREAM: 0xf0000004,
+  DATA_HEADER_FORMAT: 0xf0000005,
+} as const;
+export type NamedAttribute = keyof typeof ATTRIBUTE_ID;
+/**
+ * VENDOR_SPECIFIC: the Table 3-3 ranges. PROTOCOL_SPECIFIC: an ID this annex leaves to the
+ * chapter of a protocol it does not define. RESERVED: "All attribute ID ranges not explicitly
+ * assigned ... are reserved and must not be used" (§3.5.3), for the protocols this annex defines.
+ */
+export type AttributeName = NamedAttribute | 'VENDOR_SPECIFIC' | 'PROTOCOL_SPECIFIC' | 'RESERVED';
+
+/** Attributes that mean the same under every ProtoID (§3.5.3.1–§3.5.3.10). */
+const GENERAL = new Map<number, NamedAttribute>([
+  [0x00, 'VENDOR'],
+  [0x02, 'DATA_OFFSET_VENDOR'],
+  [0x8001, 'CONVEYANCE'],
+  [0xf0000000, 'REQUEST_RETRY_PERIOD'],
+  [0xf0000001, 'REQUEST_TIMEOUT_PERIOD'],
+  [0xf0000002, 'FLOW_CONTROL_XON_TIMEOUT_PERIOD'],
+  [0xf0000003, 'OPEN_MESSAGE_NUMBER'],
+  [0xf0000004, 'CONDUIT_STREAM'],
+  [0xf0000005, 'DATA_HEADER_FORMAT'],
+]);
+
+/** The name an attribute ID has under a ProtoID (§3.5.3, §6.2, §7.2, DECISIONS §7). */
+export function attributeName(id: number, protoID: number): AttributeName {
+  const general = GENERAL.get(id);
+  if (general !== undefined) return general;
+  if (id === 0x01 && protoID === PROTO_ID.VENDOR_DEFINED) return 'PROTOCOL_NAME'; // §6.2.2
+  if (id === 0x8002 && protoID === PROTO_ID.ETHERNET) return 'MTU'; // §7.2.1
+  if (id === 0x8003) return protoID === PROTO_ID.ETHERNET ? 'MAC_ADDRESS' : 'DATA_OFFSET'; // §7.2.3, §3.5.3.3
+  // Table 3-3 vendor-specific ranges.
+  if ((id >= 0x78 && id <= 0x7f) || (id >= 0xef00 && id <= 0xefff) || id >= 0xfe000000) return 'VENDOR_SPECIFIC';
+  const defined = protoID === PROTO_ID.VENDOR_DEFINED || protoID === PROTO_ID.ETHERNET || protoID === PROTO_ID.PROTOCOL_LIST;
+  return defined ? 'RESERVED' : 'PROTOCOL_SPECIFIC';
+}
+
+/** OUI format (octets 1–3 the OUI, 4–7 zero) or NAME format (seven non-zero octets), §3.5.3.1. */
+export type VendorFormat = 'OUI' | 'NAME' | 'INVALID';
+/** Table 3-8 channel values. */
+export type ChannelName = 'MESSAGE' | 'VENDOR_SPECIFIC' | 'RESERVED';
+/** DATA_HEADER_FORMAT values are the DATA command values (§3.5.3.9 Table 3-7). */
+export type DataFormatName = 'DATA' | 'DATA1' | 'DATA2' | 'DATA3' | 'UNDEFINED';
+
+interface AttributeBase {
+  /** The Attribute ID, 8, 16 or 32 bits wide. */
+  readonly id: number;
+  readonly idBits: AttributeIdBits;
+  /** The Attribute Value octets after the ID (7, 6 or 4); a view of the decoded input. Authoritative on encode. */
+  readonly value: Uint8Array;
+}
+export interface VendorAttribute extends AttributeBase {
+  readonly name: 'VENDOR' | 'DATA_OFFSET_VENDOR';
+  readonly vendorFormat: VendorFormat;
+  readonly oui?: number;
+}
+export interface OpaqueAttribute extends AttributeBase {
+  readonly name: 'PROTOCOL_NAME' | 'VENDOR_SPECIFIC' | 'PROTOCOL_SPECIFIC' | 'RESERVED';
+}
+export interface ConveyanceAttribute extends AttributeBase {
+  readonly name: 'CONVEYANCE';
+  readonly channel: number;
+  readonly channelName: ChannelName;
+  readonly channelInfo: number;
+  /** For channel 0x0001 (message): "0x0000_00nn; nn indicates a mailbox". */
+  readonly mailbox?: number;
+}
+export interface MtuAttribute extends AttributeBase {
+  readonly name: 'MTU';
+  /** "Only the lowest two octets should be used" (§7.2.1): the upper four octets. */
+  readonly rsrv: number;
+  readonly mtu: number;
+}
+export interface DataOffsetAttribute extends AttributeBase {
+  readonly name: 'DATA_OFFSET';
+  readonly offset: number;
+  /** Vendor0..Vendor4 (Table 3-6). */
+  readonly vendor: Uint8Array;
+}
+export interface MacAddressAttribute extends AttributeBase {
+  readonly name: 'MAC_ADDRESS';
+  readonly macAddress: Uint8Array;
+}
+export interface PeriodAttribute extends AttributeBase {
+  readonly name: 'REQUEST_RETRY_PERIOD' | 'REQUEST_TIMEOUT_PERIOD' | 'FLOW_CONTROL_XON_TIMEOUT_PERIOD';
+  readonly microseconds: number;
+}
+export interface OpenMessageNumberAttribute extends AttributeBase {
+  readonly name: 'OPEN_MESSAGE_NUMBER';
+  readonly openMessageNumber: number;
+}
+export interface ConduitStreamAttribute extends AttributeBase {
+  readonly name: 'CONDUIT_STREAM';
+  /** First sixteen bits: the stream the sender will transmit on (0xFFFF: not known yet). */
+  readonly transmitStreamID: number;
+  /** Last sixteen bits: the stream the sender will receive on (0xFFFF: not known yet). */
+  readonly receiveStreamID: number;
+}
+export interface DataHeaderFormatAttribute extends AttributeBase {
+  readonly name: 'DATA_HEADER_FORMAT';
+  readonly rsrv: number;
+  readonly implementationSpecific: number;
+  readonly format: number;
+  readonly formatName: DataFormatName;
+}
+export type SmpAttribute =
+  | VendorAttribute
+  | OpaqueAttribute
+  | ConveyanceAttribute
+  | MtuAttribute
+  | DataOffsetAttribute
+  | MacAddressAttribute
+  | PeriodAttribute
+  | OpenMessageNumberAttribute
+  | ConduitStreamAttribute
+  | DataHeaderFormatAttribute;
+
+/** What an encoder needs of an attribute; the decoded fields only describe `value`. */
+export type AttributeLike = Pick<SmpAttribute, 'id' | 'value'>;
+
+export function vendorFormat(value: Uint8Array): VendorFormat {
+  if (value.length !== 7) return 'INVALID';
+  if (value[3] === 0 && value[4] === 0 && value[5] === 0 && value[6] === 0) return 'OUI';
+  return value.every((b) => b !== 0) ? 'NAME' : 'INVALID';
+}
+
+export function channelName(channel: number): ChannelName {
+  if (channel === 0x0001) return 'MESSAGE';
+  return channel >= 0xff00 ? 'VENDOR_SPECIFIC' : 'RESERVED';
+}
+
+const FORMAT_NAMES: Readonly<Record<number, DataFormatName>> = { 0x06: 'DATA', 0x09: 'DATA1', 0x0a: 'DATA2', 0x0b: 'DATA3' };
+export function dataFormatName(format: number): DataFormatName {
+  return FORMAT_NAMES[format] ?? 'UNDEFINED';
+}
+
+/**
+ * Builds the decoded view of an attribute from its ID and value octets under a ProtoID. The
+ * value must already have the length the ID width leaves (7, 6 or 4 octets).
+ */
+export function attributeFromValue(id: number, value: Uint8Array, protoID: number): SmpAttribute {
+  const idBits = idBitsOf(id) ?? 32;
+  const base = { id, idBits, value };
+  const name = attributeName(id, protoID);
+  switch (name) {
+    case 'VENDOR':
+    case 'DATA_OFFSET_VENDOR': {
+      const f = vendorFormat(value);
+      return f === 'OUI' ? { name, ...base, vendorFormat: f, oui: u24of(value) } : { name, ...base, vendorFormat: f };
+    }
+    case 'CONVEYANCE': {
+      const channel = u16(value, 0);
+      const channelInfo = u32(value, 2);
+      const cn = channelName(channel);
+      return cn === 'MESSAGE'
+        ? { name, ...base, channel, channelName: cn, channelInfo, mailbox: channelInfo & 0xff }
+        : { name, ...base, channel, channelName: cn, channelInfo };
+    }
+    case 'MTU':
+      return { name, ...base, rsrv: u32(value, 0), mtu: u16(value, 4) };
+    case 'DATA_OFFSET':
+      return { name, ...base, offset: value[0] as number, vendor: value.subarray(1, 6) };
+    case 'MAC_ADDRESS':
+      return { name, ...base, macAddress: value.subarray(0, 6) };
+    case 'REQUEST_RETRY_PERIOD':
+    case 'REQUEST_TIMEOUT_PERIOD':
+    case 'FLOW_CONTROL_XON_TIMEOUT_PERIOD':
+      return { name, ...base, microseconds: u32(value, 0) };
+    case 'OPEN_MESSAGE_NUMBER':
+      return { name, ...base, openMessageNumber: u32(value, 0) };
+    case 'CONDUIT_STREAM':
+      return { name, ...base, transmitStreamID: u16(value, 0), receiveStreamID: u16(value, 2) };
+    case 'DATA_HEADER_FORMAT': {
+      const format = value[3] as number;
+      return { name, ...base, rsrv: u16(value, 0), implementationSpecific: value[2] as number, format, formatName: dataFormatName(format) };
+    }
+    default:
+      return { name, ...base };
+  }
+}
+
+function u24of(v: Uint8Array): number {
+  return ((v[0] as number) << 16) | ((v[1] as number) << 8) | (v[2] as number);
+}
+
+/** Throws the first rule a decoded attribute's value breaks; used by strict decoding. */
+export function checkAttributeStrict(a: SmpAttribute, at: number, field: string): void {
+  const v = at + a.idBits / 8;
+  const fail = (code: WireErrorCode, where: number, clause: string, detail: string): never => {
+    throw new WireError(code, field, where, clause, detail);
+  };
+  switch (a.name) {
+    case 'RESERVED':
+      fail(WireErrorCode.reserved, at, 'Annex 2 §3.5.3 Table 3-2', `attribute ID 0x${a.id.toString(16)} is reserved and must not be used`);
+      break;
+    case 'VENDOR':
+    case 'DATA_OFFSET_VENDOR':
+      if (a.vendorFormat === 'INVALID') {
+        const clause = a.name === 'VENDOR' ? 'Annex 2 §3.5.3.1' : 'Annex 2 §3.5.3.2';
+        fail(WireErrorCode.invalid, v, clause, 'value is neither OUI format (last four octets zero) nor NAME format (seven non-zero octets)');
+      }
+      break;
+    case 'CONVEYANCE':
+      if (a.channelName === 'RESERVED') {
+        fail(WireErrorCode.reserved, v, 'Annex 2 §3.5.3.10 Table 3-8', `channel 0x${a.channel.toString(16)} is reserved`);
+      }
+      if (a.channelName === 'MESSAGE' && a.channelInfo >>> 8 !== 0) {
+        fail(WireErrorCode.reserved, v + 2, 'Annex 2 §3.5.3.10 Table 3-8', 'message channel information is 0x0000_00nn');
+      }
+      break;
+    case 'MTU':
+      if (a.rsrv !== 0) fail(WireErrorCode.reserved, v, 'Annex 2 §7.2.1', 'only the lowest two octets are used');
+      break;
+    case 'DATA_HEADER_FORMAT':
+      if (a.rsrv !== 0) fail(WireErrorCode.reserved, v, 'Annex 2 §3.5.3.9 Table 3-7', 'reserved octets must be zero');
+      if (a.formatName === 'UNDEFINED') {
+        fail(WireErrorCode.undefined, v + 3, 'Annex 2 §3.5.3.9 Table 3-7', `0x${a.format.toString(16)} is not a DATA command value`);
+      }
+      // Table 3-7 and the text disagree on which of DATA1/DATA2 carries the octet; both agree it is 0x00 for DATA and DATA3.
+      if ((a.formatName === 'DATA' || a.formatName === 'DATA3') && a.implementationSpecific !== 0) {
+        fail(WireErrorCode.reserved, v + 2, 'Annex 2 §3.5.3.9 Table 3-7', `the seventh octet is 0x00 for ${a.formatName}`);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+export function decodeAttribute(bytes: Uint8Array, at: number, end: number, protoID: number, strict: boolean, field: string): SmpAttribute {
+  need(end, at, ATTRIBUTE_BYTES, field, CLAUSE.attributes);
+  const idBits = attributeIdBits(bytes[at] as number);
+  const idLen = idBits / 8;
+  const id = idLen === 1 ? (bytes[at] as number) : idLen === 2 ? u16(bytes, at) : u32(bytes, at);
+  const a = attributeFromValue(id, bytes.subarray(at + idLen, at + ATTRIBUTE_BYTES), protoID);
+  if (strict) checkAttributeStrict(a, at, field);
+  return a;
+}
+
+export function decodeAttributes(
+  bytes: Uint8Array,
+  at: number,
+  end: number,
+  count: number,
+  protoID: number,
+  strict: boolean,
+  clause: string,
+): SmpAttribute[] {
+  need(end, at, count * ATTRIBUTE_BYTES, 'attributes', clause);
+  const out: SmpAttribute[] = [];
+  for (let i = 0; i < count; i++) {
+    out.push(decodeAttribute(bytes, at + i * ATTRIBUTE_BYTES, end, protoID, strict, `attributes[${i}]`));
+  }
+  return out;
+}
+
+/** Range checks before anything is written: an ID in a Table 3-2 range and a value of the width it leaves. */
+export function checkAttribute(a: AttributeLike, field: string): void {
+  const bits = idBitsOf(a.id);
+  if (bits === undefined) {
+    throw new WireError(WireErrorCode.range, `${field}.id`, 0, CLAUSE_SIZES, `0x${a.id.toString(16)} is in none of the Table 3-2 ranges`);
+  }
+  const want = ATTRIBUTE_BYTES - bits / 8;
+  if (!(a.value instanceof Uint8Array) || a.value.length !== want) {
+    throw new WireError(WireErrorCode.range, `${field}.value`, 0, CLAUSE_SIZES, `a ${bits}-bit ID leaves ${want} value octets`);
+  }
+}
+
+export function checkAttributes(list: readonly AttributeLike[], clause: string): void {
+  checkRange(list.length, 16, 'numAttributes', clause);
+  list.forEach((a, i) => {
+    checkAttribute(a, `attributes[${i}]`);
+  });
+}
+
+export function writeAttribute(a: AttributeLike, bytes: Uint8Array, at: number): number {
+  const bits = idBitsOf(a.id) ?? 32;
+  if (bits === 8) bytes[at] = a.id;
+  else if (bits === 16) put16(bytes, at, a.id);
+  else put32(bytes, at, a.id);
+  bytes.set(a.value, at + bits / 8);
+  return at + ATTRIBUTE_BYTES;
+}
+
+export function writeAttributes(list: readonly AttributeLike[], bytes: Uint8Array, at: number): number {
+  let p = at;
+  for (const a of list) p = writeAttribute(a, bytes, p);
+  return p;
+}
+
+/** Re-reads attributes under `protoID`: the same ID means different things under different protocols (DECISIONS §7). */
+export function scopeAttributes(attrs: readonly AttributeLike[], protoID: number): SmpAttribute[] {
+  return attrs.map((a) => attributeFromValue(a.id, Uint8Array.from(a.value), protoID));
+}

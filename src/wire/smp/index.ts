@@ -1,0 +1,214 @@
+import { WireError, WireErrorCode, attempt, checkRange, need } from '../errors.ts';
+import type { DecodeOptions } from '../errors.ts';
+import { CLAUSE, SMP_COMMAND, canonicalPadLength, commandName, hex2 } from './header.ts';
+import { advertiseLength, decodeAdvertise, decodeRequest, encodeAdvertise, encodeRequest, requestLength } from './request-advertise.ts';
+import type { SmpAdvertise, SmpRequest } from './request-advertise.ts';
+import { decodeAccept, decodeOpen, decodeRefuse, encodeOpenFamily, openFamilyLength } from './open-accept-refuse.ts';
+import type { SmpAccept, SmpOpen, SmpRefuse } from './open-accept-refuse.ts';
+import { decodeFlowControl, encodeFlowControl, flowControlLength } from './flow-control.ts';
+import type { SmpFlowControl } from './flow-control.ts';
+import { STATUS_BIT, buildStatus, closeLength, decodeClose, decodeStatus, encodeClose, encodeStatus, statusLength } from './close-status.ts';
+import type { SmpClose, SmpStatus, SmpStatusInput } from './close-status.ts';
+import { decodeUserDefined, encodeUserDefined, userDefinedLength } from './userdefined.ts';
+import type { SmpUserDefined } from './userdefined.ts';
+import { dataLength, decodeData, decodeData1, decodeData2, encodeData } from './data.ts';
+import type { SmpData, SmpData1, SmpData2 } from './data.ts';
+
+/**
+ * Annex 2 session management messages as carried in a Type 11 message payload or a Type 9 PDU:
+ * the message's own octets, no RapidIO packet header. `decodeSmp` reads [offset, end).
+ */
+
+/**
+ * A <CMD> this annex does not assign (or 0x0B, which "must never be transmitted", §4.3.4).
+ * Lenient decoding keeps every octet after <CMD> so a STATUS with Command_Unknown can quote it.
+ */
+export interface SmpUnknown {
+  readonly command: 'UNKNOWN';
+  readonly cmd: number;
+  /** The octets after <CMD>; a view of the input. */
+  readonly data: Uint8Array;
+}
+
+export type SmpMessage =
+  | SmpRequest
+  | SmpAdvertise
+  | SmpOpen
+  | SmpAccept
+  | SmpRefuse
+  | SmpFlowControl
+  | SmpClose
+  | SmpStatus
+  | SmpUserDefined
+  | SmpData
+  | SmpData1
+  | SmpData2
+  | SmpUnknown;
+
+export function decodeSmp(bytes: Uint8Array, offset: number, end: number, opts: DecodeOptions = {}): SmpMessage {
+  const strict = opts.strict === true;
+  if (!Number.isInteger(offset) || !Number.isInteger(end) || offset < 0 || end > bytes.length || offset > end) {
+    throw new WireError(WireErrorCode.range, 'message', offset, CLAUSE.cmdVer, 'offset and end must lie within the buffer');
+  }
+  need(end, offset, 1, 'cmd', CLAUSE.cmdVer);
+  const cmd = bytes[offset] as number;
+  switch (commandName(cmd)) {
+    case 'REQUEST':
+      return decodeRequest(bytes, offset, end, strict);
+    case 'ADVERTISE':
+      return decodeAdvertise(bytes, offset, end, strict);
+    case 'OPEN':
+      return decodeOpen(bytes, offset, end, strict);
+    case 'ACCEPT':
+      return decodeAccept(bytes, offset, end, strict);
+    case 'REFUSE':
+      return decodeRefuse(bytes, offset, end, strict);
+    case 'FLOW_CONTROL':
+      return decodeFlowControl(bytes, offset, end, strict);
+    case 'CLOSE':
+      return decodeClose(bytes, offset, end, strict);
+    case 'STATUS':
+      return withQuotedCommand(decodeStatus(bytes, offset, end, strict));
+    case 'USERDEFINED':
+      return decodeUserDefined(bytes, offset, end, strict);
+    case 'DATA':
+      return decodeData(bytes, offset, end, strict);
+    case 'DATA1':
+      return decodeData1(bytes, offset, end, strict);
+    case 'DATA2':
+      return decodeData2(bytes, offset, end, strict);
+    case 'UNKNOWN':
+      if (strict) {
+        const dataThree = cmd === SMP_COMMAND.DATA3;
+        throw new WireError(
+          dataThree ? WireErrorCode.invalid : WireErrorCode.undefined,
+          'cmd',
+          offset,
+          dataThree ? CLAUSE.data3 : CLAUSE.cmdVer,
+          dataThree ? 'CMD 0x0B (DATA3) must never be transmitted' : `CMD 0x${hex2(cmd)} is not a session management command`,
+        );
+      }
+      return { command: 'UNKNOWN', cmd, data: bytes.subarray(offset + 1, end) };
+  }
+}
+
+/** With Command_Unknown, the context-specific data is "the original command" (§4.2.8): decoded leniently when it can be. */
+function withQuotedCommand(m: SmpStatus): SmpStatus {
+  if ((m.status & STATUS_BIT.COMMAND_UNKNOWN) === 0 || m.contextSpecificData.length === 0) return m;
+  const d = m.contextSpecificData;
+  const r = attempt(() => decodeSmp(d, 0, d.length));
+  if (!r.ok) return m;
+  const { pad, ...rest } = m;
+  return { ...rest, quotedCommand: r.value, ...(pad && { pad }) };
+}
+
+export function smpLength(m: SmpMessage): number {
+  switch (m.command) {
+    case 'REQUEST':
+      return requestLength(m);
+    case 'ADVERTISE':
+      return advertiseLength(m);
+    case 'OPEN':
+    case 'ACCEPT':
+    case 'REFUSE':
+      return openFamilyLength(m);
+    case 'FLOW_CONTROL':
+      return flowControlLength(m);
+    case 'CLOSE':
+      return closeLength(m);
+    case 'STATUS':
+      return statusLength(m);
+    case 'USERDEFINED':
+      return userDefinedLength(m);
+    case 'DATA':
+    case 'DATA1':
+    case 'DATA2':
+      return dataLength(m);
+    case 'UNKNOWN':
+      return 1 + m.data.length;
+  }
+}
+
+/** Writes `m` at `offset` and returns the offset after its last octet (pad included). */
+export function encodeSmp(m: SmpMessage, bytes: Uint8Array, offset: number): number {
+  const n = smpLength(m);
+  if (!Number.isInteger(offset) || offset < 0 || offset + n > bytes.length) {
+    throw new WireError(WireErrorCode.range, 'bytes', offset, CLAUSE.cmdVer, `${n} octets do not fit at offset ${offset} of ${bytes.length}`);
+  }
+  switch (m.command) {
+    case 'REQUEST':
+      return encodeRequest(m, bytes, offset);
+    case 'ADVERTISE':
+      return encodeAdvertise(m, bytes, offset);
+    case 'OPEN':
+    case 'ACCEPT':
+    case 'REFUSE':
+      return encodeOpenFamily(m, bytes, offset);
+    case 'FLOW_CONTROL':
+      return encodeFlowControl(m, bytes, offset);
+    case 'CLOSE':
+      return encodeClose(m, bytes, offset);
+    case 'STATUS':
+      return encodeStatus(m, bytes, offset);
+    case 'USERDEFINED':
+      return encodeUserDefined(m, bytes, offset);
+    case 'DATA':
+    case 'DATA1':
+    case 'DATA2':
+      return encodeData(m, bytes, offset);
+    case 'UNKNOWN':
+      checkRange(m.cmd, 8, 'cmd', CLAUSE.cmdVer);
+      if (commandName(m.cmd) !== 'UNKNOWN' && m.cmd !== SMP_COMMAND.DATA3) {
+        throw new WireError(WireErrorCode.invalid, 'cmd', offset, CLAUSE.cmdVer, `CMD 0x${hex2(m.cmd)} is ${commandName(m.cmd)}, not UNKNOWN`);
+      }
+      bytes[offset] = m.cmd;
+      bytes.set(m.data, offset + 1);
+      return offset + 1 + m.data.length;
+  }
+}
+
+/** The encoded octets of a message in a new array. */
+export function smpBytes(m: SmpMessage): Uint8Array {
+  const out = new Uint8Array(smpLength(m));
+  encodeSmp(m, out, 0);
+  return out;
+}
+
+/** An UNKNOWN message (lenient decoding's form of an unassigned <CMD>). */
+export function smpUnknown(cmd: number, data: Uint8Array = new Uint8Array(0)): SmpUnknown {
+  return { command: 'UNKNOWN', cmd, data };
+}
+
+/**
+ * A STATUS message. `quote` answers an unrecognised, unknown or malformed command: "the original
+ * command is sent in the <ContextSpecificData> fields and the Command_Unknown flag bit is set"
+ * (§4.2.8). Received octets are quoted as they are, zero-padded to a multiple of 8 octets;
+ * `cmdID`/`cmdVersion` default to the quoted command's first two octets.
+ */
+export function smpStatus(f: SmpStatusInput & { readonly quote?: SmpMessage | Uint8Array }): SmpStatus {
+  if (f.quote === undefined) return withQuotedCommand(buildStatus(f));
+  const raw = f.quote instanceof Uint8Array ? f.quote : smpBytes(f.quote);
+  const data = new Uint8Array(raw.length + canonicalPadLength(raw.length));
+  data.set(raw);
+  const status = (typeof f.status === 'number' ? f.status : buildStatus(f).status) | STATUS_BIT.COMMAND_UNKNOWN;
+  return withQuotedCommand(
+    buildStatus({
+      ...f,
+      status: status >>> 0,
+      contextSpecificData: data,
+      cmdID: f.cmdID ?? raw[0] ?? 0,
+      cmdVersion: f.cmdVersion ?? raw[1] ?? 0,
+    }),
+  );
+}
+
+export * from './header.ts';
+export * from './attributes.ts';
+export * from './attribute-build.ts';
+export * from './attribute-order.ts';
+export * from './request-advertise.ts';
+export * from './open-accept-refuse.ts';
+export * from './flow-control.ts';
+export * from './close-status.ts';
+export * from './userdefined.ts';
+export * from './data.ts';
