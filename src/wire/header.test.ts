@@ -20,7 +20,9 @@ test('Part 6 §2.2 Table 2-1: on CS24 links the 5-bit ackID is left-justified wi
   assert.equal(out[0], 0xf8);
   assert.equal(decodeHeader(out, 0, 2, { ackIdBits: 5 }).ackID, 31);
   assert.throws(() => decodeHeader(Uint8Array.of(0x04, 0x07), 0, 2, { ackIdBits: 5, strict: true }), WireError);
-  assert.throws(() => encodeHeader({ ackID: 32, vc: 0, crf: 0, prio: 0, tt: 0, ftype: 7 }, out, 0, 5), WireError);
+  assert.throws(() => {
+    encodeHeader({ ackID: 32, vc: 0, crf: 0, prio: 0, tt: 0, ftype: 7 }, out, 0, 5);
+  }, WireError);
 });
 
 test('Part 3 §2.4: tt 0b00 Dev8, 0b01 Dev16, 0b10 Dev32, 0b11 reserved', () => {
