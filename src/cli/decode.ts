@@ -1,7 +1,7 @@
 import { WireError } from '../wire/errors.ts';
 import { parseHex } from '../wire/hex.ts';
 import { toJsonValue } from './json/common.ts';
-import { decodeItem } from './layers.ts';
+import { decodeItem, describe } from './layers.ts';
 import { items } from './input.ts';
 import { formatTree } from './tree.ts';
 import type { CodecFlags } from './main.ts';
@@ -16,7 +16,7 @@ export async function runDecode(args: readonly string[], flags: CodecFlags & { j
     try {
       const bytes = parseHex(item.text);
       const value = decodeItem(bytes, flags);
-      process.stdout.write(flags.json ? `${JSON.stringify(toJsonValue(value))}\n` : `${formatTree(flags.layer, bytes.length, value)}\n`);
+      process.stdout.write(flags.json ? `${JSON.stringify(toJsonValue(value))}\n` : `${formatTree(describe(value, flags), bytes.length, value)}\n`);
     } catch (e) {
       if (!(e instanceof WireError)) throw e;
       bad++;

@@ -1,5 +1,8 @@
 import { WireError, WireErrorCode } from '../wire/errors.ts';
+import { TT_NAMES } from '../wire/header.ts';
+import type { Packet } from '../wire/packet.ts';
 import {
+  codecFor,
   decodePacket,
   decodeSerialPacket,
   encodePacket,
@@ -13,6 +16,13 @@ import { packetFromJson } from './json/packet.ts';
 import { symbolFromJson } from './json/symbol.ts';
 import { smpFromJson } from './json/smp.ts';
 import type { CodecFlags } from './main.ts';
+
+/** The first line of the field tree: the layer and, for packets, the format and transport size. */
+export function describe(value: object, f: CodecFlags): string {
+  if (f.layer !== 'serial' && f.layer !== 'transport') return f.layer;
+  const p = value as Packet;
+  return `${f.layer} packet: Type ${p.ftype} ${codecFor(p.ftype).name}, ${TT_NAMES[p.tt] ?? 'tt reserved'}`;
+}
 
 /** One decode or encode per `--layer`, with the flags turned into codec options. */
 export function decodeItem(bytes: Uint8Array, f: CodecFlags): object {

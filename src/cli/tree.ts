@@ -4,8 +4,8 @@
  */
 const HEX_FIELDS = /ID$|crc|Crc|^rsrv|^stype2$|^parameter|^info$|Offset$|^mask$|^portStatus$|^tgtdestinationID$/;
 
-export function formatTree(layer: string, length: number, value: object): string {
-  const lines = [`${layer} (${length} bytes)`];
+export function formatTree(title: string, length: number, value: object): string {
+  const lines = [`${title} (${length} bytes)`];
   walk(value, '  ', lines);
   return lines.join('\n');
 }
