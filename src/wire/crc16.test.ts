@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { crc16Bitwise, crc16Packet, crc16Update, CRC16_INIT } from './crc16.ts';
+import { crc16Bitwise, crc16Packet, crc16Split, crc16SplitJs, crc16Update, crc16UpdateJs, CRC16_INIT, CRC16_WASM } from './crc16.ts';
 import { parseHex } from './hex.ts';
 import { fcParams } from '../../test/support/fc.ts';
 
@@ -27,7 +27,7 @@ test('Part 6 §2.4.2: CRC-16/CCITT check value (0x1021, init 0xFFFF) of "1234567
   assert.equal(crc16Update(CRC16_INIT, s, 0, s.length), 0x29b1);
 });
 
-test('crc16 slicing-by-8 fast path equals the bitwise reference on random spans', () => {
+test('crc16 fast path equals the bitwise reference on random spans', () => {
   fc.assert(
     fc.property(fc.uint8Array({ minLength: 1, maxLength: 300 }), fc.nat(), (bytes, cut) => {
       const start = cut % bytes.length;
@@ -45,5 +45,70 @@ test('crc16 is linear across split updates (the early CRC continues the running 
       assert.equal(split, crc16Packet(bytes, 0, bytes.length));
     }),
     fcParams(20_000),
+  );
+});
+
+test('crc16 JS fast path equals the bitwise reference for every tail length (16-, 8-, 4-, 2- and 1-byte steps)', () => {
+  const bytes = Uint8Array.from({ length: 80 }, (_, i) => (i * 167 + 13) & 0xff);
+  for (let start = 0; start < 4; start++) {
+    for (let end = start + 1; end <= bytes.length; end++) {
+      assert.equal(crc16UpdateJs(CRC16_INIT, bytes, start, end), crc16Bitwise(bytes, start, end, false), `[${start}, ${end})`);
+    }
+  }
+});
+
+test('crc16Update (WebAssembly kernel where available) equals the JS path: staged whole, as a subarray, in chunks', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ minLength: 1, maxLength: 3000 }), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 0xffff }), (bytes, a, b, seed) => {
+      const start = a % bytes.length;
+      const end = start + (b % (bytes.length - start + 1));
+      assert.equal(crc16Update(seed, bytes, start, end), crc16UpdateJs(seed, bytes, start, end));
+    }),
+    fcParams(2_000),
+  );
+  // Larger than the kernel's staging area (56 KiB): staged and continued chunk by chunk.
+  const big = Uint8Array.from({ length: 150_000 }, (_, i) => (i * 7 + (i >> 9)) & 0xff);
+  assert.equal(crc16Update(CRC16_INIT, big, 3, big.length - 1), crc16UpdateJs(CRC16_INIT, big, 3, big.length - 1));
+});
+
+test('the WebAssembly kernel loads where the runtime has WebAssembly (else every path is the JS fallback)', { skip: !('WebAssembly' in globalThis) }, () => {
+  assert.equal(CRC16_WASM, true);
+});
+
+/** A serial packet with n logical bytes at `offset` of a larger buffer, CRCs from the reference. */
+function splitPacket(fill: Uint8Array, n: number, offset: number, tail: number): Uint8Array {
+  const out = new Uint8Array(offset + n + 4 + tail).fill(0xa5);
+  out.set(fill.subarray(0, 80), offset);
+  const early = crc16Bitwise(out, offset, offset + 80);
+  out[offset + 80] = early >> 8;
+  out[offset + 81] = early & 0xff;
+  out.set(fill.subarray(80, n), offset + 82);
+  const final = crc16Bitwise(out, offset, offset + n + 2);
+  out[offset + n + 2] = final >> 8;
+  out[offset + n + 3] = final & 0xff;
+  return out;
+}
+
+test('Part 6 §2.4.1: crc16Split returns the early and final CRC and joins the logical bytes around the early CRC', () => {
+  fc.assert(
+    fc.property(
+      fc.uint8Array({ minLength: 280, maxLength: 280 }),
+      fc.integer({ min: 81, max: 280 }),
+      fc.integer({ min: 0, max: 9 }),
+      fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 2000 })),
+      (fill, n, offset, tail) => {
+        const bytes = splitPacket(fill, n, offset, tail);
+        const early = crc16Bitwise(bytes, offset, offset + 80);
+        const final = crc16Bitwise(bytes, offset, offset + n + 2);
+        for (const split of [crc16Split, crc16SplitJs]) {
+          const out = new Uint8Array(300 + 284);
+          assert.equal(split(bytes, offset, n, out, 300), ((early << 16) | final) >>> 0);
+          assert.deepEqual(out.subarray(300, 300 + 80), bytes.subarray(offset, offset + 80));
+          assert.deepEqual(out.subarray(380, 300 + n), bytes.subarray(offset + 82, offset + n + 2));
+          assert.ok(out.subarray(0, 300).every((x) => x === 0), 'nothing written before `at`');
+        }
+      },
+    ),
+    fcParams(5_000),
   );
 });

@@ -118,3 +118,65 @@ test('encode → decode is the identity for every length and ackID, and errors l
     fcParams(5_000),
   );
 });
+
+/** Like rawCodec, but the body is a view of the decoded bytes, as real payloads are. */
+const viewCodec: LogicalCodec<RawPacket> = {
+  ...rawCodec,
+  decode: (bytes, offset, end, opts) => ({ ...decodeHeader(bytes, offset, end, opts), body: bytes.subarray(offset + 2, end) }),
+};
+
+/** Like rawCodec, but a body byte 0xEE is an error at that byte, to check where errors land. */
+const failCodec: LogicalCodec<RawPacket> = {
+  ...rawCodec,
+  decode: (bytes, offset, end, opts) => {
+    const at = bytes.indexOf(0xee, offset + 3);
+    if (at !== -1 && at < end) throw new WireError('invalid', 'body', at, 'test', 'byte 0xEE');
+    return rawCodec.decode(bytes, offset, end, opts);
+  },
+};
+
+test('Part 6 §2.4.1: decode errors point into the caller\'s bytes, two further on past the early CRC', () => {
+  for (const [logical, n] of [[3, 120], [79, 120], [80, 120], [81, 120], [119, 120], [40, 60]] as const) {
+    const p = raw(n, 0x11);
+    p.body[logical - 2] = 0xee;
+    const framed = frame(p);
+    const bytes = new Uint8Array(framed.length + 12);
+    bytes.set(framed, 8);
+    const want = 8 + logical + (n > EARLY_CRC_AT && logical >= EARLY_CRC_AT ? 2 : 0);
+    assert.equal(bytes[want], 0xee);
+    assert.throws(() => decodeSerial(failCodec, bytes, 8, 8 + framed.length), (e: unknown) => e instanceof WireError && e.field === 'body' && e.offset === want, `byte ${logical} of ${n}`);
+  }
+});
+
+test('Part 6 §2.4.1: joined packets own their bytes: later decodes and changes to the input leave them intact', () => {
+  const packets = Array.from({ length: 200 }, (_, i) => {
+    const p = raw(82 + 2 * (i % 99), i & 0xff);
+    p.body[1] = i >> 8;
+    return p;
+  });
+  const wire = packets.map(frame);
+  const failing = raw(250, 0x22);
+  failing.body[200] = 0xee;
+  const bad = frame(failing);
+  const decoded = wire.map((b) => {
+    const d = decodeSerial(viewCodec, b, 0, b.length);
+    // A decode that fails after the join must neither keep its space nor disturb earlier results.
+    assert.throws(() => decodeSerial(failCodec, bad, 0, bad.length), WireError);
+    return d;
+  });
+  for (const b of wire) b.fill(0);
+  decoded.forEach((d, i) => {
+    assert.deepEqual(d.body, packets[i]!.body, `packet ${i}`);
+  });
+});
+
+test('Part 10 §4.2: a payload joined around the early CRC is a plain Uint8Array that does not alias the input', () => {
+  const p = raw(200, 0x3c);
+  const out = frame(p);
+  const d = decodeSerial(viewCodec, out, 0, out.length);
+  assert.equal(Object.getPrototypeOf(d.body), Uint8Array.prototype);
+  assert.notEqual(d.body.buffer, out.buffer);
+  assert.deepEqual(d.body, p.body);
+  const short = frame(raw(40));
+  assert.equal(decodeSerial(viewCodec, short, 0, short.length).body.buffer, short.buffer, 'packets of 80 bytes or less are decoded in place');
+});

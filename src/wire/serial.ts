@@ -1,4 +1,4 @@
-import { CRC16_INIT, crc16Packet, crc16Update } from './crc16.ts';
+import { crc16Packet, crc16Split, crc16Update } from './crc16.ts';
 import { WireError, WireErrorCode, need } from './errors.ts';
 import type { LogicalCodec } from './codec.ts';
 import type { PacketDecodeOptions, PacketHeader } from './header.ts';
@@ -39,12 +39,21 @@ export function logicalLength(total: number, odd: boolean): number {
   return total - 4;
 }
 
+/** The default options, shared so that a call without options allocates nothing. */
+const NO_OPTS: PacketDecodeOptions = Object.freeze({});
+
+/**
+ * A whole LP-Serial packet at bytes[offset, end): CRC(s) verified, pad removed. Packets of 80
+ * logical bytes or less are decoded in place, so payloads are views of `bytes`; longer ones are
+ * decoded from a copy joined around the early CRC, so payloads are views of that copy, which
+ * belongs to the result alone (nothing writes to it again).
+ */
 export function decodeSerial<P extends PacketHeader>(
   codec: LogicalCodec<P>,
   bytes: Uint8Array,
   offset: number,
   end: number,
-  opts: PacketDecodeOptions = {},
+  opts: PacketDecodeOptions = NO_OPTS,
 ): P & SerialFields {
   const total = end - offset;
   need(end, offset, 8, 'packet', CLAUSE_LEN);
@@ -54,52 +63,81 @@ export function decodeSerial<P extends PacketHeader>(
   if (total > MAX_SERIAL_PACKET) {
     throw new WireError(WireErrorCode.invalid, 'length', offset + MAX_SERIAL_PACKET, CLAUSE_MAX, `${total} bytes exceeds 284`);
   }
-  const n = logicalLength(total, codec.oddHalfwords(bytes, offset, Math.min(total, EARLY_CRC_AT), opts));
-  const hasEarly = n > EARLY_CRC_AT;
-  const crcAt = offset + n + (hasEarly ? 2 : 0);
-  let earlyCrc: number | undefined;
-  let c: number;
-  if (hasEarly) {
-    const at = offset + EARLY_CRC_AT;
-    c = crc16Packet(bytes, offset, at);
-    earlyCrc = ((bytes[at] as number) << 8) | (bytes[at + 1] as number);
-    if (c !== earlyCrc) {
-      throw new WireError(WireErrorCode.crc, 'earlyCrc', at, CLAUSE_CRC, `early CRC 0x${hex4(earlyCrc)}, computed 0x${hex4(c)}`);
-    }
-    c = crc16Update(c, bytes, at, crcAt);
-  } else {
-    c = crc16Packet(bytes, offset, crcAt, CRC16_INIT);
-  }
+  const n = logicalLength(total, codec.oddHalfwords(bytes, offset, total < EARLY_CRC_AT ? total : EARLY_CRC_AT, opts));
+  if (n > EARLY_CRC_AT) return decodeSplit(codec, bytes, offset, end, n, opts);
+  const crcAt = offset + n;
+  const c = crc16Packet(bytes, offset, crcAt);
   const crc = ((bytes[crcAt] as number) << 8) | (bytes[crcAt + 1] as number);
-  if (c !== crc) {
-    throw new WireError(WireErrorCode.crc, 'crc', crcAt, CLAUSE_CRC, `CRC 0x${hex4(crc)}, computed 0x${hex4(c)}`);
-  }
-  if (crcAt + 2 < end && opts.strict && ((bytes[crcAt + 2] as number) | (bytes[crcAt + 3] as number)) !== 0) {
-    throw new WireError(WireErrorCode.reserved, 'pad', crcAt + 2, CLAUSE_LEN, 'the pad shall be 0x0000');
-  }
-  let packet: P;
-  if (!hasEarly) {
-    packet = codec.decode(bytes, offset, offset + n, opts);
-  } else {
-    // The early CRC splits the logical fields; join them once so payloads are contiguous.
-    const joined = new Uint8Array(n);
-    joined.set(bytes.subarray(offset, offset + EARLY_CRC_AT), 0);
-    joined.set(bytes.subarray(offset + EARLY_CRC_AT + 2, crcAt), EARLY_CRC_AT);
-    try {
-      packet = codec.decode(joined, 0, n, opts);
-    } catch (e) {
-      if (e instanceof WireError) {
-        const at = e.offset >= EARLY_CRC_AT ? e.offset + 2 : e.offset;
-        throw new WireError(e.code, e.field, offset + at, e.clause, e.detail);
-      }
-      throw e;
-    }
-  }
+  if (c !== crc) throw crcError('crc', crcAt, crc, c);
+  checkPad(bytes, crcAt + 2, end, opts);
   // The codec's result is a fresh object owned by this call: extend it rather than copy it.
-  const framed = packet as P & { crc: number; earlyCrc?: number };
+  const framed = codec.decode(bytes, offset, crcAt, opts) as P & { crc: number };
   framed.crc = crc;
-  if (earlyCrc !== undefined) framed.earlyCrc = earlyCrc;
   return framed;
+}
+
+/**
+ * Joined copies of split packets are carved from shared slabs, never reused: a payload view
+ * stays valid for as long as it is referenced, and one slab allocation (zeroed, so no stale
+ * memory is reachable through `payload.buffer`) serves dozens of packets instead of one
+ * ArrayBuffer each. A retained payload keeps its whole slab alive, as a pooled Buffer does.
+ */
+const SLAB_BYTES = 16 * 1024;
+let slab = new Uint8Array(0);
+let slabUsed = 0;
+
+/** A packet longer than 80 bytes: early CRC after byte 80, logical fields joined around it. */
+function decodeSplit<P extends PacketHeader>(
+  codec: LogicalCodec<P>,
+  bytes: Uint8Array,
+  offset: number,
+  end: number,
+  n: number,
+  opts: PacketDecodeOptions,
+): P & SerialFields {
+  if (slabUsed + MAX_SERIAL_PACKET > slab.length) {
+    slab = new Uint8Array(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const pos = slabUsed;
+  const s = slab;
+  // Both CRCs and the join in one call, which may write up to 284 bytes from pos.
+  const crcs = crc16Split(bytes, offset, n, s, pos);
+  const at = offset + EARLY_CRC_AT;
+  const earlyCrc = ((bytes[at] as number) << 8) | (bytes[at + 1] as number);
+  if (crcs >>> 16 !== earlyCrc) throw crcError('earlyCrc', at, earlyCrc, crcs >>> 16);
+  const crcAt = offset + n + 2;
+  const crc = ((bytes[crcAt] as number) << 8) | (bytes[crcAt + 1] as number);
+  if ((crcs & 0xffff) !== crc) throw crcError('crc', crcAt, crc, crcs & 0xffff);
+  checkPad(bytes, crcAt + 2, end, opts);
+  let packet: P;
+  try {
+    packet = codec.decode(s, pos, pos + n, opts);
+  } catch (e) {
+    if (e instanceof WireError) {
+      // Back to the caller's bytes: fields past the early CRC sit two bytes further on.
+      const rel = e.offset - pos;
+      throw new WireError(e.code, e.field, offset + (rel >= EARLY_CRC_AT ? rel + 2 : rel), e.clause, e.detail);
+    }
+    throw e;
+  }
+  // Claimed only now: a failed decode leaves no view behind, so its bytes can be reused.
+  slabUsed = pos + n;
+  const framed = packet as P & { crc: number; earlyCrc: number };
+  framed.crc = crc;
+  framed.earlyCrc = earlyCrc;
+  return framed;
+}
+
+function checkPad(bytes: Uint8Array, padAt: number, end: number, opts: PacketDecodeOptions): void {
+  if (padAt < end && opts.strict && ((bytes[padAt] as number) | (bytes[padAt + 1] as number)) !== 0) {
+    throw new WireError(WireErrorCode.reserved, 'pad', padAt, CLAUSE_LEN, 'the pad shall be 0x0000');
+  }
+}
+
+function crcError(field: 'crc' | 'earlyCrc', at: number, found: number, computed: number): WireError {
+  const what = field === 'crc' ? 'CRC' : 'early CRC';
+  return new WireError(WireErrorCode.crc, field, at, CLAUSE_CRC, `${what} 0x${hex4(found)}, computed 0x${hex4(computed)}`);
 }
 
 /** Writes the packet with its CRC(s) and pad at `offset`; returns the offset after the pad. */
