@@ -20,14 +20,16 @@ import type { Type13Packet } from './type13.ts';
 export type Packet = Type7Packet | Type8Packet | Type9Packet | Type10Packet | Type11Packet | Type13Packet;
 export type SerialPacket = Packet & SerialFields;
 
-const CODECS = new Map<number, LogicalCodec<Packet>>(
-  ([type7Codec, type8Codec, type9Codec, type10Codec, type11Codec, type13Codec] as LogicalCodec<Packet>[]).map((c) => [c.ftype, c]),
-);
+// Indexed by ftype (4 bits): an array look-up keeps dispatch off the CCP decode budget.
+const CODECS: (LogicalCodec<Packet> | undefined)[] = new Array<LogicalCodec<Packet> | undefined>(16).fill(undefined);
+for (const c of [type7Codec, type8Codec, type9Codec, type10Codec, type11Codec, type13Codec] as LogicalCodec<Packet>[]) {
+  CODECS[c.ftype] = c;
+}
 
-export const SUPPORTED_FTYPES: readonly number[] = [...CODECS.keys()].sort((a, b) => a - b);
+export const SUPPORTED_FTYPES: readonly number[] = CODECS.flatMap((c) => (c ? [c.ftype] : []));
 
 export function codecFor(ftype: number, offset = 1): LogicalCodec<Packet> {
-  const codec = CODECS.get(ftype);
+  const codec = CODECS[ftype];
   if (!codec) {
     throw new WireError(
       WireErrorCode.unsupported,
