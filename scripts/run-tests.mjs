@@ -24,6 +24,6 @@ if (fuzz) {
   env.FC_SEED ??= String(Date.now() % 0x7fffffff);
   console.log(`fuzz: FC_RUNS=${env.FC_RUNS} FC_SEED=${env.FC_SEED}`);
 }
-const args = ['--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...files];
+const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...extra, ...files];
 const r = spawnSync(process.execPath, args, { stdio: 'inherit', env });
 process.exit(r.status ?? 1);

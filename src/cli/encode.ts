@@ -1,11 +1,14 @@
 import { WireError, WireErrorCode } from '../wire/errors.ts';
 import { toHex } from '../wire/hex.ts';
-import { encodeItem } from './layers.ts';
+import { decodeItem, encodeItem } from './layers.ts';
 import { items } from './input.ts';
 import { reportBad } from './decode.ts';
 import type { CodecFlags } from './main.ts';
 
-/** `riodp encode`: JSON objects (as `decode --json` prints them) to hex, one line each. */
+/**
+ * `riodp encode`: JSON objects (as `decode --json` prints them) to hex, one line each. Strict
+ * like `decode` unless --lenient; a bad item is reported as decode reports one.
+ */
 export async function runEncode(args: readonly string[], flags: CodecFlags): Promise<number> {
   let bad = 0;
   for await (const item of items(args, false)) {
@@ -16,7 +19,11 @@ export async function runEncode(args: readonly string[], flags: CodecFlags): Pro
       } catch (e) {
         throw new WireError(WireErrorCode.invalid, 'json', 0, 'docs/cli.md', `not JSON: ${e instanceof Error ? e.message : String(e)}`);
       }
-      process.stdout.write(`${toHex(encodeItem(json, flags))}\n`);
+      const bytes = encodeItem(json, flags);
+      // Without --lenient, encode refuses what decode refuses (reserved bits, reserved and
+      // undefined values), for every layer alike: check the bytes as `riodp decode` would.
+      if (!flags.lenient) decodeItem(bytes, flags);
+      process.stdout.write(`${toHex(bytes)}\n`);
     } catch (e) {
       if (!(e instanceof WireError)) throw e;
       bad++;

@@ -30,10 +30,10 @@ function codecOptions(cmd: Command): Command {
 }
 
 function parseGroupSize(v: string): number {
-  const n = Number(v);
-  // Part 12 Port Group Size is a bit count, 0 (the reset value) to 6; 7 is reserved.
-  if (!Number.isInteger(n) || n < 0 || n > 6) throw new InvalidArgumentError(`'${v}' is not a bit count 0..6`);
-  return n;
+  // Part 12 Port Group Size is a bit count, 0 (the reset value) to 6; 7 is reserved. Digits only:
+  // Number() would take '', ' ', '0x3' and '1e0' as well.
+  if (!/^[0-6]$/.test(v)) throw new InvalidArgumentError(`'${v}' is not a bit count 0..6`);
+  return Number(v);
 }
 
 function packageVersion(): string {
@@ -72,7 +72,23 @@ export function buildProgram(): Command {
   return program;
 }
 
+let stdoutWatched = false;
+
+/**
+ * A reader that stops early (`riodp decode … | head`) closes the pipe; stop quietly, as Unix
+ * filters do, rather than die on the unhandled EPIPE with a stack trace.
+ */
+function endQuietlyOnClosedStdout(): void {
+  if (stdoutWatched) return;
+  stdoutWatched = true;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
+  endQuietlyOnClosedStdout();
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: 'user' });

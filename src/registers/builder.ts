@@ -14,6 +14,7 @@ import { initializeSessionBlock, sessionBlock } from './session-block.ts';
 import type { AdvertisementConfig } from './session-block.ts';
 import { RegisterSpace } from './space.ts';
 import { standardRegisters } from './standard.ts';
+import type { StandardRegisterOptions } from './standard.ts';
 import { voqBlock } from './voq-block.ts';
 import type { VoqPortCapabilities } from './voq-block.ts';
 
@@ -57,7 +58,8 @@ export interface SessionConfig {
   readonly componentTag?: ComponentTagAdvertisement;
 }
 
-export interface EndpointConfig {
+/** Identity and base device ID fields as in `StandardRegisterOptions`; the EF chain gives extendedFeaturesPtr. */
+export interface EndpointConfig extends Omit<StandardRegisterOptions, 'extendedFeaturesPtr' | 'dev32'> {
   readonly flowControl?: boolean;
   readonly flowArb?: boolean;
   readonly ports?: number;
@@ -73,15 +75,6 @@ export interface EndpointConfig {
   readonly peFeatures?: FieldChanges<typeof PE_FEATURES_FIELDS>;
   readonly sourceOperations?: FieldChanges<typeof OPERATIONS_FIELDS>;
   readonly destinationOperations?: FieldChanges<typeof OPERATIONS_FIELDS>;
-  readonly deviceIdentity?: number;
-  readonly deviceVendorIdentity?: number;
-  readonly deviceRev?: number;
-  readonly assyIdentity?: number;
-  readonly assyVendorIdentity?: number;
-  readonly assyRev?: number;
-  readonly dev8BaseDeviceId?: number;
-  readonly dev16BaseDeviceId?: number;
-  readonly dev32BaseDeviceId?: number;
   /** Component tag bits 16–31 (all 32 bits when session management does not use it). */
   readonly componentTag?: number;
 }

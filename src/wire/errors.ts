@@ -65,6 +65,16 @@ export function need(end: number, offset: number, count: number, field: string, 
   }
 }
 
+/** Throws a WireError; for checks written as one-line conditions. */
+export function fail(code: WireErrorCode, field: string, offset: number, clause: string, detail: string): never {
+  throw new WireError(code, field, offset, clause, detail);
+}
+
+/** Throws a range error on field `buffer` unless `count` bytes fit in `bytes` at `offset`: encoders check before writing. */
+export function checkRoom(bytes: Uint8Array, offset: number, count: number, clause: string): void {
+  if (offset + count > bytes.length) throw new WireError(WireErrorCode.range, 'buffer', offset, clause, `needs ${count} bytes`);
+}
+
 /**
  * Options every decoder accepts. Lenient decoding (the default) labels reserved and undefined
  * encodings instead of rejecting them, and keeps reserved bits so that encoding reproduces the

@@ -16,6 +16,18 @@ export interface PacketHeader {
   readonly ftype: number;
 }
 
+/** The prefix and transport fields a packet constructor takes; ackID, VC and CRF default to 0. */
+export interface PacketArgs {
+  readonly ackID?: number;
+  readonly vc?: number;
+  readonly crf?: number;
+  /** The default depends on the packet: see the constructor. */
+  readonly prio?: number;
+  readonly tt: number;
+  readonly destinationID: number;
+  readonly sourceID: number;
+}
+
 export interface PacketDecodeOptions extends DecodeOptions {
   /** ackID width of the link mode: 5 with 24-bit control symbols, 6 with 48-bit (default). */
   readonly ackIdBits?: 5 | 6;
@@ -88,6 +100,30 @@ export function encodeHeader(h: PacketHeader, bytes: Uint8Array, offset: number,
   const ack = ackIdBits === 5 ? h.ackID << 1 : h.ackID;
   bytes[offset] = (ack << 2) | (h.vc << 1) | h.crf;
   bytes[offset + 1] = (h.prio << 6) | (h.tt << 4) | h.ftype;
+}
+
+/**
+ * Writes the prefix and the two ID fields (sourceID, or Type 7's tgtdestinationID) at `offset`;
+ * returns the offset of the first field after them.
+ */
+export function encodeTransport(h: PacketHeader, destinationID: number, secondID: number, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6): number {
+  encodeHeader(h, bytes, offset, ackIdBits);
+  const size = idBytes(h.tt);
+  writeId(destinationID, bytes, offset + PREFIX_BYTES, size);
+  writeId(secondID, bytes, offset + PREFIX_BYTES + size, size);
+  return offset + PREFIX_BYTES + 2 * size;
+}
+
+/**
+ * Whether the packet at `offset` has Dev8 (one-byte) IDs, after checking that its prefix is
+ * readable and tt not reserved: the half-word parity (`LogicalCodec.oddHalfwords`) of the formats
+ * whose length is an odd number of half-words exactly when the IDs are Dev8.
+ */
+export function isDev8Prefix(bytes: Uint8Array, offset: number, available: number, clause: string): boolean {
+  need(offset + available, offset, PREFIX_BYTES, 'prefix', clause);
+  const tt = ((bytes[offset + 1] as number) >> 4) & 3;
+  idBytes(tt, offset + 1);
+  return tt === TT.dev8;
 }
 
 /** Byte offset of the first field after destinationID and sourceID (or its slot). */

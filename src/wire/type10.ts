@@ -1,5 +1,5 @@
 import { WireError, WireErrorCode, checkRange, need } from './errors.ts';
-import { afterIds, decodeHeader, encodeHeader, idBytes, readId, writeId } from './header.ts';
+import { afterIds, decodeHeader, encodeTransport, idBytes, readId } from './header.ts';
 import type { PacketDecodeOptions, PacketHeader } from './header.ts';
 import type { LogicalCodec } from './codec.ts';
 
@@ -38,8 +38,13 @@ export function decodeType10(bytes: Uint8Array, offset: number, end: number, opt
   if (at + 4 !== end) {
     throw new WireError(WireErrorCode.trailing, 'packet', at + 4, CLAUSE, 'type 10 packets never have data payloads');
   }
+  // A plain literal, not `...h`: V8 copies a spread object two orders of magnitude slower.
   return {
-    ...h,
+    ackID: h.ackID,
+    vc: h.vc,
+    crf: h.crf,
+    prio: h.prio,
+    tt: h.tt,
     ftype: FTYPE_DOORBELL,
     destinationID: readId(bytes, offset + 2, size),
     sourceID: readId(bytes, offset + 2 + size, size),
@@ -56,10 +61,8 @@ export function encodeType10(p: Type10Packet, bytes: Uint8Array, offset: number,
   checkRange(p.rsrv, 8, 'rsrv', CLAUSE);
   checkRange(p.srcTID, 8, 'srcTID', CLAUSE);
   checkRange(p.info, 16, 'info', CLAUSE);
-  encodeHeader({ ...p, ftype: FTYPE_DOORBELL }, bytes, offset, ackIdBits);
-  writeId(p.destinationID, bytes, offset + 2, size);
-  writeId(p.sourceID, bytes, offset + 2 + size, size);
-  const at = afterIds(offset, p.tt);
+  const h = { ackID: p.ackID, vc: p.vc, crf: p.crf, prio: p.prio, tt: p.tt, ftype: FTYPE_DOORBELL };
+  const at = encodeTransport(h, p.destinationID, p.sourceID, bytes, offset, ackIdBits);
   bytes[at] = p.rsrv;
   bytes[at + 1] = p.srcTID;
   bytes[at + 2] = p.info >> 8;

@@ -1,6 +1,6 @@
-import { WireError, WireErrorCode, checkRange, need } from './errors.ts';
-import { afterIds, decodeHeader, encodeHeader, idBytes, readId, writeId } from './header.ts';
-import type { PacketDecodeOptions, PacketHeader } from './header.ts';
+import { WireError, WireErrorCode, checkRange, checkRoom, fail, need } from './errors.ts';
+import { afterIds, decodeHeader, encodeTransport, idBytes, isDev8Prefix, readId } from './header.ts';
+import type { PacketArgs, PacketDecodeOptions, PacketHeader } from './header.ts';
 import type { LogicalCodec } from './codec.ts';
 
 /**
@@ -144,10 +144,6 @@ export function decodeType11(bytes: Uint8Array, offset: number, end: number, opt
   return p;
 }
 
-function fail(code: WireErrorCode, field: string, offset: number, clause: string, detail: string): never {
-  throw new WireError(code, field, offset, clause, detail);
-}
-
 /**
  * Strict-mode rules; `at` is the offset of the msglen field. Also used by `messageSegment`
  * (with `at` relative to the packet) so it never builds what strict decoding rejects.
@@ -174,13 +170,8 @@ export function checkType11(p: Type11Packet, at: number): void {
 
 export function encodeType11(p: Type11Packet, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6 = 6): number {
   const f = type11ToFields(p);
-  const len = type11Length(p);
-  if (offset + len > bytes.length) throw new WireError(WireErrorCode.range, 'buffer', offset, CLAUSE_T11_FIGURE, `needs ${len} bytes`);
-  const size = idBytes(p.tt);
-  encodeHeader(f, bytes, offset, ackIdBits);
-  writeId(f.destinationID, bytes, offset + 2, size);
-  writeId(f.sourceID, bytes, offset + 2 + size, size);
-  const at = afterIds(offset, p.tt);
+  checkRoom(bytes, offset, type11Length(p), CLAUSE_T11_FIGURE);
+  const at = encodeTransport(f, f.destinationID, f.sourceID, bytes, offset, ackIdBits);
   bytes[at] = (f.msglen << 4) | f.ssize;
   bytes[at + 1] = (f.letter << 6) | (f.mbox << 4) | f.msgsegXmbox;
   bytes.set(f.payload, at + FIXED);
@@ -194,23 +185,12 @@ export const type11Codec: LogicalCodec<Type11Packet> = {
   encode: encodeType11,
   encodedLength: type11Length,
   // 2 + 2·ids + 2 bytes + double-words: Dev8 → 6 (odd half-words), Dev16 → 8, Dev32 → 12 (even).
-  oddHalfwords(bytes, offset, available) {
-    need(offset + available, offset, 2, 'prefix', CLAUSE_T11_FIGURE);
-    const tt = ((bytes[offset + 1] as number) >> 4) & 3;
-    idBytes(tt, offset + 1);
-    return tt === 0;
-  },
+  oddHalfwords: (bytes, offset, available) => isDev8Prefix(bytes, offset, available, CLAUSE_T11_FIGURE),
 };
 
-export interface MessageSegmentArgs {
-  readonly ackID?: number;
-  readonly vc?: number;
-  readonly crf?: number;
+export interface MessageSegmentArgs extends PacketArgs {
   /** Default 0. */
   readonly prio?: number;
-  readonly tt: number;
-  readonly destinationID: number;
-  readonly sourceID: number;
   readonly letter: number;
   /** 0–63 for a single-packet message (xmbox‖mbox), 0–3 otherwise. */
   readonly mailbox: number;

@@ -1,6 +1,6 @@
-import { WireError, WireErrorCode, checkRange, need } from './errors.ts';
-import { afterIds, decodeHeader, encodeHeader, idBytes, readId, writeId } from './header.ts';
-import type { PacketDecodeOptions, PacketHeader } from './header.ts';
+import { WireError, WireErrorCode, checkRange, checkRoom, fail, need } from './errors.ts';
+import { afterIds, decodeHeader, encodeTransport, idBytes, isDev8Prefix, readId } from './header.ts';
+import type { PacketArgs, PacketDecodeOptions, PacketHeader } from './header.ts';
 import type { LogicalCodec } from './codec.ts';
 import type { Type11Packet } from './type11.ts';
 
@@ -149,10 +149,6 @@ export function decodeType13(bytes: Uint8Array, offset: number, end: number, opt
   return p;
 }
 
-function fail(code: WireErrorCode, field: string, offset: number, clause: string, detail: string): never {
-  throw new WireError(code, field, offset, clause, detail);
-}
-
 /**
  * Strict-mode rules; `at` is the offset of the transaction field. Also used by the
  * constructors (with `at` relative to the packet).
@@ -191,13 +187,8 @@ function bin4(v: number): string {
 
 export function encodeType13(p: Type13Packet, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6 = 6): number {
   const f = type13ToFields(p);
-  const len = type13Length(p);
-  if (offset + len > bytes.length) throw new WireError(WireErrorCode.range, 'buffer', offset, CLAUSE_T13_FIGURE, `needs ${len} bytes`);
-  const size = idBytes(p.tt);
-  encodeHeader(f, bytes, offset, ackIdBits);
-  writeId(f.destinationID, bytes, offset + 2, size);
-  writeId(f.sourceID, bytes, offset + 2 + size, size);
-  const at = afterIds(offset, p.tt);
+  checkRoom(bytes, offset, type13Length(p), CLAUSE_T13_FIGURE);
+  const at = encodeTransport(f, f.destinationID, f.sourceID, bytes, offset, ackIdBits);
   bytes[at] = (f.transaction << 4) | f.status;
   bytes[at + 1] = f.target;
   bytes.set(f.payload, at + FIXED);
@@ -211,23 +202,12 @@ export const type13Codec: LogicalCodec<Type13Packet> = {
   encode: encodeType13,
   encodedLength: type13Length,
   // 2 + 2·ids + 2 bytes + double-words: Dev8 → 6 (odd half-words), Dev16 → 8, Dev32 → 12 (even).
-  oddHalfwords(bytes, offset, available) {
-    need(offset + available, offset, 2, 'prefix', CLAUSE_T13_FIGURE);
-    const tt = ((bytes[offset + 1] as number) >> 4) & 3;
-    idBytes(tt, offset + 1);
-    return tt === 0;
-  },
+  oddHalfwords: (bytes, offset, available) => isDev8Prefix(bytes, offset, available, CLAUSE_T13_FIGURE),
 };
 
-export interface ResponseArgs {
-  readonly ackID?: number;
-  readonly vc?: number;
-  readonly crf?: number;
+export interface ResponseArgs extends PacketArgs {
   /** Default 1: one above a request at the lowest priority (Part 6 §6.12). */
   readonly prio?: number;
-  readonly tt: number;
-  readonly destinationID: number;
-  readonly sourceID: number;
   /** Default DONE. */
   readonly status?: number;
 }

@@ -1,5 +1,5 @@
-import { WireError, WireErrorCode, checkRange, need } from './errors.ts';
-import { PREFIX_BYTES, decodeHeader, encodeHeader, idBytes, readId, writeId } from './header.ts';
+import { WireError, WireErrorCode, checkRange, checkRoom, need } from './errors.ts';
+import { PREFIX_BYTES, decodeHeader, encodeTransport, idBytes, isDev8Prefix, readId } from './header.ts';
 import type { PacketDecodeOptions, PacketHeader } from './header.ts';
 import type { LogicalCodec } from './codec.ts';
 import { CLAUSE_FLOW_ID, ccpPrioCrf, flowIdCode, flowIdLabel } from './flow-id.ts';
@@ -167,12 +167,8 @@ export function encodeType7(p: Type7Packet, bytes: Uint8Array, offset: number, a
   checkRange(p.flowIDCode, 7, 'flowIDCode', CLAUSE_FLOW_ID);
   checkRange(p.soc, 1, 'soc', CLAUSE);
   checkLabels(p);
-  const n = type7Length(p);
-  if (bytes.length < offset + n) throw new WireError(WireErrorCode.range, 'buffer', offset, CLAUSE, `needs ${n} bytes`);
-  encodeHeader(p, bytes, offset, ackIdBits);
-  writeId(p.destinationID, bytes, offset + PREFIX_BYTES, size);
-  writeId(p.tgtdestinationID, bytes, offset + PREFIX_BYTES + size, size);
-  const at = offset + PREFIX_BYTES + 2 * size;
+  checkRoom(bytes, offset, type7Length(p), CLAUSE);
+  const at = encodeTransport(p, p.destinationID, p.tgtdestinationID, bytes, offset, ackIdBits);
   bytes[at] = (p.xonXoff << 7) | (p.fam << 4) | p.rsrv;
   bytes[at + 1] = (p.flowIDCode << 1) | p.soc;
   return at + 2;
@@ -185,12 +181,7 @@ export const type7Codec: LogicalCodec<Type7Packet> = {
   encode: encodeType7,
   encodedLength: type7Length,
   // 4 + 2·ids bytes: Dev8 → 6 (3 half-words, odd), Dev16 → 8 and Dev32 → 12 (even).
-  oddHalfwords(bytes, offset, available) {
-    need(offset + available, offset, PREFIX_BYTES, 'prefix', CLAUSE);
-    const tt = ((bytes[offset + 1] as number) >> 4) & 3;
-    idBytes(tt, offset + 1);
-    return tt === 0;
-  },
+  oddHalfwords: (bytes, offset, available) => isDev8Prefix(bytes, offset, available, CLAUSE),
 };
 
 export interface CcpFields {

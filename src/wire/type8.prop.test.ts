@@ -2,17 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fcParams } from '../../test/support/fc.ts';
-import {
-  decodeType8,
-  encodeType8,
-  maintenanceReadRequest,
-  maintenanceResponseTo,
-  maintenanceWriteRequest,
-  type8Codec,
-  type8FromFields,
-  type8Length,
-} from './type8.ts';
+import { decodeType8, encodeType8, type8Codec, type8FromFields, type8Length } from './type8.ts';
 import type { Type8Fields, Type8Packet } from './type8.ts';
+import { maintenanceReadRequest, maintenanceResponseTo, maintenanceWriteRequest } from './type8-build.ts';
 import { decodeSerial, encodeSerial, serialLength } from './serial.ts';
 import { WireError } from './errors.ts';
 

@@ -1,5 +1,5 @@
-import { WireError, WireErrorCode, checkRange, need } from './errors.ts';
-import { afterIds, decodeHeader, encodeHeader, idBytes, readId, writeId } from './header.ts';
+import { WireError, WireErrorCode, checkRange, checkRoom, fail, need } from './errors.ts';
+import { afterIds, decodeHeader, encodeTransport, idBytes, isDev8Prefix, readId } from './header.ts';
 import type { PacketDecodeOptions, PacketHeader } from './header.ts';
 import type { LogicalCodec } from './codec.ts';
 
@@ -279,8 +279,8 @@ export function decodeType8(bytes: Uint8Array, offset: number, end: number, opts
 
 /**
  * Strict-mode rules; `at` is the offset of the transaction field, so errors point at the byte.
- * Also used by the constructors (with `at` relative to the packet) so they never build a
- * packet that strict decoding would reject.
+ * Also used by the constructors (type8-build.ts, with `at` relative to the packet) so they
+ * never build a packet that strict decoding would reject.
  */
 export function checkType8(p: Type8Packet, at: number): void {
   const n = p.payload.length;
@@ -321,23 +321,14 @@ export function checkType8(p: Type8Packet, at: number): void {
   }
 }
 
-function fail(code: WireErrorCode, field: string, offset: number, clause: string, detail: string): never {
-  throw new WireError(code, field, offset, clause, detail);
-}
-
 function bin4(v: number): string {
   return v.toString(2).padStart(4, '0');
 }
 
 export function encodeType8(p: Type8Packet, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6 = 6): number {
   const f = type8ToFields(p);
-  const len = type8Length(p);
-  if (offset + len > bytes.length) throw new WireError(WireErrorCode.range, 'buffer', offset, CLAUSE_T8_HOP, `needs ${len} bytes`);
-  const size = idBytes(p.tt);
-  encodeHeader(f, bytes, offset, ackIdBits);
-  writeId(f.destinationID, bytes, offset + 2, size);
-  writeId(f.sourceID, bytes, offset + 2 + size, size);
-  const at = afterIds(offset, p.tt);
+  checkRoom(bytes, offset, type8Length(p), CLAUSE_T8_HOP);
+  const at = encodeTransport(f, f.destinationID, f.sourceID, bytes, offset, ackIdBits);
   bytes[at] = (f.transaction << 4) | f.sizeOrStatus;
   bytes[at + 1] = f.tid;
   bytes[at + 2] = f.hopCount;
@@ -355,117 +346,5 @@ export const type8Codec: LogicalCodec<Type8Packet> = {
   encode: encodeType8,
   encodedLength: type8Length,
   // 2 + 2·ids + 6 bytes + double-words: Dev8 → 10 (odd half-words), Dev16 → 12, Dev32 → 16 (even).
-  oddHalfwords(bytes, offset, available) {
-    need(offset + available, offset, 2, 'prefix', CLAUSE_T8_HOP);
-    const tt = ((bytes[offset + 1] as number) >> 4) & 3;
-    idBytes(tt, offset + 1);
-    return tt === 0;
-  },
+  oddHalfwords: (bytes, offset, available) => isDev8Prefix(bytes, offset, available, CLAUSE_T8_HOP),
 };
-
-/** Prefix fields the constructors default: ackID 0, VC 0, CRF 0; prio 0 (requests) or 1 (responses). */
-export interface HeaderArgs {
-  readonly ackID?: number;
-  readonly vc?: number;
-  readonly crf?: number;
-  readonly prio?: number;
-  readonly tt: number;
-  readonly destinationID: number;
-  readonly sourceID: number;
-  /** Default 0xFF: requests go to the end point named by destinationID; responses "shall" use 0xFF (Part 3 §2.5). */
-  readonly hopCount?: number;
-}
-
-export interface MaintenanceRequestArgs extends HeaderArgs {
-  readonly srcTID: number;
-  /** Byte address in the configuration space: word-aligned for 4 bytes, double-word aligned otherwise. */
-  readonly byteOffset: number;
-}
-
-/** Builds from raw fields and refuses anything strict decoding would reject. */
-function build(a: HeaderArgs, prio: number, transaction: number, sizeOrStatus: number, tid: number, word: number, payload: Uint8Array): Type8Packet {
-  const { tt, destinationID, sourceID } = a;
-  const [ackID, vc, crf, hopCount] = [a.ackID ?? 0, a.vc ?? 0, a.crf ?? 0, a.hopCount ?? 0xff];
-  const ftype = FTYPE_MAINTENANCE;
-  const p = type8FromFields({ ackID, vc, crf, prio: a.prio ?? prio, tt, ftype, destinationID, sourceID, transaction, sizeOrStatus, tid, hopCount, word, payload });
-  type8ToFields(p);
-  checkType8(p, 2 + 2 * idBytes(tt));
-  return p;
-}
-
-/** rdsize/wrsize, wdptr and the request word for an access of `count` bytes (Tables 4-3/4-4). */
-function access(count: number, byteOffset: number): { size: number; wdptr: number; word: number } {
-  checkRange(byteOffset, 24, 'byteOffset', CLAUSE_T8_REQUEST);
-  if (byteOffset % (count === 4 ? 4 : 8) !== 0 || !isMaintenanceSize(count)) {
-    throw new WireError(WireErrorCode.invalid, 'byteOffset', 0, CLAUSE_T8_SIZES, `${count} bytes at 0x${byteOffset.toString(16)}: accesses are an aligned word or 1–8 double-words`);
-  }
-  const wdptr = count === 4 ? (byteOffset >> 2) & 1 : count === 16 || count === 64 ? 1 : 0;
-  const size = count === 4 ? 0b1000 : count <= 16 ? 0b1011 : 0b1100;
-  return { size, wdptr, word: ((byteOffset >>> 3) << 3) | (wdptr << 2) };
-}
-
-export function maintenanceReadRequest(a: MaintenanceRequestArgs & { readonly byteCount: 4 | 8 | 16 | 32 | 64 }): Type8ReadRequest {
-  const { size, word } = access(a.byteCount, a.byteOffset);
-  const p = build(a, 0, TYPE8_TRANSACTION.readRequest, size, a.srcTID, word, new Uint8Array(0));
-  if (p.transactionName !== 'MAINTENANCE_READ_REQUEST') throw new Error('unreachable');
-  return p;
-}
-
-/**
- * `data` is 4 bytes (placed in its word of the double-word, the other word zero) or 8–64 bytes
- * in double-words, not copied; wrsize is the smallest maximum that holds it.
- */
-export function maintenanceWriteRequest(a: MaintenanceRequestArgs & { readonly data: Uint8Array }): Type8WriteRequest {
-  const n = a.data.length;
-  if (n !== 4 && (n === 0 || n % 8 !== 0 || n > MAINTENANCE_MAX_BYTES)) {
-    throw new WireError(WireErrorCode.invalid, 'data', 0, CLAUSE_T8_SIZES, `${n} bytes: maintenance writes are a word or 1–8 double-words`);
-  }
-  const { size, wdptr, word } = access(n === 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : n <= 32 ? 32 : 64, a.byteOffset);
-  const payload = n === 4 ? new Uint8Array(8) : a.data;
-  if (n === 4) payload.set(a.data, wdptr * 4);
-  const p = build(a, 0, TYPE8_TRANSACTION.writeRequest, size, a.srcTID, word, payload);
-  if (p.transactionName !== 'MAINTENANCE_WRITE_REQUEST') throw new Error('unreachable');
-  return p;
-}
-
-export interface MaintenanceResponseArgs extends HeaderArgs {
-  readonly transactionName: 'MAINTENANCE_READ_RESPONSE' | 'MAINTENANCE_WRITE_RESPONSE';
-  readonly targetTID: number;
-  /** Default DONE. */
-  readonly status?: number;
-  /** Double-words; read responses only. */
-  readonly payload?: Uint8Array;
-}
-
-export function maintenanceResponse(a: MaintenanceResponseArgs): Type8Response {
-  const read = a.transactionName === 'MAINTENANCE_READ_RESPONSE';
-  const transaction = read ? TYPE8_TRANSACTION.readResponse : TYPE8_TRANSACTION.writeResponse;
-  const p = build(a, 1, transaction, a.status ?? MAINTENANCE_STATUS.done, a.targetTID, 0, a.payload ?? new Uint8Array(0));
-  if (!isType8Response(p)) throw new Error('unreachable');
-  return p;
-}
-
-/**
- * The response to a read or write request: IDs swapped, targetTID = srcTID, prio one above the
- * request's ("a response packet ... is always assigned an initial priority one priority level
- * greater than the priority of the associated request packet", Part 6 §6.12). For a read with
- * status DONE, `data` holds exactly the bytes read; a word is placed at its byte lanes.
- */
-export function maintenanceResponseTo(
-  req: Type8ReadRequest | Type8WriteRequest,
-  r: { readonly status?: number; readonly data?: Uint8Array } = {},
-): Type8Response {
-  const read = req.transactionName === 'MAINTENANCE_READ_REQUEST';
-  const status = r.status ?? MAINTENANCE_STATUS.done;
-  let payload = r.data ?? new Uint8Array(0);
-  if (read && req.byteCount === 4 && payload.length === 4) {
-    payload = new Uint8Array(8);
-    payload.set(r.data ?? [], req.wdptr * 4);
-  } else if (read && status === MAINTENANCE_STATUS.done && payload.length !== req.byteCount) {
-    throw new WireError(WireErrorCode.invalid, 'data', 0, CLAUSE_T8_SIZES, `the request read ${String(req.byteCount)} bytes, data has ${payload.length}`);
-  }
-  const { vc, crf, tt } = req;
-  const transactionName = read ? 'MAINTENANCE_READ_RESPONSE' : 'MAINTENANCE_WRITE_RESPONSE';
-  const prio = Math.min(req.prio + 1, 3);
-  return maintenanceResponse({ vc, crf, prio, tt, destinationID: req.sourceID, sourceID: req.destinationID, transactionName, targetTID: req.srcTID, status, payload });
-}

@@ -1,9 +1,24 @@
-import { WireError, WireErrorCode, checkRange, need } from './errors.ts';
-import { PREFIX_BYTES, decodeHeader, encodeHeader, idBytes, readId, writeId } from './header.ts';
-import type { PacketDecodeOptions, PacketHeader } from './header.ts';
+import { WireError, WireErrorCode, checkRange, checkRoom, fail, need } from './errors.ts';
+import { PREFIX_BYTES, decodeHeader, encodeTransport, idBytes, readId } from './header.ts';
+import type { PacketDecodeOptions } from './header.ts';
 import type { LogicalCodec } from './codec.ts';
 import { CLAUSE_OPERAND, CLAUSE_TM_OP, sameLabel, tmClause, tmMessage, tmOpName, tmOperand } from './type9-tm.ts';
-import type { TmMessage, TmOpName, TmOperand } from './type9-tm.ts';
+import type { TmMessage, TmOperand } from './type9-tm.ts';
+import { type9Segment } from './type9-types.ts';
+import type { Type9Packet } from './type9-types.ts';
+
+export { type9Segment } from './type9-types.ts';
+export type {
+  Type9AbortPacket,
+  Type9ContinuationPacket,
+  Type9DataPacket,
+  Type9EndPacket,
+  Type9ExtendedPacket,
+  Type9Packet,
+  Type9Segment,
+  Type9StartPacket,
+  Type9TmPacket,
+} from './type9-types.ts';
 
 /**
  * Type 9 DATA STREAMING packet (Part 10 §4, DECISIONS.md §4). After destinationID/sourceID:
@@ -33,104 +48,6 @@ export const MTU_MIN = 32;
 export const MTU_MAX = 256;
 /** Bytes of the TM header after streamID (Figure 4-5): "The TM packet adds a fixed 4 bytes". */
 export const TM_BYTES = 4;
-
-export type Type9Segment = 'single' | 'start' | 'continuation' | 'end' | 'abort' | 'tm' | 'extended';
-
-interface Type9Base extends PacketHeader {
-  readonly ftype: 9;
-  readonly destinationID: number;
-  readonly sourceID: number;
-  /** Class of service. */
-  readonly cos: number;
-  /** S bit (reserved, 0, when xh = 1). */
-  readonly start: number;
-  /** E bit (reserved, 0, when xh = 1). */
-  readonly end: number;
-  readonly xh: number;
-  /** O bit: decoded always; on encode derived from the payload for single/end segments, else 0. */
-  readonly odd?: number;
-  /** P bit: decoded always; on encode derived from the payload for single/end segments, else 0. */
-  readonly pad?: number;
-}
-
-/** Start (S=1 E=0) or single (S=1 E=1) segment, Figures 4-1/4-2. */
-export interface Type9StartPacket extends Type9Base {
-  readonly segment: 'single' | 'start';
-  /** The 3 reserved bits between E and xh. */
-  readonly rsrv: number;
-  readonly streamID: number;
-  readonly payload: Uint8Array;
-  /** Value of the P pad byte when it is not 0x00 (lenient decoding only). */
-  readonly padByte?: number;
-}
-
-/** Continuation segment (S=0 E=0), Figure 4-3: the payload follows the header directly. */
-export interface Type9ContinuationPacket extends Type9Base {
-  readonly segment: 'continuation';
-  readonly rsrv: number;
-  readonly payload: Uint8Array;
-}
-
-/** End segment (S=0 E=1), Figure 4-4; `abort` is "length 0 with no payload" (DECISIONS §4). */
-export interface Type9EndPacket extends Type9Base {
-  readonly segment: 'end';
-  readonly rsrv: number;
-  /** Raw 16-bit PDU length field. */
-  readonly length: number;
-  /** The PDU length in bytes: "0x0000 - 64kbytes", else the field value. */
-  readonly pduLength: number;
-  readonly payload: Uint8Array;
-  readonly padByte?: number;
-}
-
-export interface Type9AbortPacket extends Type9Base {
-  readonly segment: 'abort';
-  readonly rsrv: number;
-  readonly length: 0;
-  readonly payload: Uint8Array;
-}
-
-/** Traffic management packet (xh = 1, xtype = 000), Figure 4-5. */
-export interface Type9TmPacket extends Type9Base {
-  readonly segment: 'tm';
-  readonly xtype: 0;
-  readonly streamID: number;
-  readonly tmOp: number;
-  readonly tmOpName: TmOpName;
-  /** The reserved bit between TM_OP and wildcard. */
-  readonly rsrv: number;
-  readonly wildcard: number;
-  readonly mask: number;
-  readonly parameter1: number;
-  readonly parameter2: number;
-  /** The operation (Tables 4-4 to 4-6). */
-  readonly tm: TmMessage;
-  /** The operand's scope (§4.3.1). */
-  readonly operand: TmOperand;
-}
-
-/** xh = 1 with a reserved xtype (0b001–0b111): streamID, then bytes riodp cannot interpret. */
-export interface Type9ExtendedPacket extends Type9Base {
-  readonly segment: 'extended';
-  readonly xtype: number;
-  readonly streamID: number;
-  readonly payload: Uint8Array;
-}
-
-export type Type9DataPacket = Type9StartPacket | Type9ContinuationPacket | Type9EndPacket | Type9AbortPacket;
-export type Type9Packet = Type9DataPacket | Type9TmPacket | Type9ExtendedPacket;
-
-/** The segment a header describes (DECISIONS §4): xh first, then S/E; abort is an empty end with length 0. */
-export function type9Segment(start: number, end: number, xh: number, xtype: number, length: number, payloadLength: number): Type9Segment {
-  if (xh) return xtype === 0 ? 'tm' : 'extended';
-  if (start) return end ? 'single' : 'start';
-  if (!end) return 'continuation';
-  return length === 0 && payloadLength === 0 ? 'abort' : 'end';
-}
-
-function fail(code: WireErrorCode, field: string, offset: number, clause: string, detail: string): never {
-  throw new WireError(code, field, offset, clause, detail);
-}
 
 /**
  * Strict checks of a non-empty single or end segment's payload (raw = bytes after the header,
@@ -354,13 +271,8 @@ function checkType9(p: Type9Packet): number {
 export function encodeType9(p: Type9Packet, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6 = 6): number {
   if ((p.ftype as number) !== FTYPE_DATA_STREAMING) labelError('ftype', CLAUSE, `ftype ${String(p.ftype)} is not 9`);
   const x3 = checkType9(p);
-  const n = type9Length(p);
-  if (bytes.length < offset + n) throw new WireError(WireErrorCode.range, 'buffer', offset, CLAUSE, `needs ${n} bytes`);
-  encodeHeader(p, bytes, offset, ackIdBits);
-  const size = idBytes(p.tt);
-  writeId(p.destinationID, bytes, offset + PREFIX_BYTES, size);
-  writeId(p.sourceID, bytes, offset + PREFIX_BYTES + size, size);
-  const at = offset + PREFIX_BYTES + 2 * size;
+  checkRoom(bytes, offset, type9Length(p), CLAUSE);
+  const at = encodeTransport(p, p.destinationID, p.sourceID, bytes, offset, ackIdBits);
   const padded = (p.segment === 'single' || p.segment === 'end') && (p.payload.length & 1) === 1;
   // Table 4-2: O = odd number of half-words after padding, P = a pad byte was added.
   const derivedOdd = p.segment === 'single' || p.segment === 'end' ? ((p.payload.length + 1) >> 1) & 1 : 0;
@@ -423,7 +335,9 @@ export function type9OddHalfwords(bytes: Uint8Array, offset: number, available: 
   const tt = ((bytes[offset + 1] as number) >> 4) & 3;
   const size = idBytes(tt, offset + 1);
   const at = offset + PREFIX_BYTES + 2 * size;
-  need(limit, at, 2, 'header', CLAUSE);
+  // Checked from the IDs on, as decodeType9 does: a packet too short for its IDs is reported
+  // where it ends, not at a header offset past the end.
+  need(limit, offset + PREFIX_BYTES, 2 * size + 2, 'header', CLAUSE);
   const flags = bytes[at + 1] as number;
   const header = 1 + size + 2;
   if (flags & 0x04) return ((header + 2) & 1) === 1;

@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { WireError, WireErrorCode } from '../../wire/errors.ts';
 import {
   ATTRIBUTE_ID,
   FLOW_CONTROL,
@@ -35,7 +34,7 @@ import {
   vendorValue,
 } from '../../wire/smp/index.ts';
 import type { AttributeLike, AttributeName, SmpAttribute, SmpCommandName, SmpMessage, SmpNamedCommand, StatusFlag } from '../../wire/smp/index.ts';
-import { hexBytes, parseWith, uint } from './common.ts';
+import { hexBytes, invalidJson, orInvalid, parseWith, uint } from './common.ts';
 
 /**
  * JSON input for session management messages (docs/cli/smp.md): exactly what
@@ -306,7 +305,7 @@ function typeOf(name: 'NORMAL' | 'RESERVED' | undefined, field: string): number 
 }
 
 function need<T>(v: T | undefined, field: string): T {
-  return v ?? fail(field, `${field} is required`);
+  return orInvalid(v, field, `${field} is required`, CLAUSE_SMP_JSON);
 }
 
 /** Every field given in the JSON must equal the canonical message's (statusFlags as a set). */
@@ -345,5 +344,5 @@ function show(v: unknown): string {
 }
 
 function fail(field: string, detail: string): never {
-  throw new WireError(WireErrorCode.invalid, field, 0, CLAUSE_SMP_JSON, detail);
+  return invalidJson(field, detail, CLAUSE_SMP_JSON);
 }

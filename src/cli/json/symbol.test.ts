@@ -49,8 +49,25 @@ test('docs/cli/symbols.md: a label that disagrees with its raw field is rejected
   assert.throws(() => symbolFromJson({ ...raw, stype0Name: 'status' }), isWire('invalid', 'stype0Name'));
   assert.throws(() => symbolFromJson({ ...raw, packetAckID: 4 }), isWire('invalid', 'packetAckID'));
   assert.throws(() => symbolFromJson({ ...raw, cmdName: 'stomp' }), isWire('invalid', 'cmdName'));
-  assert.throws(() => symbolFromJson({ ...raw, crc: 0x15 }), isWire('crc', 'crc'));
-  assert.doesNotThrow(() => symbolFromJson({ ...raw, crc: 0x14 }));
+});
+
+test('docs/cli/symbols.md, Part 6 §3.6.1: crc is accepted and ignored; encode computes the CRC as for packets', () => {
+  // Golden 032f14 carries CRC-5 0b10100 = 0x14; a stale or edited crc does not change the bytes.
+  const raw = { link: 'cs24', stype0: 0, parameter0: 3, parameter1: 5, stype1: 7, cmd: 0 };
+  assert.equal(fromJson({ ...raw, crc: 0x14 }), '032f14');
+  assert.equal(fromJson({ ...raw, crc: 0x15 }), '032f14');
+  assert.equal(symbolFromJson({ ...raw, crc: 0 }).crc, 0x14);
+  // Editing a raw field and leaving the old crc in gives the edited symbol with its own CRC
+  // (CS48 golden a10fc183ec00 carries CRC-13 0x0c00).
+  const vc = { link: 'cs48', stype0: 5, parameter0: 2, parameter1: 7, stype1: 7, cmd: 0, stype2: 3103 } as const;
+  assert.equal(fromJson({ ...vc, crc: 0x0c00 }), 'a10fc183ec00');
+  const edited = new Uint8Array(6);
+  encodeSymbol({ ...vc, parameter1: 8 }, edited, 0);
+  assert.equal(fromJson({ ...vc, parameter1: 8, crc: 0x0c00 }), toHex(edited));
+  assert.notEqual(toHex(edited).slice(-4), '0c00');
+  // Still a number in range: the field is typed like the one decode prints.
+  assert.throws(() => symbolFromJson({ ...raw, crc: 'x' }), isWire('invalid', 'crc'));
+  assert.throws(() => symbolFromJson({ ...raw, crc: 0x2000 }), isWire('invalid', 'crc'));
 });
 
 test('docs/cli/symbols.md: a meaning field the stype0 does not have, an unknown field or a missing field is rejected', () => {

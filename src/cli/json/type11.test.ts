@@ -52,3 +52,10 @@ test('docs/cli/type8-type11-type13.md: labels must agree; msgseg belongs to msgl
   assert.throws(() => type11FromJson({ ...without(json(MULTI), 'ssize'), segmentSize: 24 }), isJsonError('ssize'));
   assert.throws(() => type11FromJson(without(json(SINGLE), 'xmbox', 'mailbox')), isJsonError('xmbox'));
 });
+
+test('docs/cli.md: unknown fields are rejected (a typo is an error); crc and earlyCrc from serial decoding are accepted and recomputed', () => {
+  const j = json(SINGLE);
+  assert.throws(() => type11FromJson({ ...j, typo: 1 }), isJsonError('json'));
+  assert.equal(bytesOf({ ...j, crc: 0x1234, earlyCrc: 0 }), bytesOf(j));
+  assert.throws(() => type11FromJson({ ...j, crc: 0x10000 }), isJsonError('crc'));
+});

@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import { ssizeFor, type11FromFields } from '../../wire/type11.ts';
 import type { Type11Packet } from '../../wire/type11.ts';
-import { hexBytes, parseWith, uint } from './common.ts';
+import { checkAgreement, hexBytes, parseWith, required, uint } from './common.ts';
 import { deviceId, headerShape } from './header.ts';
-import { checkAgreement, required } from './type8.ts';
 
 /**
  * JSON form of Type 11 MESSAGE packets (docs/cli/type8-type11-type13.md): what
  * `toJsonValue(decodeType11(...))` prints. `segmentSize` may stand in for `ssize`, and
  * `mailbox` for `mbox` (and `xmbox` when msglen = 0); labels given must agree with the raw fields.
  */
-const schema = z.object({
+const schema = z.strictObject({
   ...headerShape,
   ftype: z.literal(11),
   destinationID: deviceId,
@@ -24,6 +23,9 @@ const schema = z.object({
   segmentSize: z.union([uint(9), z.literal('RESERVED')]).optional(),
   mailbox: uint(6).optional(),
   payload: hexBytes.optional(),
+  // Printed by serial decoding; encode computes the CRCs.
+  crc: uint(16).optional(),
+  earlyCrc: uint(16).optional(),
 });
 
 export function type11FromJson(json: unknown): Type11Packet {

@@ -53,3 +53,10 @@ test('docs/cli/type8-type11-type13.md: labels must agree; targetTID and targetIn
   assert.throws(() => type13FromJson(without(json('00 0d 12 34 0c 00'), 'status')), isJsonError('status'));
   assert.throws(() => type13FromJson(without(json(DONE), 'transaction', 'transactionName')), isJsonError('transaction'));
 });
+
+test('docs/cli.md: unknown fields are rejected (a typo is an error); crc and earlyCrc from serial decoding are accepted and recomputed', () => {
+  const j = json(DONE);
+  assert.throws(() => type13FromJson({ ...j, typo: 1 }), isJsonError('json'));
+  assert.equal(bytesOf({ ...j, crc: 0x1234, earlyCrc: 0 }), bytesOf(j));
+  assert.throws(() => type13FromJson({ ...j, crc: 0x10000 }), isJsonError('crc'));
+});

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { TYPE13_TRANSACTION, RESPONSE_STATUS, type13FromFields, type13TransactionName } from '../../wire/type13.ts';
 import type { Type13Packet } from '../../wire/type13.ts';
-import { hexBytes, parseWith, uint } from './common.ts';
+import { checkAgreement, hexBytes, parseWith, required, uint } from './common.ts';
 import { deviceId, headerShape } from './header.ts';
-import { checkAgreement, required } from './type8.ts';
 
 /**
  * JSON form of Type 13 RESPONSE packets (docs/cli/type8-type11-type13.md): what
@@ -13,7 +12,7 @@ import { checkAgreement, required } from './type8.ts';
 const TRANSACTIONS = { RESPONSE_NO_DATA: TYPE13_TRANSACTION.response, MESSAGE_RESPONSE: TYPE13_TRANSACTION.messageResponse, RESPONSE_WITH_DATA: TYPE13_TRANSACTION.responseWithData } as const;
 const STATUSES = { DONE: RESPONSE_STATUS.done, RETRY: RESPONSE_STATUS.retry, ERROR: RESPONSE_STATUS.error } as const;
 
-const schema = z.object({
+const schema = z.strictObject({
   ...headerShape,
   ftype: z.literal(13),
   destinationID: deviceId,
@@ -28,6 +27,9 @@ const schema = z.object({
   mbox: uint(2).optional(),
   msgseg: uint(4).optional(),
   payload: hexBytes.optional(),
+  // Printed by serial decoding; encode computes the CRCs.
+  crc: uint(16).optional(),
+  earlyCrc: uint(16).optional(),
 });
 
 export function type13FromJson(json: unknown): Type13Packet {

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { WireError, WireErrorCode } from '../../wire/errors.ts';
 import { FLOW_ID_LABELS, flowIdCode, flowIdLabel } from '../../wire/flow-id.ts';
 import { TYPE7_COMMAND, commandHasSeq, type7Command, type7Fam } from '../../wire/type7.ts';
 import type { Type7Command, Type7Packet } from '../../wire/type7.ts';
-import { CLAUSE_JSON, parseWith, uint } from './common.ts';
+import { invalidJson, parseWith, uint } from './common.ts';
 import { deviceId, headerShape } from './header.ts';
 
 /**
@@ -32,28 +31,24 @@ const schema = z.strictObject({
   earlyCrc: uint(16).optional(),
 });
 
-function disagree(field: string, detail: string): never {
-  throw new WireError(WireErrorCode.invalid, field, 0, CLAUSE_JSON, detail);
-}
-
 function resolveCommand(j: z.infer<typeof schema>): { xonXoff: number; fam: number } {
   let { xonXoff, fam } = j;
   if (j.command !== undefined && j.command !== 'UNDEFINED') {
     // A raw FAM may supply the Y bit the label leaves out.
     const seq = j.seq ?? (commandHasSeq(j.command) && fam !== undefined ? fam & 1 : undefined);
     const fromLabel = type7Fam(j.command, seq);
-    if (xonXoff !== undefined && xonXoff !== fromLabel.xonXoff) disagree('xonXoff', `${j.command} has XON/XOFF ${fromLabel.xonXoff}`);
-    if (fam !== undefined && fam !== fromLabel.fam) disagree('fam', `${j.command}${j.seq === undefined ? '' : ` seq ${j.seq}`} has FAM ${fromLabel.fam}`);
+    if (xonXoff !== undefined && xonXoff !== fromLabel.xonXoff) invalidJson('xonXoff', `${j.command} has XON/XOFF ${fromLabel.xonXoff}`);
+    if (fam !== undefined && fam !== fromLabel.fam) invalidJson('fam', `${j.command}${j.seq === undefined ? '' : ` seq ${j.seq}`} has FAM ${fromLabel.fam}`);
     xonXoff = fromLabel.xonXoff;
     fam = fromLabel.fam;
   }
   if (xonXoff === undefined || fam === undefined) {
-    return disagree(xonXoff === undefined ? 'xonXoff' : 'fam', 'give xonXoff and fam, or a defined command');
+    return invalidJson(xonXoff === undefined ? 'xonXoff' : 'fam', 'give xonXoff and fam, or a defined command');
   }
   const derived = type7Command(xonXoff, fam);
-  if (j.command !== undefined && j.command !== derived.command) disagree('command', `XON/XOFF ${xonXoff} FAM ${fam} is ${derived.command}`);
+  if (j.command !== undefined && j.command !== derived.command) invalidJson('command', `XON/XOFF ${xonXoff} FAM ${fam} is ${derived.command}`);
   if (j.seq !== undefined && j.seq !== derived.seq) {
-    disagree('seq', derived.seq === undefined ? `${derived.command} has no sequence bit` : `FAM ${fam} has seq ${derived.seq}`);
+    invalidJson('seq', derived.seq === undefined ? `${derived.command} has no sequence bit` : `FAM ${fam} has seq ${derived.seq}`);
   }
   return { xonXoff, fam };
 }
@@ -61,10 +56,10 @@ function resolveCommand(j: z.infer<typeof schema>): { xonXoff: number; fam: numb
 function resolveFlow(j: z.infer<typeof schema>): number {
   if (j.flowIDCode !== undefined) {
     const label = flowIdLabel(j.flowIDCode);
-    if (j.flowID !== undefined && j.flowID !== label) disagree('flowID', `flowIDCode ${j.flowIDCode} is ${label}`);
+    if (j.flowID !== undefined && j.flowID !== label) invalidJson('flowID', `flowIDCode ${j.flowIDCode} is ${label}`);
     return j.flowIDCode;
   }
-  if (j.flowID === undefined || j.flowID === 'RESERVED') return disagree('flowIDCode', 'give flowIDCode, or a flowID other than RESERVED');
+  if (j.flowID === undefined || j.flowID === 'RESERVED') return invalidJson('flowIDCode', 'give flowIDCode, or a flowID other than RESERVED');
   return flowIdCode(j.flowID);
 }
 

@@ -72,3 +72,10 @@ test('docs/cli/type8-type11-type13.md: missing raw fields that no label determin
   assert.throws(() => type8FromJson({ ...json(READ), ftype: 9 }), isJsonError('ftype'));
   assert.throws(() => type8FromJson({ ...json(READ), payload: 'xyz' }), isJsonError('payload'));
 });
+
+test('docs/cli.md: unknown fields are rejected (a typo is an error); crc and earlyCrc from serial decoding are accepted and recomputed', () => {
+  const j = json(READ);
+  assert.throws(() => type8FromJson({ ...j, typo: 1 }), isJsonError('json'));
+  assert.equal(bytesOf({ ...j, crc: 0x1234, earlyCrc: 0 }), bytesOf(j));
+  assert.throws(() => type8FromJson({ ...j, crc: 0x10000 }), isJsonError('crc'));
+});

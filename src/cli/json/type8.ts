@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { WireError, WireErrorCode } from '../../wire/errors.ts';
 import { TYPE8_TRANSACTION_NAMES, type8DataSize, type8FromFields, type8TransactionName } from '../../wire/type8.ts';
 import type { Type8Packet } from '../../wire/type8.ts';
-import { CLAUSE_JSON, hexBytes, parseWith, toJsonValue, uint } from './common.ts';
+import { checkAgreement, hexBytes, invalidJson, parseWith, required, uint } from './common.ts';
 import { deviceId, headerShape } from './header.ts';
 
 /**
@@ -12,7 +11,7 @@ import { deviceId, headerShape } from './header.ts';
  * raw fields. The fields of all transactions share one schema; those that do not belong to the
  * transaction are refused.
  */
-const schema = z.object({
+const schema = z.strictObject({
   ...headerShape,
   ftype: z.literal(8),
   destinationID: deviceId,
@@ -35,33 +34,11 @@ const schema = z.object({
   byteLanes: uint(8).optional(),
   byteOffset: uint(24).optional(),
   payload: hexBytes.optional(),
+  // Printed by serial decoding; encode computes the CRCs.
+  crc: uint(16).optional(),
+  earlyCrc: uint(16).optional(),
 });
 type Input = z.output<typeof schema>;
-
-function jsonError(field: string, detail: string): WireError {
-  return new WireError(WireErrorCode.invalid, field, 0, CLAUSE_JSON, detail);
-}
-
-/** A field the raw packet cannot do without. */
-export function required<T>(value: T | undefined, field: string, why: string): T {
-  if (value === undefined) throw jsonError(field, `${field} is required ${why}`);
-  return value;
-}
-
-/**
- * Every field given in `input` must be a field of the built packet, with the same JSON value:
- * this is where a label that contradicts its raw field, or a field of another variant, fails.
- */
-export function checkAgreement(input: object, built: object, what: string): void {
-  const fields = new Map<string, unknown>(Object.entries(built));
-  for (const [k, v] of Object.entries(input)) {
-    if (v === undefined) continue;
-    if (!fields.has(k)) throw jsonError(k, `${k} is not a field of ${what}`);
-    const given = JSON.stringify(toJsonValue(v));
-    const actual = JSON.stringify(toJsonValue(fields.get(k)));
-    if (given !== actual) throw jsonError(k, `${k} ${given} disagrees with the packet's ${actual}`);
-  }
-}
 
 /** rdsize/wrsize and wdptr: the raw fields, or the one row of Table 4-3/4-4 that fits the labels. */
 function resolveSize(field: 'rdsize' | 'wrsize', j: Input): { size: number; wdptr: number } {
@@ -79,8 +56,8 @@ function resolveSize(field: 'rdsize' | 'wrsize', j: Input): { size: number; wdpt
     }
   }
   const [only] = fits;
-  if (only === undefined) throw jsonError(field, `no row of the ${field} table fits ${field}, wdptr, byteCount, byteLanes and byteOffset`);
-  if (fits.length > 1) throw jsonError(field, `${field} and wdptr are required (byteCount/byteLanes/byteOffset fit ${fits.length} rows)`);
+  if (only === undefined) invalidJson(field, `no row of the ${field} table fits ${field}, wdptr, byteCount, byteLanes and byteOffset`);
+  if (fits.length > 1) invalidJson(field, `${field} and wdptr are required (byteCount/byteLanes/byteOffset fit ${fits.length} rows)`);
   return only;
 }
 
@@ -107,7 +84,7 @@ export function type8FromJson(json: unknown): Type8Packet {
     // Port-writes: "The srcTID and config_offset fields are reserved" — 0 unless given.
     const configOffset = j.configOffset ?? (j.byteOffset === undefined ? (portWrite ? 0 : undefined) : j.byteOffset >>> 3);
     const rsrv = j.rsrv ?? 0;
-    if (rsrv > 3) throw jsonError('rsrv', 'rsrv is 2 bits in requests');
+    if (rsrv > 3) invalidJson('rsrv', 'rsrv is 2 bits in requests');
     sizeOrStatus = size;
     tid = required(j.srcTID ?? (portWrite ? 0 : undefined), 'srcTID', `in a ${name}`);
     word = (required(configOffset, 'configOffset', 'unless byteOffset is given') << 3) | (wdptr << 2) | rsrv;

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { WireError, WireErrorCode } from '../../wire/errors.ts';
 import { type9Segment } from '../../wire/type9.ts';
 import type { Type9Packet, Type9Segment } from '../../wire/type9.ts';
 import {
   TM_MESSAGE_NAMES, TM_OP_NAMES, TM_SCOPES, tmMessage, tmOpCode, tmOpName, tmOperand, tmOperandFields, tmParameters,
 } from '../../wire/type9-tm.ts';
 import type { TmMessage, TmMessageName, TmOperand, TmScope } from '../../wire/type9-tm.ts';
-import { CLAUSE_JSON, hexBytes, parseWith, uint } from './common.ts';
+import { hexBytes, invalidJson, orInvalid, parseWith, uint } from './common.ts';
 import { deviceId, headerShape } from './header.ts';
 
 /**
@@ -69,19 +68,11 @@ const schema = z.strictObject({
 });
 type Json = z.infer<typeof schema>;
 
-function bad(field: string, detail: string): never {
-  throw new WireError(WireErrorCode.invalid, field, 0, CLAUSE_JSON, detail);
-}
-
-function required<T>(v: T | undefined, field: string, why: string): T {
-  return v === undefined ? bad(field, why) : v;
-}
-
 /** Every field the label gives must equal the one derived from the raw fields. */
 function agrees(given: object, derived: object, field: string): void {
   for (const [k, v] of Object.entries(given)) {
     if (v !== undefined && (derived as Record<string, unknown>)[k] !== v) {
-      bad(`${field}.${k}`, `${JSON.stringify(v)} does not match the raw fields (${JSON.stringify(derived)})`);
+      invalidJson(`${field}.${k}`, `${JSON.stringify(v)} does not match the raw fields (${JSON.stringify(derived)})`);
     }
   }
 }
@@ -90,7 +81,7 @@ function agrees(given: object, derived: object, field: string): void {
 function segmentBits(j: Json): { start: number; end: number; xh: number } {
   const seg = j.segment;
   if (seg === undefined) {
-    return { start: required(j.start, 'start', 'give start, end and xh, or segment'), end: required(j.end, 'end', 'give start, end and xh, or segment'), xh: required(j.xh, 'xh', 'give start, end and xh, or segment') };
+    return { start: orInvalid(j.start, 'start', 'give start, end and xh, or segment'), end: orInvalid(j.end, 'end', 'give start, end and xh, or segment'), xh: orInvalid(j.xh, 'xh', 'give start, end and xh, or segment') };
   }
   const ext = seg === 'tm' || seg === 'extended';
   const want = ext ? { start: j.start ?? 0, end: j.end ?? 0, xh: 1 } : { start: seg === 'single' || seg === 'start' ? 1 : 0, end: seg === 'single' || seg === 'end' || seg === 'abort' ? 1 : 0, xh: 0 };
@@ -100,11 +91,11 @@ function segmentBits(j: Json): { start: number; end: number; xh: number } {
 
 function resolveLength(j: Json, seg: Type9Segment | undefined): number {
   if (j.length !== undefined) {
-    if (j.pduLength !== undefined && j.pduLength !== (j.length || 0x10000)) bad('pduLength', `length ${j.length} means ${j.length || 0x10000} bytes`);
+    if (j.pduLength !== undefined && j.pduLength !== (j.length || 0x10000)) invalidJson('pduLength', `length ${j.length} means ${j.length || 0x10000} bytes`);
     return j.length;
   }
   if (j.pduLength !== undefined) return j.pduLength & 0xffff;
-  return seg === 'abort' ? 0 : bad('length', 'give length or pduLength');
+  return seg === 'abort' ? 0 : invalidJson('length', 'give length or pduLength');
 }
 
 function tmFromJson(t: z.infer<typeof tmSchema>): TmMessage | undefined {
@@ -115,18 +106,18 @@ function tmFromJson(t: z.infer<typeof tmSchema>): TmMessage | undefined {
     case 'APPLICATION_DEFINED':
       return { message: t.message };
     case 'USER_DEFINED':
-      return { message: t.message, value: required(t.value, 'tm.value', why) };
+      return { message: t.message, value: orInvalid(t.value, 'tm.value', why) };
     case 'Q_STATUS':
-      return { message: t.message, level: required(t.level, 'tm.level', why), fullness: 0 };
+      return { message: t.message, level: orInvalid(t.level, 'tm.level', why), fullness: 0 };
     case 'MAINTAIN':
     case 'DOUBLE':
-      return { message: t.message, rate: required(t.rate, 'tm.rate', why) };
+      return { message: t.message, rate: orInvalid(t.rate, 'tm.rate', why) };
     case 'REDUCE':
     case 'INCREASE':
-      return { message: t.message, rate: required(t.rate, 'tm.rate', why), amount: required(t.amount, 'tm.amount', why), factor: 0 };
+      return { message: t.message, rate: orInvalid(t.rate, 'tm.rate', why), amount: orInvalid(t.amount, 'tm.amount', why), factor: 0 };
     case 'ALLOCATE':
     case 'CREDIT_STATUS':
-      return { message: t.message, allocationUnit: required(t.allocationUnit, 'tm.allocationUnit', why), credits: required(t.credits, 'tm.credits', why) };
+      return { message: t.message, allocationUnit: orInvalid(t.allocationUnit, 'tm.allocationUnit', why), credits: orInvalid(t.credits, 'tm.credits', why) };
     case 'RESERVED':
       return undefined;
   }
@@ -136,16 +127,16 @@ function resolveTm(j: Json, base: TmBase): Type9Packet {
   let tmOp = j.tmOp;
   if (j.tmOpName !== undefined && j.tmOpName !== 'RESERVED') {
     const code = tmOpCode(j.tmOpName);
-    if (tmOp !== undefined && tmOp !== code) bad('tmOpName', `TM OP ${tmOp} is ${tmOpName(tmOp)}`);
+    if (tmOp !== undefined && tmOp !== code) invalidJson('tmOpName', `TM OP ${tmOp} is ${tmOpName(tmOp)}`);
     tmOp = code;
   }
-  const op = required(tmOp, 'tmOp', 'give tmOp, or a tmOpName other than RESERVED');
+  const op = orInvalid(tmOp, 'tmOp', 'give tmOp, or a tmOpName other than RESERVED');
   let { parameter1, parameter2 } = j;
   if (parameter1 === undefined || parameter2 === undefined) {
     const m = j.tm === undefined ? undefined : tmFromJson(j.tm);
     const fromLabel = m === undefined ? undefined : tmParameters(op, m);
-    parameter1 ??= required(fromLabel, 'parameter1', 'give parameter1 and parameter2, or a tm message that defines them').parameter1;
-    parameter2 ??= required(fromLabel, 'parameter2', 'give parameter1 and parameter2, or a tm message that defines them').parameter2;
+    parameter1 ??= orInvalid(fromLabel, 'parameter1', 'give parameter1 and parameter2, or a tm message that defines them').parameter1;
+    parameter2 ??= orInvalid(fromLabel, 'parameter2', 'give parameter1 and parameter2, or a tm message that defines them').parameter2;
   }
   const tm = tmMessage(op, parameter1, parameter2);
   if (j.tm !== undefined) agrees(j.tm, tm, 'tm');
@@ -153,18 +144,18 @@ function resolveTm(j: Json, base: TmBase): Type9Packet {
   if (j.operand !== undefined && (wildcard === undefined || mask === undefined)) {
     const o = j.operand;
     const given: TmOperand | undefined =
-      o.scope === 'classGroup' ? { scope: o.scope, cosValues: required(o.cosValues, 'operand.cosValues', 'a class group needs cosValues') } : o.scope === 'INVALID' ? undefined : { scope: o.scope };
-    const fields = tmOperandFields(required(given, 'wildcard', 'an INVALID operand needs wildcard and mask'));
+      o.scope === 'classGroup' ? { scope: o.scope, cosValues: orInvalid(o.cosValues, 'operand.cosValues', 'a class group needs cosValues') } : o.scope === 'INVALID' ? undefined : { scope: o.scope };
+    const fields = tmOperandFields(orInvalid(given, 'wildcard', 'an INVALID operand needs wildcard and mask'));
     wildcard ??= fields.wildcard;
     mask ??= fields.mask;
   }
-  wildcard = required(wildcard, 'wildcard', 'give wildcard and mask, or operand');
-  mask = required(mask, 'mask', 'give wildcard and mask, or operand');
+  wildcard = orInvalid(wildcard, 'wildcard', 'give wildcard and mask, or operand');
+  mask = orInvalid(mask, 'mask', 'give wildcard and mask, or operand');
   const operand = tmOperand(wildcard, mask);
   if (j.operand !== undefined) agrees(j.operand, operand, 'operand');
-  if (j.payload !== undefined && j.payload.length > 0) bad('payload', 'a TM packet has no payload');
+  if (j.payload !== undefined && j.payload.length > 0) invalidJson('payload', 'a TM packet has no payload');
   return {
-    ...base, xtype: 0, segment: 'tm', streamID: required(j.streamID, 'streamID', 'a TM packet has a streamID'),
+    ...base, xtype: 0, segment: 'tm', streamID: orInvalid(j.streamID, 'streamID', 'a TM packet has a streamID'),
     tmOp: op, tmOpName: tmOpName(op), rsrv: j.rsrv ?? 0, wildcard, mask, parameter1, parameter2, tm, operand,
   };
 }
@@ -191,7 +182,7 @@ const COMMON_KEYS = new Set<string>(['ackID', 'vc', 'crf', 'prio', 'tt', 'ftype'
 function onlyOwnFields(j: Json, p: Type9Packet): Type9Packet {
   const own = new Set<string>(OWN_KEYS[p.segment]);
   for (const [k, v] of Object.entries(j)) {
-    if (v !== undefined && !COMMON_KEYS.has(k) && !own.has(k)) bad(k, `a ${p.segment} packet has no ${k} field`);
+    if (v !== undefined && !COMMON_KEYS.has(k) && !own.has(k)) invalidJson(k, `a ${p.segment} packet has no ${k} field`);
   }
   return p;
 }
@@ -209,24 +200,24 @@ function resolve(j: Json): Type9Packet {
     ...(j.odd === undefined ? {} : { odd: j.odd }), ...(j.pad === undefined ? {} : { pad: j.pad }),
   };
   if (bits.xh) {
-    if (j.xtype === undefined && j.segment !== 'tm') bad('xtype', 'an extended packet needs xtype');
+    if (j.xtype === undefined && j.segment !== 'tm') invalidJson('xtype', 'an extended packet needs xtype');
     const xtype: number = j.xtype ?? 0;
-    if (j.segment !== undefined && j.segment !== (xtype === 0 ? 'tm' : 'extended')) bad('segment', `xtype ${xtype} is ${xtype === 0 ? 'tm' : 'extended'}`);
+    if (j.segment !== undefined && j.segment !== (xtype === 0 ? 'tm' : 'extended')) invalidJson('segment', `xtype ${xtype} is ${xtype === 0 ? 'tm' : 'extended'}`);
     if (xtype === 0) return resolveTm(j, base);
-    return { ...base, xtype, segment: 'extended', streamID: required(j.streamID, 'streamID', 'an extended packet has a streamID'), payload: j.payload ?? new Uint8Array(0) };
+    return { ...base, xtype, segment: 'extended', streamID: orInvalid(j.streamID, 'streamID', 'an extended packet has a streamID'), payload: j.payload ?? new Uint8Array(0) };
   }
-  if (j.xtype !== undefined) bad('xtype', 'xtype exists only with xh = 1; the field is rsrv');
+  if (j.xtype !== undefined) invalidJson('xtype', 'xtype exists only with xh = 1; the field is rsrv');
   const payload = j.payload ?? new Uint8Array(0);
   const rsrv = j.rsrv ?? 0;
   const isEnd = !bits.start && bits.end;
   const length = isEnd ? resolveLength(j, j.segment) : 0;
   const seg = type9Segment(bits.start, bits.end, 0, rsrv, length, payload.length);
-  if (j.segment !== undefined && j.segment !== seg) bad('segment', `these fields describe a ${seg} packet`);
+  if (j.segment !== undefined && j.segment !== seg) invalidJson('segment', `these fields describe a ${seg} packet`);
   const padByte = j.padByte === undefined ? {} : { padByte: j.padByte };
   switch (seg) {
     case 'single':
     case 'start':
-      return { ...base, rsrv, segment: seg, streamID: required(j.streamID, 'streamID', `a ${seg} segment has a streamID`), payload, ...padByte };
+      return { ...base, rsrv, segment: seg, streamID: orInvalid(j.streamID, 'streamID', `a ${seg} segment has a streamID`), payload, ...padByte };
     case 'continuation':
       return { ...base, rsrv, segment: seg, payload };
     case 'abort':

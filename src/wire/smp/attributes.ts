@@ -183,42 +183,42 @@ export function dataFormatName(format: number): DataFormatName {
  */
 export function attributeFromValue(id: number, value: Uint8Array, protoID: number): SmpAttribute {
   const idBits = idBitsOf(id) ?? 32;
-  const base = { id, idBits, value };
   const name = attributeName(id, protoID);
+  // Plain literals, not a spread of the common fields: decoding builds one per attribute.
   switch (name) {
     case 'VENDOR':
     case 'DATA_OFFSET_VENDOR': {
       const f = vendorFormat(value);
-      return f === 'OUI' ? { name, ...base, vendorFormat: f, oui: u24of(value) } : { name, ...base, vendorFormat: f };
+      return f === 'OUI' ? { name, id, idBits, value, vendorFormat: f, oui: u24of(value) } : { name, id, idBits, value, vendorFormat: f };
     }
     case 'CONVEYANCE': {
       const channel = u16(value, 0);
       const channelInfo = u32(value, 2);
       const cn = channelName(channel);
       return cn === 'MESSAGE'
-        ? { name, ...base, channel, channelName: cn, channelInfo, mailbox: channelInfo & 0xff }
-        : { name, ...base, channel, channelName: cn, channelInfo };
+        ? { name, id, idBits, value, channel, channelName: cn, channelInfo, mailbox: channelInfo & 0xff }
+        : { name, id, idBits, value, channel, channelName: cn, channelInfo };
     }
     case 'MTU':
-      return { name, ...base, rsrv: u32(value, 0), mtu: u16(value, 4) };
+      return { name, id, idBits, value, rsrv: u32(value, 0), mtu: u16(value, 4) };
     case 'DATA_OFFSET':
-      return { name, ...base, offset: value[0] as number, vendor: value.subarray(1, 6) };
+      return { name, id, idBits, value, offset: value[0] as number, vendor: value.subarray(1, 6) };
     case 'MAC_ADDRESS':
-      return { name, ...base, macAddress: value.subarray(0, 6) };
+      return { name, id, idBits, value, macAddress: value.subarray(0, 6) };
     case 'REQUEST_RETRY_PERIOD':
     case 'REQUEST_TIMEOUT_PERIOD':
     case 'FLOW_CONTROL_XON_TIMEOUT_PERIOD':
-      return { name, ...base, microseconds: u32(value, 0) };
+      return { name, id, idBits, value, microseconds: u32(value, 0) };
     case 'OPEN_MESSAGE_NUMBER':
-      return { name, ...base, openMessageNumber: u32(value, 0) };
+      return { name, id, idBits, value, openMessageNumber: u32(value, 0) };
     case 'CONDUIT_STREAM':
-      return { name, ...base, transmitStreamID: u16(value, 0), receiveStreamID: u16(value, 2) };
+      return { name, id, idBits, value, transmitStreamID: u16(value, 0), receiveStreamID: u16(value, 2) };
     case 'DATA_HEADER_FORMAT': {
       const format = value[3] as number;
-      return { name, ...base, rsrv: u16(value, 0), implementationSpecific: value[2] as number, format, formatName: dataFormatName(format) };
+      return { name, id, idBits, value, rsrv: u16(value, 0), implementationSpecific: value[2] as number, format, formatName: dataFormatName(format) };
     }
     default:
-      return { name, ...base };
+      return { name, id, idBits, value };
   }
 }
 

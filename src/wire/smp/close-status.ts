@@ -18,6 +18,7 @@ import {
   u16,
   u32,
   versionFields,
+  withPad,
   writePad,
 } from './header.ts';
 import type { ProtocolName, SmpCommandName, SmpCommonInput, SmpPadded, SmpVersioned } from './header.ts';
@@ -106,7 +107,7 @@ export function decodeClose(bytes: Uint8Array, offset: number, end: number, stri
   const streamID = u16(bytes, offset + 8);
   checkStreamID(streamID, strict, offset + 8);
   const pad = readPad(bytes, offset, offset + CLOSE_FIELDS, end, strict, CLAUSE.close);
-  return {
+  return withPad({
     command: 'CLOSE',
     cmd: SMP_COMMAND.CLOSE,
     ver,
@@ -116,8 +117,7 @@ export function decodeClose(bytes: Uint8Array, offset: number, end: number, stri
     cos: bytes[offset + 6] as number,
     rsrv,
     streamID,
-    ...(pad && { pad }),
-  };
+  }, pad);
 }
 
 export function closeLength(m: SmpClose): number {
@@ -169,7 +169,7 @@ function decodeStreamProtocol(bytes: Uint8Array, at: number, end: number, strict
   const n = u16(bytes, at + 2);
   const attributes = decodeAttributes(bytes, at + 4, end, n, protoID, strict, CLAUSE.status);
   const pad = readPad(bytes, at, at + 4 + n * ATTRIBUTE_BYTES, end, strict, CLAUSE.status);
-  return { protoID, protocol: protocolName(protoID), attributes, ...(pad && { pad }) };
+  return withPad({ protoID, protocol: protocolName(protoID), attributes }, pad);
 }
 
 /** Context-specific data holding a stream's ProtoID and attributes, padded to 8 octets. */
@@ -206,7 +206,7 @@ export function decodeStatus(bytes: Uint8Array, offset: number, end: number, str
   const streamProtocol = streamProtocolOf(status, contextSpecificData);
   const pad = readPad(bytes, offset, dataEnd, end, strict, CLAUSE.status);
   const cmdID = bytes[offset + 10] as number;
-  return {
+  const m: SmpStatus = {
     command: 'STATUS',
     cmd: SMP_COMMAND.STATUS,
     ver,
@@ -222,9 +222,9 @@ export function decodeStatus(bytes: Uint8Array, offset: number, end: number, str
     status,
     statusFlags: statusFlags(status),
     contextSpecificData,
-    ...(streamProtocol && { streamProtocol }),
-    ...(pad && { pad }),
   };
+  if (streamProtocol !== undefined) (m as { streamProtocol?: SmpStreamProtocol }).streamProtocol = streamProtocol;
+  return withPad(m, pad);
 }
 
 function checkStatusStrict(status: number, dataSize: number, offset: number): void {

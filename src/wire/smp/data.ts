@@ -15,6 +15,7 @@ import {
   u16,
   u32,
   versionFields,
+  withPad,
   writePad,
 } from './header.ts';
 import type { SmpCommonInput, SmpPadded, SmpVersioned } from './header.ts';
@@ -111,23 +112,19 @@ export function decodeData(bytes: Uint8Array, offset: number, end: number, stric
   const at = offset + DATA_HEADER;
   need(end, at, length, 'payload', CLAUSE.data);
   const pad = readPad(bytes, offset, at + length, end, strict, CLAUSE.data);
-  return {
-    command: 'DATA',
-    cmd: SMP_COMMAND.DATA,
-    ver,
-    version,
-    mailbox: bytes[offset + 2] as number,
-    cos: bytes[offset + 3] as number,
-    rsrv,
-    sourceID: u16(bytes, offset + 6),
-    s,
-    e,
-    segment: segmentName(s, e),
-    rsrv1,
-    ...streamOrLength((s | e) === 1, field, field),
-    payload: bytes.subarray(at, at + length),
-    ...(pad && { pad }),
-  };
+  const cmd = SMP_COMMAND.DATA;
+  const mailbox = bytes[offset + 2] as number;
+  const cos = bytes[offset + 3] as number;
+  const sourceID = u16(bytes, offset + 6);
+  const segment = segmentName(s, e);
+  const payload = bytes.subarray(at, at + length);
+  // Two literals rather than `...streamOrLength()`: V8 copies object spreads slowly.
+  return withPad(
+    (s | e) === 1
+      ? { command: 'DATA', cmd, ver, version, mailbox, cos, rsrv, sourceID, s, e, segment, rsrv1, streamID: field, payload }
+      : { command: 'DATA', cmd, ver, version, mailbox, cos, rsrv, sourceID, s, e, segment, rsrv1, pduLength: field, payload },
+    pad,
+  );
 }
 
 export function decodeData1(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpData1 {
@@ -147,22 +144,19 @@ export function decodeData1(bytes: Uint8Array, offset: number, end: number, stri
   const at = offset + DATA1_HEADER;
   need(end, at, length, 'payload', CLAUSE.data1);
   const pad = readPad(bytes, offset, at + length, end, strict, CLAUSE.data1);
-  return {
-    command: 'DATA1',
-    cmd: SMP_COMMAND.DATA1,
-    ver: bytes[offset + 1] as number,
-    mailbox: bytes[offset + 2] as number,
-    cos: bytes[offset + 3] as number,
-    rsrv,
-    sourceID: u16(bytes, offset + 6),
-    s,
-    e,
-    segment: segmentName(s, e),
-    rsrv1,
-    ...streamOrLength(streamOrPdu, u16(bytes, offset + 12), u32(bytes, offset + 12)),
-    payload: bytes.subarray(at, at + length),
-    ...(pad && { pad }),
-  };
+  const cmd = SMP_COMMAND.DATA1;
+  const ver = bytes[offset + 1] as number;
+  const mailbox = bytes[offset + 2] as number;
+  const cos = bytes[offset + 3] as number;
+  const sourceID = u16(bytes, offset + 6);
+  const segment = segmentName(s, e);
+  const payload = bytes.subarray(at, at + length);
+  return withPad(
+    streamOrPdu
+      ? { command: 'DATA1', cmd, ver, mailbox, cos, rsrv, sourceID, s, e, segment, rsrv1, streamID: u16(bytes, offset + 12), payload }
+      : { command: 'DATA1', cmd, ver, mailbox, cos, rsrv, sourceID, s, e, segment, rsrv1, pduLength: u32(bytes, offset + 12), payload },
+    pad,
+  );
 }
 
 export function decodeData2(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpData2 {
@@ -177,7 +171,7 @@ export function decodeData2(bytes: Uint8Array, offset: number, end: number, stri
   const at = offset + DATA2_HEADER;
   need(end, at, length, 'payload', CLAUSE.data2);
   const pad = readPad(bytes, offset, at + length, end, strict, CLAUSE.data2);
-  return {
+  return withPad({
     command: 'DATA2',
     cmd: SMP_COMMAND.DATA2,
     implementationSpecific: bytes[offset + 1] as number,
@@ -185,8 +179,7 @@ export function decodeData2(bytes: Uint8Array, offset: number, end: number, stri
     e,
     segment: segmentName(s, e),
     payload: bytes.subarray(at, at + length),
-    ...(pad && { pad }),
-  };
+  }, pad);
 }
 
 type AnyData = SmpData | SmpData1 | SmpData2;

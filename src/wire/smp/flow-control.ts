@@ -12,6 +12,7 @@ import {
   readVer,
   u16,
   versionFields,
+  withPad,
   writePad,
 } from './header.ts';
 import type { ProtocolName, SmpCommonInput, SmpPadded, SmpVersioned } from './header.ts';
@@ -55,7 +56,7 @@ export function decodeFlowControl(bytes: Uint8Array, offset: number, end: number
   const protoID = u16(bytes, offset + 8);
   checkProtoID(protoID, strict, offset + 8, CLAUSE.flowControl);
   const pad = readPad(bytes, offset, offset + FIELDS, end, strict, CLAUSE.flowControl);
-  return {
+  return withPad({
     command: 'FLOW_CONTROL',
     cmd: SMP_COMMAND.FLOW_CONTROL,
     ver,
@@ -67,8 +68,7 @@ export function decodeFlowControl(bytes: Uint8Array, offset: number, end: number
     streamID,
     protoID,
     protocol: protocolName(protoID),
-    ...(pad && { pad }),
-  };
+  }, pad);
 }
 
 export function flowControlLength(m: SmpFlowControl): number {

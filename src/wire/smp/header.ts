@@ -197,6 +197,15 @@ export function readPad(bytes: Uint8Array, start: number, at: number, end: numbe
   return bytes.subarray(at, end);
 }
 
+/**
+ * `m`, a message literal just built, with `pad` as its last field when there is one. Decoders use
+ * this rather than `{ ...fields, ...(pad && { pad }) }`: V8 copies object spreads slowly.
+ */
+export function withPad<T extends object>(m: T, pad: Uint8Array | undefined): T {
+  if (pad !== undefined) (m as { pad?: Uint8Array }).pad = pad;
+  return m;
+}
+
 export function padLength(fieldsLength: number, pad: Uint8Array | undefined): number {
   return pad === undefined ? canonicalPadLength(fieldsLength) : pad.length;
 }

@@ -18,6 +18,7 @@ import {
   u16,
   u24,
   versionFields,
+  withPad,
   writePad,
 } from './header.ts';
 import type { ProtocolName, SmpCommonInput, SmpPadded, SmpVersioned } from './header.ts';
@@ -91,7 +92,7 @@ export function decodeOpen(bytes: Uint8Array, offset: number, end: number, stric
   need(end, offset, OPEN_HEADER, 'OPEN', CLAUSE.open);
   const { ver, version } = readVer(bytes, offset + 1, strict);
   const { protoID, protocol, attributes, pad } = attributesAt(bytes, offset, end, offset + OPEN_HEADER, strict, 'OPEN', CLAUSE.open);
-  return {
+  return withPad({
     command: 'OPEN',
     cmd: SMP_COMMAND.OPEN,
     ver,
@@ -100,8 +101,7 @@ export function decodeOpen(bytes: Uint8Array, offset: number, end: number, stric
     protoID,
     protocol,
     attributes,
-    ...(pad && { pad }),
-  };
+  }, pad);
 }
 
 export function decodeAccept(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpAccept {
@@ -114,7 +114,7 @@ export function decodeAccept(bytes: Uint8Array, offset: number, end: number, str
   const streamID = u16(bytes, offset + 6);
   checkStreamID(streamID, strict, offset + 6);
   const { protoID, protocol, attributes, pad } = attributesAt(bytes, offset, end, offset + ACCEPT_HEADER, strict, 'ACCEPT', CLAUSE.accept);
-  return {
+  return withPad({
     command: 'ACCEPT',
     cmd: SMP_COMMAND.ACCEPT,
     ver,
@@ -127,8 +127,7 @@ export function decodeAccept(bytes: Uint8Array, offset: number, end: number, str
     protoID,
     protocol,
     attributes,
-    ...(pad && { pad }),
-  };
+  }, pad);
 }
 
 export function decodeRefuse(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpRefuse {
@@ -143,7 +142,7 @@ export function decodeRefuse(bytes: Uint8Array, offset: number, end: number, str
     throw new WireError(WireErrorCode.invalid, 'fill', offset + 5, CLAUSE.refuse, 'octets 5-7 are 0xFF 0xFF 0xFF');
   }
   const { protoID, protocol, attributes, pad } = attributesAt(bytes, offset, end, offset + ACCEPT_HEADER, strict, 'REFUSE', CLAUSE.refuse);
-  return {
+  return withPad({
     command: 'REFUSE',
     cmd: SMP_COMMAND.REFUSE,
     ver,
@@ -155,8 +154,7 @@ export function decodeRefuse(bytes: Uint8Array, offset: number, end: number, str
     protoID,
     protocol,
     attributes,
-    ...(pad && { pad }),
-  };
+  }, pad);
 }
 
 type OpenFamily = SmpOpen | SmpAccept | SmpRefuse;

@@ -16,6 +16,7 @@ import {
   reservedZero,
   u16,
   versionFields,
+  withPad,
   writePad,
 } from './header.ts';
 import type { ProtocolName, SmpCommonInput, SmpPadded, SmpVersioned } from './header.ts';
@@ -89,7 +90,7 @@ export function decodeRequest(bytes: Uint8Array, offset: number, end: number, st
   if (strict) enforceAttributeOrder(attributes, protoID, 'REQUEST', listAt);
   const at = listAt + n * ATTRIBUTE_BYTES;
   const pad = readPad(bytes, offset, at, end, strict, CLAUSE.request);
-  return {
+  return withPad({
     command: 'REQUEST',
     cmd: SMP_COMMAND.REQUEST,
     ver,
@@ -101,8 +102,7 @@ export function decodeRequest(bytes: Uint8Array, offset: number, end: number, st
     protoID,
     protocol: protocolName(protoID),
     attributes,
-    ...(pad && { pad }),
-  };
+  }, pad);
 }
 
 export function requestLength(m: SmpRequest): number {
@@ -144,15 +144,8 @@ export function decodeAdvertise(bytes: Uint8Array, offset: number, end: number, 
   if (strict && s === 0 && count !== 0) {
     throw new WireError(WireErrorCode.invalid, 'count', offset + 6, CLAUSE.advertise, 'if <S>=0, then <Count> is invalid and must be set to zero');
   }
-  const common = {
-    command: 'ADVERTISE' as const,
-    cmd: SMP_COMMAND.ADVERTISE,
-    ver,
-    version,
-    sourceID: u16(bytes, offset + 2),
-    destID: u16(bytes, offset + 4),
-    s,
-  };
+  const sourceID = u16(bytes, offset + 2);
+  const destID = u16(bytes, offset + 4);
   let at = offset + ADVERTISE_HEADER;
   if (a === 0) {
     need(end, at, count * 2, 'protocols', CLAUSE.advertiseList);
@@ -163,7 +156,7 @@ export function decodeAdvertise(bytes: Uint8Array, offset: number, end: number, 
       protocols.push({ protoID, protocol: protocolName(protoID) });
     }
     const pad = readPad(bytes, offset, at, end, strict, CLAUSE.advertiseList);
-    return { ...common, a: 0, variant, protocols, ...(pad && { pad }) };
+    return withPad({ command: 'ADVERTISE', cmd: SMP_COMMAND.ADVERTISE, ver, version, sourceID, destID, s, a: 0, variant, protocols }, pad);
   }
   const protocols: SmpProtocolBlock[] = [];
   for (let i = 0; i < count; i++) {
@@ -177,7 +170,7 @@ export function decodeAdvertise(bytes: Uint8Array, offset: number, end: number, 
     at += 4 + n * ATTRIBUTE_BYTES;
   }
   const pad = readPad(bytes, offset, at, end, strict, CLAUSE.advertiseAttributes);
-  return { ...common, a: 1, variant, protocols, ...(pad && { pad }) };
+  return withPad({ command: 'ADVERTISE', cmd: SMP_COMMAND.ADVERTISE, ver, version, sourceID, destID, s, a: 1, variant, protocols }, pad);
 }
 
 function advertiseFields(m: SmpAdvertise): number {

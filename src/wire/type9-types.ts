@@ -1,0 +1,101 @@
+import type { PacketHeader } from './header.ts';
+import type { TmMessage, TmOpName, TmOperand } from './type9-tm.ts';
+
+/**
+ * The decoded shapes of Type 9 DATA STREAMING packets (Part 10 §4, DECISIONS.md §4), one per
+ * segment type, and the rule that tells the segment type from the header bits. The layout and
+ * the payload/pad convention are described in type9.ts, which re-exports all of these.
+ */
+export type Type9Segment = 'single' | 'start' | 'continuation' | 'end' | 'abort' | 'tm' | 'extended';
+
+interface Type9Base extends PacketHeader {
+  readonly ftype: 9;
+  readonly destinationID: number;
+  readonly sourceID: number;
+  /** Class of service. */
+  readonly cos: number;
+  /** S bit (reserved, 0, when xh = 1). */
+  readonly start: number;
+  /** E bit (reserved, 0, when xh = 1). */
+  readonly end: number;
+  readonly xh: number;
+  /** O bit: decoded always; on encode derived from the payload for single/end segments, else 0. */
+  readonly odd?: number;
+  /** P bit: decoded always; on encode derived from the payload for single/end segments, else 0. */
+  readonly pad?: number;
+}
+
+/** Start (S=1 E=0) or single (S=1 E=1) segment, Figures 4-1/4-2. */
+export interface Type9StartPacket extends Type9Base {
+  readonly segment: 'single' | 'start';
+  /** The 3 reserved bits between E and xh. */
+  readonly rsrv: number;
+  readonly streamID: number;
+  readonly payload: Uint8Array;
+  /** Value of the P pad byte when it is not 0x00 (lenient decoding only). */
+  readonly padByte?: number;
+}
+
+/** Continuation segment (S=0 E=0), Figure 4-3: the payload follows the header directly. */
+export interface Type9ContinuationPacket extends Type9Base {
+  readonly segment: 'continuation';
+  readonly rsrv: number;
+  readonly payload: Uint8Array;
+}
+
+/** End segment (S=0 E=1), Figure 4-4; `abort` is "length 0 with no payload" (DECISIONS §4). */
+export interface Type9EndPacket extends Type9Base {
+  readonly segment: 'end';
+  readonly rsrv: number;
+  /** Raw 16-bit PDU length field. */
+  readonly length: number;
+  /** The PDU length in bytes: "0x0000 - 64kbytes", else the field value. */
+  readonly pduLength: number;
+  readonly payload: Uint8Array;
+  readonly padByte?: number;
+}
+
+export interface Type9AbortPacket extends Type9Base {
+  readonly segment: 'abort';
+  readonly rsrv: number;
+  readonly length: 0;
+  readonly payload: Uint8Array;
+}
+
+/** Traffic management packet (xh = 1, xtype = 000), Figure 4-5. */
+export interface Type9TmPacket extends Type9Base {
+  readonly segment: 'tm';
+  readonly xtype: 0;
+  readonly streamID: number;
+  readonly tmOp: number;
+  readonly tmOpName: TmOpName;
+  /** The reserved bit between TM_OP and wildcard. */
+  readonly rsrv: number;
+  readonly wildcard: number;
+  readonly mask: number;
+  readonly parameter1: number;
+  readonly parameter2: number;
+  /** The operation (Tables 4-4 to 4-6). */
+  readonly tm: TmMessage;
+  /** The operand's scope (§4.3.1). */
+  readonly operand: TmOperand;
+}
+
+/** xh = 1 with a reserved xtype (0b001–0b111): streamID, then bytes riodp cannot interpret. */
+export interface Type9ExtendedPacket extends Type9Base {
+  readonly segment: 'extended';
+  readonly xtype: number;
+  readonly streamID: number;
+  readonly payload: Uint8Array;
+}
+
+export type Type9DataPacket = Type9StartPacket | Type9ContinuationPacket | Type9EndPacket | Type9AbortPacket;
+export type Type9Packet = Type9DataPacket | Type9TmPacket | Type9ExtendedPacket;
+
+/** The segment a header describes (DECISIONS §4): xh first, then S/E; abort is an empty end with length 0. */
+export function type9Segment(start: number, end: number, xh: number, xtype: number, length: number, payloadLength: number): Type9Segment {
+  if (xh) return xtype === 0 ? 'tm' : 'extended';
+  if (start) return end ? 'single' : 'start';
+  if (!end) return 'continuation';
+  return length === 0 && payloadLength === 0 ? 'abort' : 'end';
+}
