@@ -2,7 +2,7 @@
  * The readable form of a decoded item: one field per line, nested objects indented, numbers in
  * decimal with hex beside them where hex is how engineers read them (IDs, CRCs, raw fields).
  */
-const HEX_FIELDS = /ID$|crc|Crc|^rsrv|^stype2$|^parameter|^info$|Offset$|^mask$|^portStatus$|^tgtdestinationID$/;
+const HEX_FIELDS = /ID$|^id$|crc|Crc|^rsrv|^stype2$|^parameter|^info$|Offset$|^mask$|^portStatus$|^tgtdestinationID$/;
 
 export function formatTree(title: string, length: number, value: object): string {
   const lines = [`${title} (${length} bytes)`];

@@ -107,7 +107,7 @@ export function cmdOf(stype1: number, name: string): number | undefined {
   return i < 0 ? undefined : i;
 }
 
-/** Table 3-8; identifiers abbreviate the definitions (docs/cli/symbols.md lists them). */
+/** Table 3-8; identifiers abbreviate the definitions (docs/cli.md lists them). */
 export const CAUSES = {
   1: 'unexpected-ackID', // Received a packet with an unexpected ackID
   2: 'control-symbol-bad-crc', // Received a control symbol with bad CRC

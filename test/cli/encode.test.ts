@@ -44,7 +44,7 @@ test('encode: each argument is one item, numbered by position; invalid JSON on t
   assert.deepEqual(errorLines(r.stderr).map((e) => [e.where, e.index, e.field]), [['argument', 2, 'json']]);
 });
 
-test('README, docs/cli/symbols.md: crc and earlyCrc in the JSON are informational; encode computes them (packets and symbols alike)', () => {
+test('README, docs/cli.md: crc and earlyCrc in the JSON are informational; encode computes them (packets and symbols alike)', () => {
   const packets = riodp(['encode'], `${DOORBELL_JSON.replace('"crc":39171', '"crc":0')}\n${DOORBELL_JSON.replace('"crc":39171', '"crc":1,"earlyCrc":2')}\n`);
   assert.equal(packets.stderr, '');
   assert.deepEqual(lines(packets.stdout), [DOORBELL, DOORBELL]);

@@ -31,7 +31,7 @@ const octets = fc.oneof(
     }),
 );
 
-test('docs/cli/smp.md: every message riodp decodes prints as JSON that encodes back to the same octets', () => {
+test('docs/cli.md: every message riodp decodes prints as JSON that encodes back to the same octets', () => {
   fc.assert(
     fc.property(octets, (b) => {
       const r = attempt(() => decodeSmp(b, 0, b.length));
@@ -44,7 +44,7 @@ test('docs/cli/smp.md: every message riodp decodes prints as JSON that encodes b
   );
 });
 
-test('docs/cli/smp.md: arbitrary JSON objects are rejected with WireError only', () => {
+test('docs/cli.md: arbitrary JSON objects are rejected with WireError only', () => {
   const value = fc.oneof(fc.integer({ min: -1, max: 70000 }), fc.constantFrom('OPEN', 'XON', 'zz', '00', 'ETHERNET'), fc.boolean());
   const json = fc.dictionary(fc.constantFrom('command', 'cmd', 'sourceID', 'destID', 'streamID', 'protoID', 'protocol', 'flowControlName', 'status', 'payload', 'variant', 's', 'a'), value);
   fc.assert(

@@ -34,7 +34,7 @@ const GOLDEN = [
   '0a5ac004 01020304',
 ];
 
-test('docs/cli/smp.md: what riodp decode --json prints encodes back to the same octets', () => {
+test('docs/cli.md: what riodp decode --json prints encodes back to the same octets', () => {
   for (const hex of GOLDEN) {
     const b = parseHex(hex);
     const json: unknown = JSON.parse(JSON.stringify(toJsonValue(decodeSmp(b, 0, b.length, { strict: true }))));
@@ -42,7 +42,7 @@ test('docs/cli/smp.md: what riodp decode --json prints encodes back to the same 
   }
 });
 
-test('docs/cli/smp.md: labels alone are enough (command, protocol, attribute names and meanings)', () => {
+test('docs/cli.md: labels alone are enough (command, protocol, attribute names and meanings)', () => {
   const open = {
     command: 'OPEN',
     sourceID: 0x12,
@@ -68,12 +68,12 @@ test('docs/cli/smp.md: labels alone are enough (command, protocol, attribute nam
   );
 });
 
-test('docs/cli/smp.md: raw fields alone are enough (cmd, ver, protoID, attribute id and value)', () => {
+test('docs/cli.md: raw fields alone are enough (cmd, ver, protoID, attribute id and value)', () => {
   const json = { cmd: 4, ver: 1, destID: 0x34, ackType: 0, cos: 5, streamID: 0x42, protoID: 0x0102, attributes: [{ id: 0xf0000003, value: '00000007' }] };
   assert.equal(encodeJson(json), flat(GOLDEN[4] ?? ''));
 });
 
-test('docs/cli/smp.md, DECISIONS §7: attribute labels are checked under the message ProtoID', () => {
+test('docs/cli.md, DECISIONS §7: attribute labels are checked under the message ProtoID', () => {
   // 0x8003 is DATA_OFFSET outside Ethernet.
   rejects({ command: 'OPEN', sourceID: 1, protoID: 0x1234, attributes: [{ name: 'MAC_ADDRESS', id: 0x8003, value: '000000000000' }] }, 'attributes.0.name');
   const m = smpFromJson({ command: 'OPEN', sourceID: 1, protoID: 0x1234, attributes: [{ name: 'DATA_OFFSET', offset: 4 }] });
@@ -81,7 +81,7 @@ test('docs/cli/smp.md, DECISIONS §7: attribute labels are checked under the mes
   assert.equal(m.attributes[0]?.name, 'DATA_OFFSET');
 });
 
-test('docs/cli/smp.md: a label that disagrees with its raw field is an error naming the field', () => {
+test('docs/cli.md: a label that disagrees with its raw field is an error naming the field', () => {
   rejects({ command: 'OPEN', cmd: 4, destID: 1, streamID: 1, protoID: 1 }, 'command');
   rejects({ command: 'FLOW_CONTROL', flowControl: 1, flowControlName: 'XOFF', sourceID: 1, streamID: 1, protoID: 1 }, 'flowControlName');
   rejects({ command: 'CLOSE', ver: 2, version: 'V1', sourceID: 1, destID: 1, streamID: 1 }, 'version');
@@ -90,7 +90,7 @@ test('docs/cli/smp.md: a label that disagrees with its raw field is an error nam
   rejects({ command: 'DATA', sourceID: 1, streamID: 2, payload: '00', segment: 'START', s: 1, e: 1 }, 'segment');
 });
 
-test('docs/cli/smp.md: fields that do not apply, unknown keys and missing required fields are errors', () => {
+test('docs/cli.md: fields that do not apply, unknown keys and missing required fields are errors', () => {
   rejects({ command: 'CLOSE', sourceID: 1, destID: 1, streamID: 1, protoID: 5 }, 'protoID');
   rejects({ command: 'CLOSE', sourceID: 1, destID: 1, streamID: 1, bogus: 1 }, 'json');
   rejects({ command: 'CLOSE', sourceID: 1, destID: 1 }, 'streamID');

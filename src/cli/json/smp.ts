@@ -37,13 +37,13 @@ import type { AttributeLike, AttributeName, SmpAttribute, SmpCommandName, SmpMes
 import { hexBytes, invalidJson, orInvalid, parseWith, uint } from './common.ts';
 
 /**
- * JSON input for session management messages (docs/cli/smp.md): exactly what
+ * JSON input for session management messages (docs/cli.md): exactly what
  * `toJsonValue(decodeSmp(…))` prints. Raw fields (cmd, ver, protoID, flowControl, status, id,
  * value, …) and their labels (command, version, protocol, flowControlName, statusFlags, name and
  * the decoded attribute fields, …) are each optional when the other gives the value; whatever is
  * given must agree with the message the raw fields make, or the input is rejected naming the field.
  */
-export const CLAUSE_SMP_JSON = 'docs/cli/smp.md';
+export const CLAUSE_SMP_JSON = 'docs/cli.md';
 
 const ATTRIBUTE_NAMES = [
   ...(Object.keys(ATTRIBUTE_ID) as (keyof typeof ATTRIBUTE_ID)[]),

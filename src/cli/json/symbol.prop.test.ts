@@ -29,7 +29,7 @@ function bytesOf(f: SymbolFields): Uint8Array {
   return out;
 }
 
-test('docs/cli/symbols.md: decode → JSON → symbolFromJson → encode reproduces every symbol bit for bit', () => {
+test('docs/cli.md: decode → JSON → symbolFromJson → encode reproduces every symbol bit for bit', () => {
   fc.assert(
     fc.property(fields, voq, (f, v) => {
       const bytes = bytesOf(f);
@@ -41,7 +41,7 @@ test('docs/cli/symbols.md: decode → JSON → symbolFromJson → encode reprodu
   );
 });
 
-test('docs/cli/symbols.md: the labels alone (raw stype0, parameters, stype1, cmd and stype2 removed) give the same bytes', () => {
+test('docs/cli.md: the labels alone (raw stype0, parameters, stype1, cmd and stype2 removed) give the same bytes', () => {
   fc.assert(
     fc.property(fields, voq, (f, v) => {
       const bytes = bytesOf(f);

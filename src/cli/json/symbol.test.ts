@@ -22,7 +22,7 @@ function isWire(code: string, field: string) {
   return (e: unknown): boolean => e instanceof WireError && e.code === code && e.field === field;
 }
 
-test('docs/cli/symbols.md: what decode --json prints reads back to the same symbol and bytes', () => {
+test('docs/cli.md: what decode --json prints reads back to the same symbol and bytes', () => {
   const cases: [string, SymbolOptions][] = [
     ['032f14', { link: 'cs24' }], // packet-accepted, golden
     ['a10fc183ec00', { link: 'cs48' }], // VC_status + VoQ backpressure, golden
@@ -44,14 +44,14 @@ test('Part 6 §3.4.1 Table 3-5: labels alone (stype0Name, packetAckID, bufStatus
   assert.equal(fromJson({ link: 'cs24', stype0: 0, parameter0: 3, parameter1: 5, stype1: 7, cmd: 0 }), '032f14');
 });
 
-test('docs/cli/symbols.md: a label that disagrees with its raw field is rejected, naming the label', () => {
+test('docs/cli.md: a label that disagrees with its raw field is rejected, naming the label', () => {
   const raw = { link: 'cs24', stype0: 0, parameter0: 3, parameter1: 5, stype1: 7, cmd: 0 };
   assert.throws(() => symbolFromJson({ ...raw, stype0Name: 'status' }), isWire('invalid', 'stype0Name'));
   assert.throws(() => symbolFromJson({ ...raw, packetAckID: 4 }), isWire('invalid', 'packetAckID'));
   assert.throws(() => symbolFromJson({ ...raw, cmdName: 'stomp' }), isWire('invalid', 'cmdName'));
 });
 
-test('docs/cli/symbols.md, Part 6 §3.6.1: crc is accepted and ignored; encode computes the CRC as for packets', () => {
+test('docs/cli.md, Part 6 §3.6.1: crc is accepted and ignored; encode computes the CRC as for packets', () => {
   // Golden 032f14 carries CRC-5 0b10100 = 0x14; a stale or edited crc does not change the bytes.
   const raw = { link: 'cs24', stype0: 0, parameter0: 3, parameter1: 5, stype1: 7, cmd: 0 };
   assert.equal(fromJson({ ...raw, crc: 0x14 }), '032f14');
@@ -70,7 +70,7 @@ test('docs/cli/symbols.md, Part 6 §3.6.1: crc is accepted and ignored; encode c
   assert.throws(() => symbolFromJson({ ...raw, crc: 0x2000 }), isWire('invalid', 'crc'));
 });
 
-test('docs/cli/symbols.md: a meaning field the stype0 does not have, an unknown field or a missing field is rejected', () => {
+test('docs/cli.md: a meaning field the stype0 does not have, an unknown field or a missing field is rejected', () => {
   const raw = { link: 'cs24', stype0: 0, parameter0: 3, parameter1: 5, stype1: 7, cmd: 0 };
   assert.throws(() => symbolFromJson({ ...raw, vcid: 1 }), isWire('invalid', 'vcid'));
   assert.throws(() => symbolFromJson({ ...raw, stype2: 0 }), isWire('invalid', 'stype2'));
@@ -83,7 +83,7 @@ test('docs/cli/symbols.md: a meaning field the stype0 does not have, an unknown 
   assert.throws(() => symbolFromJson({ ...raw, parameter0: 32 }), isWire('range', 'parameter0'));
 });
 
-test('docs/cli/symbols.md: the link and VoQ format in the JSON must agree with the options', () => {
+test('docs/cli.md: the link and VoQ format in the JSON must agree with the options', () => {
   const raw = { link: 'cs24', stype0: 0, parameter0: 3, parameter1: 5, stype1: 7, cmd: 0 };
   assert.equal(fromJson({ ...raw, link: undefined }, { link: 'cs24' }), '032f14');
   assert.throws(() => symbolFromJson(raw, { link: 'cs48' }), isWire('invalid', 'link'));

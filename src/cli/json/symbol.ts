@@ -22,13 +22,13 @@ import type { VoqFormat } from '../../wire/voq-stype2.ts';
 import { parseWith, uint } from './common.ts';
 
 /**
- * JSON input for control symbols (docs/cli/symbols.md): exactly what `toJsonValue(decodeSymbol(…))`
+ * JSON input for control symbols (docs/cli.md): exactly what `toJsonValue(decodeSymbol(…))`
  * prints. Raw fields (stype0, parameter0, …, stype2) and their labels (stype0Name, packetAckID,
  * voq, …) are each optional when the other gives the value; whatever is given must agree with
  * the symbol the raw fields make, or the input is rejected naming the field. `crc`, as in the
  * packet readers, is accepted and ignored: encoding computes the CRC.
  */
-export const CLAUSE_SYMBOL_JSON = 'docs/cli/symbols.md';
+export const CLAUSE_SYMBOL_JSON = 'docs/cli.md';
 
 const names = <T extends string>(list: readonly T[]) => z.enum(list as [T, ...T[]]);
 

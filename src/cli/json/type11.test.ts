@@ -27,7 +27,7 @@ function bytesOf(j: unknown): string {
   return toHex(out);
 }
 
-test('docs/cli/type8-type11-type13.md: what decode prints for a MESSAGE, encode reads back to the same bytes', () => {
+test('docs/cli.md: what decode prints for a MESSAGE, encode reads back to the same bytes', () => {
   for (const hex of [SINGLE, MULTI, `00 0b 12 34 f0 ff ${DW}`, '00 0b 12 34 19 02 0102']) {
     assert.equal(bytesOf(JSON.parse(JSON.stringify(json(hex)))), toHex(parseHex(hex)));
   }
@@ -37,12 +37,12 @@ test('docs/cli/type8-type11-type13.md: what decode prints for a MESSAGE, encode 
   });
 });
 
-test('docs/cli/type8-type11-type13.md: segmentSize stands in for ssize, mailbox for mbox and xmbox', () => {
+test('docs/cli.md: segmentSize stands in for ssize, mailbox for mbox and xmbox', () => {
   assert.equal(bytesOf(without(json(SINGLE), 'ssize', 'mbox', 'xmbox')), toHex(parseHex(SINGLE)));
   assert.equal(bytesOf(without(json(MULTI), 'ssize', 'mbox')), toHex(parseHex(MULTI)));
 });
 
-test('docs/cli/type8-type11-type13.md: labels must agree; msgseg belongs to msglen > 0, xmbox to msglen = 0', () => {
+test('docs/cli.md: labels must agree; msgseg belongs to msglen > 0, xmbox to msglen = 0', () => {
   assert.throws(() => type11FromJson({ ...json(SINGLE), segmentSize: 16 }), isJsonError('segmentSize'));
   assert.throws(() => type11FromJson({ ...json(SINGLE), mailbox: 22 }), isJsonError('mailbox'));
   assert.throws(() => type11FromJson({ ...json(SINGLE), msgseg: 0 }), isJsonError('msgseg'));

@@ -5,7 +5,7 @@ import { checkAgreement, hexBytes, parseWith, required, uint } from './common.ts
 import { deviceId, headerShape } from './header.ts';
 
 /**
- * JSON form of Type 11 MESSAGE packets (docs/cli/type8-type11-type13.md): what
+ * JSON form of Type 11 MESSAGE packets (docs/cli.md): what
  * `toJsonValue(decodeType11(...))` prints. `segmentSize` may stand in for `ssize`, and
  * `mailbox` for `mbox` (and `xmbox` when msglen = 0); labels given must agree with the raw fields.
  */

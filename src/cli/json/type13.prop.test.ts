@@ -21,7 +21,7 @@ function decoded(raw: Uint8Array) {
   }
 }
 
-test('docs/cli/type8-type11-type13.md (Part 1 §4.2.3, Part 2 §4.3.3): decode → JSON → encode reproduces the bytes, with or without the labels', () => {
+test('docs/cli.md (Part 1 §4.2.3, Part 2 §4.3.3): decode → JSON → encode reproduces the bytes, with or without the labels', () => {
   fc.assert(
     fc.property(fc.uint8Array({ minLength: 2, maxLength: 90 }), fc.subarray(LABELS), (raw, drop) => {
       const d = decoded(raw);

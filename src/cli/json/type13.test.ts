@@ -28,7 +28,7 @@ function bytesOf(j: unknown): string {
   return toHex(out);
 }
 
-test('docs/cli/type8-type11-type13.md: what decode prints for a RESPONSE, encode reads back to the same bytes', () => {
+test('docs/cli.md: what decode prints for a RESPONSE, encode reads back to the same bytes', () => {
   for (const hex of [DONE, MESSAGE, DATA, '00 0d 12 34 f5 a5 01', '00 0d 12 34 1c ff']) {
     assert.equal(bytesOf(JSON.parse(JSON.stringify(json(hex)))), toHex(parseHex(hex)));
   }
@@ -38,12 +38,12 @@ test('docs/cli/type8-type11-type13.md: what decode prints for a RESPONSE, encode
   });
 });
 
-test('docs/cli/type8-type11-type13.md: transactionName, statusName and letter/mbox/msgseg stand in for the raw fields', () => {
+test('docs/cli.md: transactionName, statusName and letter/mbox/msgseg stand in for the raw fields', () => {
   assert.equal(bytesOf(without(json(MESSAGE), 'transaction', 'status', 'targetInfo')), toHex(parseHex(MESSAGE)));
   assert.equal(bytesOf(without(json(DATA), 'transaction', 'status')), toHex(parseHex(DATA)));
 });
 
-test('docs/cli/type8-type11-type13.md: labels must agree; targetTID and targetInfo belong to their transactions', () => {
+test('docs/cli.md: labels must agree; targetTID and targetInfo belong to their transactions', () => {
   assert.throws(() => type13FromJson({ ...json(DONE), statusName: 'ERROR' }), isJsonError('statusName'));
   assert.throws(() => type13FromJson({ ...json(DONE), transactionName: 'RESPONSE_WITH_DATA' }), isJsonError('transactionName'));
   assert.throws(() => type13FromJson({ ...json(DONE), targetInfo: 0x5a }), isJsonError('targetInfo'));

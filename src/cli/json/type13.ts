@@ -5,7 +5,7 @@ import { checkAgreement, hexBytes, parseWith, required, uint } from './common.ts
 import { deviceId, headerShape } from './header.ts';
 
 /**
- * JSON form of Type 13 RESPONSE packets (docs/cli/type8-type11-type13.md): what
+ * JSON form of Type 13 RESPONSE packets (docs/cli.md): what
  * `toJsonValue(decodeType13(...))` prints. Names stand in for `transaction` and `status` when
  * they name one value; letter/mbox/msgseg stand in for `targetInfo`. Labels given must agree.
  */

@@ -8,7 +8,7 @@ import { decodeType7, encodeType7 } from '../../wire/type7.ts';
 
 const viaJson = (v: unknown): unknown => JSON.parse(JSON.stringify(toJsonValue(v)));
 
-test('docs/cli/type7-type9.md: Type 7 — JSON of any leniently decoded packet parses back and encodes to the same bytes', () => {
+test('docs/cli.md: Type 7 — JSON of any leniently decoded packet parses back and encodes to the same bytes', () => {
   fc.assert(
     fc.property(fc.integer({ min: 0, max: 2 }), fc.uint8Array({ minLength: 14, maxLength: 14 }), (tt, raw) => {
       const n = 4 + 2 * (tt === 2 ? 4 : tt + 1);

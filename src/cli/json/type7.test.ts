@@ -18,7 +18,7 @@ function rejects(json: unknown, field: string): void {
 const CCP = parseHex('01c7 1234 d083');
 const header = { ackID: 0, vc: 0, crf: 1, prio: 3, tt: 0, ftype: 7, destinationID: 0x12, tgtdestinationID: 0x34, soc: 1 };
 
-test('docs/cli/type7-type9.md: what decode --json prints encodes back to the same bytes', () => {
+test('docs/cli.md: what decode --json prints encodes back to the same bytes', () => {
   const p = decodeType7(CCP, 0, CCP.length, { strict: true });
   const json = viaJson(p);
   assert.deepEqual(json, { ...header, xonXoff: 1, fam: 5, command: 'REQUEST_SINGLE_PDU', seq: 1, flowIDCode: 0x41, flowID: '1A', rsrv: 0 });
@@ -29,7 +29,7 @@ test('docs/cli/type7-type9.md: what decode --json prints encodes back to the sam
   assert.deepEqual(out, CCP);
 });
 
-test('docs/cli/type7-type9.md: serial decode output (with crc) is accepted; the CRC is recomputed', () => {
+test('docs/cli.md: serial decode output (with crc) is accepted; the CRC is recomputed', () => {
   const bytes = parseHex('01c7 1234 0004 b0f2');
   const p = decodeSerial(type7Codec, bytes, 0, bytes.length);
   const back = type7FromJson(viaJson(p));
@@ -37,14 +37,14 @@ test('docs/cli/type7-type9.md: serial decode output (with crc) is accepted; the 
   assert.equal('crc' in back, false);
 });
 
-test('docs/cli/type7-type9.md: labels alone (command, seq, flowID) are enough', () => {
+test('docs/cli.md: labels alone (command, seq, flowID) are enough', () => {
   const p = type7FromJson({ ...header, command: 'REQUEST_SINGLE_PDU', seq: 1, flowID: '1A' });
   const out = new Uint8Array(6);
   encodeType7(p, out, 0);
   assert.equal(toHex(out), '01c71234d083');
 });
 
-test('docs/cli/type7-type9.md: raw fields alone (xonXoff, fam, flowIDCode) are enough; rsrv defaults to 0', () => {
+test('docs/cli.md: raw fields alone (xonXoff, fam, flowIDCode) are enough; rsrv defaults to 0', () => {
   const p = type7FromJson({ ...header, xonXoff: 1, fam: 5, flowIDCode: 0x41 });
   assert.equal(p.command, 'REQUEST_SINGLE_PDU');
   assert.equal(p.seq, 1);
@@ -52,11 +52,11 @@ test('docs/cli/type7-type9.md: raw fields alone (xonXoff, fam, flowIDCode) are e
   assert.equal(p.rsrv, 0);
 });
 
-test('docs/cli/type7-type9.md: a label without its sequence bit takes Y from a raw FAM', () => {
+test('docs/cli.md: a label without its sequence bit takes Y from a raw FAM', () => {
   assert.equal(type7FromJson({ ...header, command: 'RELEASE', fam: 0b101, flowID: '0A' }).seq, 1);
 });
 
-test('docs/cli/type7-type9.md: labels that disagree with raw fields are errors', () => {
+test('docs/cli.md: labels that disagree with raw fields are errors', () => {
   rejects({ ...header, xonXoff: 0, fam: 0, command: 'XON', flowIDCode: 0 }, 'xonXoff');
   rejects({ ...header, xonXoff: 1, fam: 5, command: 'REQUEST_SINGLE_PDU', seq: 0, flowIDCode: 0 }, 'fam');
   rejects({ ...header, xonXoff: 1, fam: 5, seq: 0, flowIDCode: 0 }, 'seq');
@@ -72,7 +72,7 @@ test('Part 9 §3.3 Table 3-2, §3.2 Table 3-1: UNDEFINED and RESERVED labels nee
   assert.deepEqual([p.command, p.flowID], ['UNDEFINED', 'RESERVED']);
 });
 
-test('docs/cli/type7-type9.md: unknown fields, missing fields and out-of-range values are errors', () => {
+test('docs/cli.md: unknown fields, missing fields and out-of-range values are errors', () => {
   rejects({ ...header, command: 'XOFF', flowID: '0A', sourceID: 1 }, 'json');
   rejects({ ...header, flowID: '0A' }, 'xonXoff');
   rejects({ ...header, command: 'XOFF', flowID: '0A', fam: 8 }, 'fam');

@@ -6,7 +6,7 @@ import { invalidJson, parseWith, uint } from './common.ts';
 import { deviceId, headerShape } from './header.ts';
 
 /**
- * JSON input of a Type 7 packet (docs/cli/type7-type9.md): what `riodp decode --json` prints.
+ * JSON input of a Type 7 packet (docs/cli.md): what `riodp decode --json` prints.
  * Each enumerated value comes as a raw field and a label — (xonXoff, fam) with (command, seq),
  * flowIDCode with flowID — and either side may be left out; when both are given they must agree.
  * `crc`/`earlyCrc` from a serial decode are accepted and recomputed on encode.

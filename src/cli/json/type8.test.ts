@@ -27,7 +27,7 @@ function bytesOf(j: unknown): string {
 const READ = '00 08 12 34 08 5a ff 00 00 6c'; // Dev8 word read at 0x6c (type8.test.ts golden vector)
 const RESPONSE = '01 68 deadbeef 01020304 20 5a ff 000000 00000000 12345678';
 
-test('docs/cli/type8-type11-type13.md: what decode prints, encode reads back to the same bytes, for every variant', () => {
+test('docs/cli.md: what decode prints, encode reads back to the same bytes, for every variant', () => {
   for (const hex of [READ, RESPONSE, '14 58 1234 abcd 1b 07 02 000100 0123456789abcdef', '00 08 ff 00 4c 00 ff 000004' + '11'.repeat(16),
     '00 08 12 34 95 a1 ff 123456', '00 08 12 34 1e 01 ff 000003 00', '00 08 34 12 3a 07 fe 800000']) {
     const j = json(hex);
@@ -40,7 +40,7 @@ test('docs/cli/type8-type11-type13.md: what decode prints, encode reads back to 
   });
 });
 
-test('docs/cli/type8-type11-type13.md: labels stand in for raw fields (transactionName, statusName, byteCount + byteOffset)', () => {
+test('docs/cli.md: labels stand in for raw fields (transactionName, statusName, byteCount + byteOffset)', () => {
   const head = { ackID: 0, vc: 0, crf: 0, prio: 0, tt: 0, ftype: 8, destinationID: 0x12, sourceID: 0x34 };
   assert.equal(bytesOf({ ...head, transactionName: 'MAINTENANCE_READ_REQUEST', srcTID: 0x5a, byteCount: 4, byteOffset: 0x6c }), toHex(parseHex(READ)));
   // Port-write: srcTID and config_offset default to 0 (reserved); 16 bytes maximum = wrsize 1011, wdptr 1.
@@ -48,7 +48,7 @@ test('docs/cli/type8-type11-type13.md: labels stand in for raw fields (transacti
   assert.equal(bytesOf({ ...head, transactionName: 'MAINTENANCE_WRITE_RESPONSE', statusName: 'ERROR', targetTID: 7 }), '000812343707ff000000');
 });
 
-test('docs/cli/type8-type11-type13.md: a label that disagrees with its raw field, or a field of another variant, is an error', () => {
+test('docs/cli.md: a label that disagrees with its raw field, or a field of another variant, is an error', () => {
   const j = json(READ);
   assert.throws(() => type8FromJson({ ...j, transactionName: 'MAINTENANCE_WRITE_REQUEST' }), isJsonError('transactionName'));
   assert.throws(() => type8FromJson({ ...j, byteCount: 8 }), isJsonError('rdsize'));
@@ -60,7 +60,7 @@ test('docs/cli/type8-type11-type13.md: a label that disagrees with its raw field
   assert.throws(() => type8FromJson({ ...r, srcTID: 0x5a }), isJsonError('srcTID'));
 });
 
-test('docs/cli/type8-type11-type13.md: missing raw fields that no label determines are errors naming the field', () => {
+test('docs/cli.md: missing raw fields that no label determines are errors naming the field', () => {
   assert.throws(() => type8FromJson(without(json(READ), 'transaction', 'transactionName')), isJsonError('transaction'));
   // byteCount 4 alone fits rdsize 1000 with wdptr 0 or 1.
   assert.throws(() => type8FromJson(without(json(READ), 'rdsize', 'wdptr', 'byteOffset', 'byteLanes')), isJsonError('rdsize'));

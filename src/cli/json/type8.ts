@@ -5,7 +5,7 @@ import { checkAgreement, hexBytes, invalidJson, parseWith, required, uint } from
 import { deviceId, headerShape } from './header.ts';
 
 /**
- * JSON form of Type 8 MAINTENANCE packets (docs/cli/type8-type11-type13.md): what
+ * JSON form of Type 8 MAINTENANCE packets (docs/cli.md): what
  * `toJsonValue(decodeType8(...))` prints. Every raw field and every label may be given; a label
  * stands in for its raw field when that is missing, and any label given must agree with the
  * raw fields. The fields of all transactions share one schema; those that do not belong to the

@@ -37,7 +37,7 @@ const VECTORS = [
   '0009 06 15 03 14 0000 deadbeef', // reserved xtype: extended
 ];
 
-test('docs/cli/type7-type9.md: what decode --json prints encodes back to the same bytes, for every segment type', () => {
+test('docs/cli.md: what decode --json prints encodes back to the same bytes, for every segment type', () => {
   for (const v of VECTORS) {
     const bytes = parseHex(v);
     const p = decodeType9(bytes, 0, bytes.length);
@@ -47,14 +47,14 @@ test('docs/cli/type7-type9.md: what decode --json prints encodes back to the sam
   }
 });
 
-test('docs/cli/type7-type9.md: serial decode output (crc, earlyCrc) is accepted', () => {
+test('docs/cli.md: serial decode output (crc, earlyCrc) is accepted', () => {
   const bytes = parseHex('0049 05 06 80 c0 beef 01020304 817e 0000');
   const p = type9FromJson(viaJson(decodeSerial(type9Codec, bytes, 0, bytes.length)));
   assert.equal(p.segment, 'single');
   assert.equal('crc' in p, false);
 });
 
-test('docs/cli/type7-type9.md: JSON shape of a decoded end segment', () => {
+test('docs/cli.md: JSON shape of a decoded end segment', () => {
   const bytes = parseHex('0c59 0102 0304 07 43 0045 4041424344 00');
   assert.deepEqual(viaJson(decodeType9(bytes, 0, bytes.length)), {
     ackID: 3, vc: 0, crf: 0, prio: 1, tt: 1, ftype: 9, destinationID: 0x102, sourceID: 0x304, cos: 7, start: 0, end: 1, rsrv: 0,
@@ -62,7 +62,7 @@ test('docs/cli/type7-type9.md: JSON shape of a decoded end segment', () => {
   });
 });
 
-test('Part 10 §4.2 Table 4-2, docs/cli/type7-type9.md: segment labels alone; O, P and the pad byte come from the payload', () => {
+test('Part 10 §4.2 Table 4-2, docs/cli.md: segment labels alone; O, P and the pad byte come from the payload', () => {
   assert.equal(encode(type9FromJson({ ...h, segment: 'single', streamID: 0xbeef, payload: 'aabbcc' })), '0049050680c1beefaabbcc00');
   assert.equal(encode(type9FromJson({ ...h, segment: 'start', streamID: 1, payload: '0001' })), '0049050680800001' + '0001');
   assert.equal(encode(type9FromJson({ ...h, segment: 'continuation', payload: 'abcd' })), '0049050680' + '00abcd');
@@ -70,12 +70,12 @@ test('Part 10 §4.2 Table 4-2, docs/cli/type7-type9.md: segment labels alone; O,
   assert.equal(encode(type9FromJson({ ...h, segment: 'abort' })), '004905068040' + '0000');
 });
 
-test('docs/cli/type7-type9.md: raw S/E/xh without a segment label', () => {
+test('docs/cli.md: raw S/E/xh without a segment label', () => {
   const p = type9FromJson({ ...h, start: 0, end: 1, xh: 0, length: 3, payload: 'abcdef' });
   assert.deepEqual([p.segment, p.segment === 'end' && p.pduLength], ['end', 3]);
 });
 
-test('Part 10 §4.3.2–4.3.4, docs/cli/type7-type9.md: TM from labels — tmOpName, tm message and operand', () => {
+test('Part 10 §4.3.2–4.3.4, docs/cli.md: TM from labels — tmOpName, tm message and operand', () => {
   const tm = (tmOpName: string, message: object, operand: object) =>
     encode(type9FromJson({ ...h, cos: 3, segment: 'tm', streamID: 0, tmOpName, tm: message, operand }));
   // byte 8 = TM_OP | rsrv 0 | wildcard; then mask, parameter1, parameter2.
@@ -87,7 +87,7 @@ test('Part 10 §4.3.2–4.3.4, docs/cli/type7-type9.md: TM from labels — tmOpN
   assert.equal(tm('CREDIT', { message: 'Q_STATUS', level: 1 }, { scope: 'stream' }), '004905060304000020' + '003001');
 });
 
-test('docs/cli/type7-type9.md: labels that disagree with raw fields are errors', () => {
+test('docs/cli.md: labels that disagree with raw fields are errors', () => {
   const base = { ...h, segment: 'tm', streamID: 0, tmOp: 0, wildcard: 0, mask: 0, parameter1: 0, parameter2: 0 };
   rejects({ ...base, tmOpName: 'RATE' }, 'tmOpName');
   rejects({ ...base, tm: { message: 'XON' } }, 'tm.message');
@@ -99,7 +99,7 @@ test('docs/cli/type7-type9.md: labels that disagree with raw fields are errors',
   rejects({ ...h, start: 0, end: 0, xh: 0, segment: 'start', payload: '' }, 'segment bits.start');
 });
 
-test('docs/cli/type7-type9.md: fields a segment type does not have, and missing ones, are errors', () => {
+test('docs/cli.md: fields a segment type does not have, and missing ones, are errors', () => {
   rejects({ ...h, segment: 'continuation', streamID: 1, payload: '' }, 'streamID');
   rejects({ ...h, segment: 'single', streamID: 1, length: 2, payload: '' }, 'length');
   rejects({ ...h, segment: 'single', payload: '' }, 'streamID');

@@ -9,7 +9,7 @@ import { hexBytes, invalidJson, orInvalid, parseWith, uint } from './common.ts';
 import { deviceId, headerShape } from './header.ts';
 
 /**
- * JSON input of a Type 9 packet (docs/cli/type7-type9.md): what `riodp decode --json` prints.
+ * JSON input of a Type 9 packet (docs/cli.md): what `riodp decode --json` prints.
  * Raw fields and labels pair up — (start, end, xh) with segment, length with pduLength, tmOp
  * with tmOpName, (parameter1, parameter2) with tm, (wildcard, mask) with operand — and either
  * side may be left out; given both, they must agree. Inside `tm` and `operand` only the fields
