@@ -118,3 +118,29 @@ test('Annex 2 §5.3: the builder refuses a Component Tag advertisement without D
   const s = buildEndpointRegisters({ dataStreaming: { maxPdu: 64, segSupport: 1, mtu: 64 }, session: { componentTag: { conveyance: 'DATA_STREAMING', streamId: 0xfff0 } }, componentTag: 0x1234 });
   assert.equal(s.readWord(0x6c), 0xb0f01234);
 });
+
+test('Annex 2 §5.2: one Session Management block per conveyance, chained in the order given', () => {
+  const s = buildEndpointRegisters({
+    messaging: true,
+    dataStreaming: { maxPdu: 1024, segSupport: 4, mtu: 64 },
+    session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 3, maxAttr: 1 }, { conveyance: 'DATA_STREAMING', cos: 0x20, streamId: 0x0102, maxAttr: 1 }] },
+  });
+  const bases = findEfBlocks(s, EF_ID.sessionManagement);
+  assert.equal(bases.length, 2);
+  const [t11, t9] = bases.map((b) => readSessionBlock(s, b, { strict: true }).advertisement);
+  // Type 11: 0x0 | 0x00000 | mailbox 0x03; Type 9: 0x1 | 0x0 | COS 0x20 | StreamID 0x0102.
+  assert.deepEqual([t11?.conveyanceName, t11?.mailbox, t9?.conveyanceName, t9?.cos, t9?.streamId], ['MESSAGING', 3, 'DATA_STREAMING', 0x20, 0x0102]);
+  assert.equal(s.readWord(bases[0] ?? 0) >>> 16, bases[1]);
+  assert.equal(s.readWord(bases[1] ?? 0) >>> 16, 0);
+});
+
+test('Annex 2 §5.2.5: by default a block implements 8 attributes (16 registers), above the recommended 8 registers', () => {
+  const s = buildEndpointRegisters({ messaging: true, session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 0 }] } });
+  const [base] = findEfBlocks(s, EF_ID.sessionManagement);
+  assert.ok(base !== undefined);
+  // Attribute Range CSR: Max_Attr 8 in bits 8-15, Init_Stage 0, Num_Attr 0 (no attribute given).
+  assert.equal(s.readWord(base + 0xc), 0x00080000);
+  assert.equal(readSessionBlock(s, base).attributeRange.maxAttrRegisters, 16);
+  assert.ok(s.definition(base + 0x10 + 4 * 15) !== undefined);
+  assert.equal(s.definition(base + 0x10 + 4 * 16), undefined);
+});

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildEndpointRegisters } from './builder.ts';
-import { COMPONENT_TAG_OFFSET, checkComponentTagAdvertisement, componentTagRegister, componentTagWord, decodeComponentTag, encodeComponentTag, setComponentTagAdvertisement } from './component-tag.ts';
+import { COMPONENT_TAG_OFFSET, checkComponentTagAdvertisement, componentTagRegister, componentTagView, componentTagWord, decodeComponentTag, encodeComponentTag, setComponentTagAdvertisement } from './component-tag.ts';
 import { RegisterError } from './errors.ts';
 import { RegisterSpace } from './space.ts';
 
@@ -74,4 +74,20 @@ test('Annex 2 §5.3: the Component Tag may not advertise when a Session Manageme
   assert.throws(() => { setComponentTagAdvertisement(t9block, { conveyance: 'DATA_STREAMING', streamId: 0xff01 }); }, isReg('unsupported'));
   setComponentTagAdvertisement(t9block, { conveyance: 'MESSAGING', mailbox: 1 });
   assert.equal(decodeComponentTag(t9block.readWord(COMPONENT_TAG_OFFSET)).mailbox, 1);
+});
+
+test(`${CT}: with Sess_Mgmt_Sup 1 the typed view refuses a reserved channel or non-zero filler bits; with Sup 0 the bits are free`, () => {
+  const s = new RegisterSpace([componentTagRegister()]);
+  assert.throws(() => { componentTagView.update(s, COMPONENT_TAG_OFFSET, { sessMgmtSup: true, sessMgmtChan: 0b10 }); }, isReg('invalid'));
+  assert.throws(() => { componentTagView.update(s, COMPONENT_TAG_OFFSET, { sessMgmtSup: true, sessMgmtChan: 0b11 }); }, isReg('invalid'));
+  // Type 11: bits 3-7 must be 0, so Chan_Info 0x100 (bit 7) is refused.
+  assert.throws(() => { componentTagView.update(s, COMPONENT_TAG_OFFSET, { sessMgmtSup: true, sessMgmtChanInfo: 0x100 }); }, isReg('invalid'));
+  // Sup 0: "no requirements on the remaining bits" (1 10 1111111111111 = 0x7FFF in bits 0-15).
+  componentTagView.update(s, COMPONENT_TAG_OFFSET, { sessMgmtChan: 0b11, sessMgmtChanInfo: 0x1fff });
+  assert.equal(s.readWord(COMPONENT_TAG_OFFSET), 0x7fff0000);
+  // Setting Sup over those bits would make a reserved advertisement.
+  assert.throws(() => { componentTagView.set(s, COMPONENT_TAG_OFFSET, 'sessMgmtSup', true); }, isReg('invalid'));
+  // Type 9, x = 1, StreamID LSB 0xF0: 1 01 1 0000 11110000 = 0xB0F0.
+  componentTagView.update(s, COMPONENT_TAG_OFFSET, { sessMgmtSup: true, sessMgmtChan: 0b01, sessMgmtChanInfo: 0b1_0000_11110000 });
+  assert.equal(decodeComponentTag(s.readWord(COMPONENT_TAG_OFFSET), { strict: true }).streamId, 0xfff0);
 });

@@ -19,14 +19,31 @@ export const CLAUSE_COMPONENT_TAG = 'Annex 2 §5.3 Table 5-6';
 const CLAUSE_PART3 = 'Part 3 §3.5.4 Table 3-8';
 const CLAUSE_RULES = 'Annex 2 §5.3';
 
+export const SESS_MGMT_CHAN = { messaging: 0b00, dataStreaming: 0b01, reserved: 0b10, expansion: 0b11 } as const;
+
+/** Zero bits of Sess_Mgmt_Chan_Info (as a word mask) per channel. */
+const CHAN_INFO_ZERO = { MESSAGING: fieldMask(3, 5), DATA_STREAMING: fieldMask(4, 4) } as const;
+
+/**
+ * With Sess_Mgmt_Sup = 1, bits 0-15 must be an advertisement strict decoding accepts: channel
+ * 0b00 or 0b01 (0b10 reserved, 0b11 a reserved expanded field) and the channel's zero bits 0.
+ * With Sess_Mgmt_Sup = 0 "this specification puts no requirements on the remaining bits".
+ */
+function advertisementProblem(_v: number, word: number): string | undefined {
+  if (getField(word, 0, 1) === 0) return undefined;
+  const chan = getField(word, 1, 2);
+  if (chan === SESS_MGMT_CHAN.reserved) return 'Sess_Mgmt_Chan 0b10 is reserved';
+  if (chan === SESS_MGMT_CHAN.expansion) return 'the expanded Sess_Mgmt_Chan field (0b11) is reserved';
+  const zero = (word & CHAN_INFO_ZERO[chan === SESS_MGMT_CHAN.messaging ? 'MESSAGING' : 'DATA_STREAMING']) >>> 0;
+  return zero === 0 ? undefined : `Sess_Mgmt_Chan_Info bits that must be 0 are 0x${zero.toString(16).padStart(8, '0')}`;
+}
+
 export const componentTagView = new RegisterView('Component Tag CSR', CLAUSE_COMPONENT_TAG, {
-  sessMgmtSup: { bit: 0, width: 1 },
-  sessMgmtChan: { bit: 1, width: 2 },
-  sessMgmtChanInfo: { bit: 3, width: 13 },
+  sessMgmtSup: { bit: 0, width: 1, check: advertisementProblem },
+  sessMgmtChan: { bit: 1, width: 2, check: advertisementProblem },
+  sessMgmtChanInfo: { bit: 3, width: 13, check: advertisementProblem },
   componentTagLow: { bit: 16, width: 16 },
 } as const);
-
-export const SESS_MGMT_CHAN = { messaging: 0b00, dataStreaming: 0b01, reserved: 0b10, expansion: 0b11 } as const;
 export const SESS_MGMT_CHAN_NAMES = ['MESSAGING', 'DATA_STREAMING', 'RESERVED', 'EXPANSION'] as const;
 export type SessMgmtChanName = (typeof SESS_MGMT_CHAN_NAMES)[number];
 
@@ -36,9 +53,6 @@ export type ComponentTag = Unpacked<typeof componentTagView.fields> & {
   readonly mailbox: number | null;
   readonly streamId: number | null;
 };
-
-/** Zero bits of Sess_Mgmt_Chan_Info (as a word mask) per channel. */
-const CHAN_INFO_ZERO = { MESSAGING: fieldMask(3, 5), DATA_STREAMING: fieldMask(4, 4) } as const;
 
 export function decodeComponentTag(word: number, opts: ViewDecodeOptions = {}): ComponentTag {
   const f = componentTagView.unpack(word);

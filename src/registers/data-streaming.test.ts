@@ -164,3 +164,15 @@ test('Part 10 §5.5.1 Table 5-6: lenient decode keeps reserved bits 8-23 and bit
   assert.equal(encodeDsControl(v), 0xf1abcd40);
   assert.throws(() => decodeDsControl(0xe0010040, { strict: true }), isReg('reserved'));
 });
+
+test('Part 10 §3.4.5: narrowing TM Types Supported may not leave the current TM mode unsupported (typed view)', () => {
+  // 0xE4000040: types 0b1110, mode 0b0100 (Credit + Rate), MTU 0x40.
+  const s = fresh(0xe4000040);
+  assert.throws(() => { dsControl.set(s, 'tmTypesSupported', 0b1000); }, isReg('invalid'));
+  assert.throws(() => { dsControl.set(s, 'tmTypesSupported', 0b1100); }, isReg('invalid'));
+  assert.equal(s.readWord(DS_CONTROL_OFFSET), 0xe4000040);
+  // Changing the mode in the same update makes the narrower types acceptable: 0b1000 | Basic (1).
+  dsControl.update(s, { tmTypesSupported: 0b1000, tmMode: 1 });
+  assert.equal(s.readWord(DS_CONTROL_OFFSET), 0x81000040);
+  assert.equal(decodeDsControl(s.readWord(DS_CONTROL_OFFSET), { strict: true }).tmModeName, 'BASIC');
+});

@@ -1,5 +1,5 @@
 import { RegisterError, RegisterErrorCode } from './errors.ts';
-import { RegisterView, bitMask, checkRsrv, fieldMask } from './fields.ts';
+import { RegisterView, bitMask, checkRsrv, fieldMask, getField } from './fields.ts';
 import type { Unpacked, ViewDecodeOptions } from './fields.ts';
 import { RegisterKind } from './space.ts';
 import type { RegisterSpace, RegisterSpec } from './space.ts';
@@ -124,8 +124,18 @@ export function mtuEncoding(bytes: number): number {
 
 const mtuCheck = (v: number): string | undefined => (mtuBytesFromEncoding(v) === null ? `MTU encoding 0x${v.toString(16).padStart(2, '0')} is reserved (valid 0x08–0x40)` : undefined);
 
+/**
+ * New TM types must be a valid combination and still support the current mode (§3.4.5 rule 4),
+ * so narrowing the types cannot leave a mode behind that strict decoding rejects.
+ */
+function tmTypesProblem(types: number, word: number): string | undefined {
+  if (tmTypesName(types) === 'INVALID') return `TM types 0b${types.toString(2).padStart(4, '0')} is not a valid combination`;
+  const mode = getField(word, 4, 4);
+  return tmModeName(mode) === 'RESERVED' ? undefined : tmModeProblem(mode, types);
+}
+
 export const DS_CONTROL_FIELDS = {
-  tmTypesSupported: { bit: 0, width: 4, check: (v: number) => (tmTypesName(v) === 'INVALID' ? `TM types 0b${v.toString(2).padStart(4, '0')} is not a valid combination` : undefined) },
+  tmTypesSupported: { bit: 0, width: 4, check: tmTypesProblem },
   tmMode: { bit: 4, width: 4, check: (v: number, word: number) => tmModeProblem(v, word >>> 28) },
   mtu: { bit: 24, width: 8, check: mtuCheck },
 } as const;

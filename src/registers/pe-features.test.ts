@@ -9,11 +9,14 @@ function fresh(): RegisterSpace {
   return new RegisterSpace([peFeaturesRegister(0)]);
 }
 
-/** The word with only `field` set to all ones, written through the typed view. */
+/**
+ * The word with only `field` set to all ones, written through the typed view (bit 22 alone is a
+ * combination the view refuses, Part 3 Table 3-3, so it goes through the element's raw path).
+ */
 function maskOf(field: keyof typeof PE_FEATURES_FIELDS): number {
   const s = fresh();
   const f = peFeaturesView.fields[field];
-  if (f.width === 1) peFeatures.set(s, field, true as never);
+  if (f.width === 1 && field !== 'extendedRouteTableConfigSupport') peFeatures.set(s, field, true as never);
   else s.writeLocal(PE_FEATURES_OFFSET, peFeaturesView.pack({ ...peFeaturesView.unpack(0), [field]: 2 ** f.width - 1 }));
   return s.readWord(PE_FEATURES_OFFSET);
 }
@@ -97,4 +100,16 @@ test('Part 1 §5.4.5 Table 5-7: the typed view refuses a reserved extended addre
   assert.throws(() => { peFeatures.set(s, 'extendedAddressingSupport', 8); }, (e: unknown) => e instanceof RegisterError && e.code === 'range');
   peFeatures.set(s, 'extendedAddressingSupport', 0b101);
   assert.equal(s.readWord(PE_FEATURES_OFFSET), 0x00000005);
+});
+
+test('Part 3 §3.4.1 Table 3-3: the typed view refuses bit 22 unless bit 23 is set and bit 19 is clear', () => {
+  const s = fresh();
+  assert.throws(() => { peFeatures.set(s, 'extendedRouteTableConfigSupport', true); }, (e: unknown) => e instanceof RegisterError && e.code === 'invalid');
+  // Bits 22 and 23 together: 0x00000200 | 0x00000100.
+  peFeatures.update(s, { standardRouteTableConfigSupport: true, extendedRouteTableConfigSupport: true });
+  assert.equal(s.readWord(PE_FEATURES_OFFSET), 0x00000300);
+  // Neither clearing bit 23 nor setting bit 19 (Dev32) may leave bit 22 set.
+  assert.throws(() => { peFeatures.set(s, 'standardRouteTableConfigSupport', false); }, (e: unknown) => e instanceof RegisterError && e.code === 'invalid');
+  assert.throws(() => { peFeatures.set(s, 'dev32Support', true); }, (e: unknown) => e instanceof RegisterError && e.code === 'invalid');
+  assert.equal(s.readWord(PE_FEATURES_OFFSET), 0x00000300);
 });

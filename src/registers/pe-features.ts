@@ -1,5 +1,5 @@
 import { RegisterError, RegisterErrorCode } from './errors.ts';
-import { RegisterView, bitMask, checkRsrv } from './fields.ts';
+import { RegisterView, bitMask, checkRsrv, getField } from './fields.ts';
 import type { Unpacked, ViewDecodeOptions } from './fields.ts';
 import { RegisterKind } from './space.ts';
 import type { RegisterSpec } from './space.ts';
@@ -16,6 +16,13 @@ export const CLAUSE_PE_FEATURES = 'Part 9 §4.2 Table 4-1';
 const CLAUSE_EXT_ADDR = 'Part 1 §5.4.5 Table 5-7';
 const CLAUSE_ROUTE = 'Part 3 §3.4.1 Table 3-3';
 
+/** Part 3 Table 3-3: bit 22 "can only be set if bit 23 is set and bit 19 is clear". */
+function routeTableProblem(_v: number, word: number): string | undefined {
+  return getField(word, 22, 1) === 1 && (getField(word, 23, 1) === 0 || getField(word, 19, 1) === 1)
+    ? 'extended route table configuration support (bit 22) can only be set if bit 23 is set and bit 19 is clear'
+    : undefined;
+}
+
 export const PE_FEATURES_FIELDS = {
   bridge: { bit: 0, width: 1 },
   memory: { bit: 1, width: 1 },
@@ -23,10 +30,10 @@ export const PE_FEATURES_FIELDS = {
   switch: { bit: 3, width: 1 },
   multiport: { bit: 4, width: 1 },
   errorFreeModeSupport: { bit: 10, width: 1 },
-  dev32Support: { bit: 19, width: 1 },
+  dev32Support: { bit: 19, width: 1, check: routeTableProblem },
   flowArbitrationSupport: { bit: 20, width: 1 },
-  extendedRouteTableConfigSupport: { bit: 22, width: 1 },
-  standardRouteTableConfigSupport: { bit: 23, width: 1 },
+  extendedRouteTableConfigSupport: { bit: 22, width: 1, check: routeTableProblem },
+  standardRouteTableConfigSupport: { bit: 23, width: 1, check: routeTableProblem },
   flowControlSupport: { bit: 24, width: 1 },
   implementationDefined: { bit: 25, width: 1 },
   crfSupport: { bit: 26, width: 1 },

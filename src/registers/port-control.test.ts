@@ -116,10 +116,24 @@ test('Part 6 §7.6.11 Table 7-17: strict decode rejects reserved bits, widths an
   assert.equal(decodePortControl(0x00650001, { strict: true }).flowControlParticipant, true);
 });
 
-test('Part 10 §5.3 Table 5-2: implementation-defined bits 20-27 hold the element\'s value against MAINTENANCE writes', () => {
+test(`Part 10 §5.3 Table 5-2: implementation-defined bits 20-27 hold the element's value against MAINTENANCE writes`, () => {
   const { s, base } = endpoint();
   const off = portControlOffset(base, 0);
   s.writeLocal(off, 0x00000ab1);
   s.writeWord(off, 0);
   assert.equal(s.readWord(off) & 0x00000ff0, 0x00000ab0);
+});
+
+test('Part 6 §7.6.11 Table 7-17: the typed view refuses bits 16-17 while bit 5 is 0, initialized width 0b11x and port type 0', () => {
+  const { s, base } = endpoint();
+  const off = portControlOffset(base, 0);
+  assert.throws(() => { portControlView.set(s, off, 'extendedPortWidthOverride', 0b11); }, isReg('invalid'));
+  // With bit 5 set in the same update: 0b1xx in bits 5-7 (0x04000000) and 0b11 in 16-17 (0x0000C000).
+  portControlView.update(s, off, { portWidthOverride: 0b100, extendedPortWidthOverride: 0b11 });
+  assert.equal(s.readWord(off), 0x0400c001);
+  assert.throws(() => { portControlView.set(s, off, 'initializedPortWidth', 0b110); }, isReg('invalid'));
+  assert.throws(() => { portControlView.set(s, off, 'initializedPortWidth', 0b111); }, isReg('invalid'));
+  portControlView.set(s, off, 'initializedPortWidth', 0b101);
+  assert.throws(() => { portControlView.set(s, off, 'portType', false); }, isReg('invalid'));
+  assert.equal(decodePortControl(s.readWord(off), { strict: true }).initializedPortWidthName, '16X');
 });

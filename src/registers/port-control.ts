@@ -43,7 +43,7 @@ function portWidthOverrideProblem(v: number): string | undefined {
 
 export const PORT_CONTROL_FIELDS = {
   portWidthSupport: { bit: 0, width: 2 },
-  initializedPortWidth: { bit: 2, width: 3 },
+  initializedPortWidth: { bit: 2, width: 3, check: (v: number) => (v >= 0b110 ? `initialized port width 0b${v.toString(2)} is reserved (0b110-0b111)` : undefined) },
   portWidthOverride: { bit: 5, width: 3, check: portWidthOverrideProblem },
   portDisable: { bit: 8, width: 1 },
   outputPortEnable: { bit: 9, width: 1 },
@@ -53,10 +53,11 @@ export const PORT_CONTROL_FIELDS = {
   flowControlParticipant: { bit: 13, width: 1 },
   enumerationBoundary: { bit: 14, width: 1 },
   flowArbitrationParticipant: { bit: 15, width: 1 },
-  extendedPortWidthOverride: { bit: 16, width: 2 },
+  // "When bit [5] = 0b0, bits 16-17 are Reserved": refused rather than silently dropped by the write hook.
+  extendedPortWidthOverride: { bit: 16, width: 2, check: (v: number, w: number) => (v !== 0 && getField(w, 5, 1) === 0 ? 'bits 16-17 are reserved while Port Width Override bit 5 is 0' : undefined) },
   extendedPortWidthSupport: { bit: 18, width: 2 },
   implementationDefined: { bit: 20, width: 8 },
-  portType: { bit: 31, width: 1 },
+  portType: { bit: 31, width: 1, check: (v: number) => (v === 0 ? 'port type 0b0 is reserved' : undefined) },
 } as const;
 
 export const portControlView = new RegisterView('Port n Control CSR', CLAUSE_PORT_CONTROL, PORT_CONTROL_FIELDS);

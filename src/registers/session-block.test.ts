@@ -5,6 +5,7 @@ import { RegisterError } from './errors.ts';
 import {
   SESSION_BLOCK,
   acquireSessionLock,
+  advertisementView,
   advertisementWord,
   attributeRangeView,
   decodeAdvertisement,
@@ -205,4 +206,38 @@ test('Annex 2 §5.2: validation mode (strict) reads the block and checks reserve
   s.writeLocal(base + SESSION_BLOCK.advertisement, 0x00010003);
   assert.throws(() => readSessionBlock(s, base, { strict: true }), isReg('reserved'));
   assert.equal(readSessionBlock(s, base).advertisement.mailbox, 3);
+});
+
+test('Annex 2 §5.2.4 Table 5-4: lowering Sess_Mgmt_Max_Attr below Sess_Mgmt_Num_Attr is refused by the typed view', () => {
+  const { s, range } = build(4);
+  attributeRangeView.update(s, range, { sessMgmtInitStage: 0, sessMgmtNumAttr: 3 });
+  assert.throws(() => { attributeRangeView.update(s, range, { sessMgmtMaxAttr: 2 }); }, isReg('invalid'));
+  // Max_Attr 4 (0x00040000), Init_Stage 0, Num_Attr 3.
+  assert.equal(s.readWord(range), 0x00040003);
+  attributeRangeView.update(s, range, { sessMgmtMaxAttr: 3 });
+  assert.equal(decodeAttributeRange(s.readWord(range), { strict: true }).maxAttrRegisters, 6);
+});
+
+test('Annex 2 §5.2.3 Table 5-3: the typed view refuses a reserved conveyance and non-zero Conveyance_Info filler bits', () => {
+  const { s, adv } = build();
+  assert.throws(() => { advertisementView.set(s, adv, 'conveyance', 0x2); }, isReg('invalid'));
+  assert.throws(() => { advertisementView.set(s, adv, 'conveyance', 0xe); }, isReg('invalid'));
+  // Type 11 is 0x00000nn: bits 4-23 zero, so Conveyance_Info 0x0000100 is refused, 0x000002A accepted.
+  assert.throws(() => { advertisementView.update(s, adv, { conveyance: 0x0, conveyanceInfo: 0x0000100 }); }, isReg('invalid'));
+  advertisementView.update(s, adv, { conveyance: 0x0, conveyanceInfo: 0x000002a });
+  assert.equal(s.readWord(adv), 0x0000002a);
+  // Type 9 is 0x0ccssss: switching to it keeps COS 0x00 / StreamID 0x002A; bits 4-7 must stay 0.
+  advertisementView.set(s, adv, 'conveyance', 0x1);
+  assert.equal(s.readWord(adv), 0x1000002a);
+  assert.throws(() => { advertisementView.set(s, adv, 'conveyanceInfo', 0x1c5beef); }, isReg('invalid'));
+  assert.equal(decodeAdvertisement(s.readWord(adv), { strict: true }).streamId, 0x2a);
+});
+
+test('Annex 2 §5.2.5: the Sess_Mgmt_Num_Attr valid attributes are read, none while not initialized', () => {
+  const { s, base } = build(4);
+  for (let i = 0; i < 4; i++) writeSessionAttribute(s, base, i, new Uint8Array([0x80, 0x01, 0, 0, 0, 0, 0, i]));
+  // Num_Attr is 0xFF (not initialized) after reset: no attribute is valid yet.
+  assert.deepEqual(readSessionBlock(s, base).attributes, []);
+  attributeRangeView.update(s, base + 0xc, { sessMgmtInitStage: 0, sessMgmtNumAttr: 2 });
+  assert.deepEqual(readSessionBlock(s, base, { strict: true }).attributes.map((a) => a[7]), [0, 1]);
 });

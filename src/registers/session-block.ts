@@ -81,9 +81,23 @@ export function conveyanceName(v: number): ConveyanceName {
   return v === CONVEYANCE.notSupported ? 'NOT_SUPPORTED' : 'RESERVED';
 }
 
+/** The zero bits of Conveyance_Info for each conveyance (bits 4–23 for Type 11, 4–7 for Type 9). */
+const INFO_ZERO = { MESSAGING: fieldMask(4, 20), DATA_STREAMING: fieldMask(4, 4) } as const;
+
+/**
+ * The whole word as Table 5-3 allows it: Conveyance 0x2-0xE is reserved, and Conveyance_Info is
+ * 0x00000nn (Type 11) or 0x0ccssss (Type 9). Checked on either field, as strict decoding does.
+ */
+function advertisementProblem(_v: number, word: number): string | undefined {
+  const name = conveyanceName(word >>> 28);
+  if (name === 'RESERVED') return `conveyance 0x${(word >>> 28).toString(16)} is reserved`;
+  if (name !== 'NOT_SUPPORTED' && (word & INFO_ZERO[name]) !== 0) return `Conveyance_Info bits 0x${((word & INFO_ZERO[name]) >>> 0).toString(16).padStart(8, '0')} must be 0 for ${name}`;
+  return undefined;
+}
+
 export const advertisementView = new RegisterView('Session Management Advertisement CSR', CLAUSE_ADVERTISEMENT, {
-  conveyance: { bit: 0, width: 4 },
-  conveyanceInfo: { bit: 4, width: 28 },
+  conveyance: { bit: 0, width: 4, check: advertisementProblem },
+  conveyanceInfo: { bit: 4, width: 28, check: advertisementProblem },
 } as const);
 
 export type SessionAdvertisement = Unpacked<typeof advertisementView.fields> & {
@@ -94,9 +108,6 @@ export type SessionAdvertisement = Unpacked<typeof advertisementView.fields> & {
   readonly cos: number | null;
   readonly streamId: number | null;
 };
-
-/** The zero bits of Conveyance_Info for each conveyance (bits 4–23 for Type 11, 4–7 for Type 9). */
-const INFO_ZERO = { MESSAGING: fieldMask(4, 20), DATA_STREAMING: fieldMask(4, 4) } as const;
 
 export function decodeAdvertisement(word: number, opts: ViewDecodeOptions = {}, offset: number = SESSION_BLOCK.advertisement): SessionAdvertisement {
   const f = advertisementView.unpack(word);
@@ -145,10 +156,19 @@ export function advertisementWord(cfg: AdvertisementConfig, offset: number = SES
  */
 export const NUM_ATTR_NOT_INITIALIZED = 0xff;
 
+function numAttrProblem(num: number, max: number): string | undefined {
+  return num !== NUM_ATTR_NOT_INITIALIZED && num > max ? `Sess_Mgmt_Num_Attr ${num} exceeds Sess_Mgmt_Max_Attr ${max}` : undefined;
+}
+
 export const attributeRangeView = new RegisterView('Session Management Attribute Range CSR', CLAUSE_ATTRIBUTE_RANGE, {
-  sessMgmtMaxAttr: { bit: 8, width: 8, check: (v: number) => (v === 0xff ? 'Sess_Mgmt_Max_Attr 0xFF is reserved' : undefined) },
+  sessMgmtMaxAttr: {
+    bit: 8,
+    width: 8,
+    // 0xFF is reserved; lowering the maximum below the valid attributes would break Num <= Max.
+    check: (v: number, w: number) => (v === 0xff ? 'Sess_Mgmt_Max_Attr 0xFF is reserved' : numAttrProblem(getField(w, 24, 8), v)),
+  },
   sessMgmtInitStage: { bit: 20, width: 4 },
-  sessMgmtNumAttr: { bit: 24, width: 8, check: (v: number, w: number) => (v !== NUM_ATTR_NOT_INITIALIZED && v > getField(w, 8, 8) ? `Sess_Mgmt_Num_Attr ${v} exceeds Sess_Mgmt_Max_Attr ${getField(w, 8, 8)}` : undefined) },
+  sessMgmtNumAttr: { bit: 24, width: 8, check: (v: number, w: number) => numAttrProblem(v, getField(w, 8, 8)) },
 } as const);
 
 export type AttributeRange = Unpacked<typeof attributeRangeView.fields> & {
