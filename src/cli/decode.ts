@@ -1,6 +1,6 @@
 import { WireError } from '../wire/errors.ts';
 import { parseHex } from '../wire/hex.ts';
-import { toJsonValue } from './json/common.ts';
+import { toJsonValue } from './json/output.ts';
 import { decodeItem, describe } from './layers.ts';
 import { items } from './input.ts';
 import { formatTree } from './tree.ts';

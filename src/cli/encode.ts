@@ -1,6 +1,7 @@
 import { WireError, WireErrorCode } from '../wire/errors.ts';
 import { toHex } from '../wire/hex.ts';
-import { decodeItem, encodeItem } from './layers.ts';
+import { decodeItem } from './layers.ts';
+import { encodeItem } from './encode-item.ts';
 import { items } from './input.ts';
 import { reportBad } from './decode.ts';
 import type { CodecFlags } from './main.ts';

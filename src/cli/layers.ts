@@ -1,20 +1,9 @@
 import { WireError, WireErrorCode } from '../wire/errors.ts';
 import { TT_NAMES } from '../wire/header.ts';
 import type { Packet } from '../wire/packet.ts';
-import {
-  codecFor,
-  decodePacket,
-  decodeSerialPacket,
-  encodePacket,
-  encodeSerialPacket,
-  packetLength,
-  serialPacketLength,
-} from '../wire/packet.ts';
-import { decodeSymbol, encodeSymbol, symbolLength } from '../wire/symbol.ts';
-import { decodeSmp, encodeSmp, smpLength } from '../wire/smp/index.ts';
-import { packetFromJson } from './json/packet.ts';
-import { symbolFromJson } from './json/symbol.ts';
-import { smpFromJson } from './json/smp.ts';
+import { codecFor, decodePacket, decodeSerialPacket } from '../wire/packet.ts';
+import { decodeSymbol, symbolLength } from '../wire/symbol.ts';
+import { decodeSmp } from '../wire/smp/index.ts';
 import type { CodecFlags } from './main.ts';
 
 /** The first line of the field tree: the layer and, for packets, the format and transport size. */
@@ -24,7 +13,10 @@ export function describe(value: object, f: CodecFlags): string {
   return `${f.layer} packet: Type ${p.ftype} ${codecFor(p.ftype).name}, ${TT_NAMES[p.tt] ?? 'tt reserved'}`;
 }
 
-/** One decode or encode per `--layer`, with the flags turned into codec options. */
+/**
+ * One decode per `--layer`, with the flags turned into codec options. This module stays free of
+ * the JSON readers (zod alone costs ~100 ms to load): `decode` is called in loops by scripts.
+ */
 export function decodeItem(bytes: Uint8Array, f: CodecFlags): object {
   const strict = !f.lenient;
   const ackIdBits = f.link === 'cs24' ? 5 : 6;
@@ -46,38 +38,7 @@ export function decodeItem(bytes: Uint8Array, f: CodecFlags): object {
   }
 }
 
-export function encodeItem(json: unknown, f: CodecFlags): Uint8Array {
-  const ackIdBits = f.link === 'cs24' ? 5 : 6;
-  switch (f.layer) {
-    case 'serial': {
-      const p = packetFromJson(json);
-      const out = new Uint8Array(serialPacketLength(p));
-      encodeSerialPacket(p, out, 0, ackIdBits);
-      return out;
-    }
-    case 'transport': {
-      const p = packetFromJson(json);
-      const out = new Uint8Array(packetLength(p));
-      encodePacket(p, out, 0, ackIdBits);
-      return out;
-    }
-    case 'symbol': {
-      const opts = symbolOptions(f);
-      const s = symbolFromJson(json, opts);
-      const out = new Uint8Array(symbolLength(f.link));
-      encodeSymbol(s, out, 0, opts);
-      return out;
-    }
-    case 'smp': {
-      const m = smpFromJson(json);
-      const out = new Uint8Array(smpLength(m));
-      encodeSmp(m, out, 0);
-      return out;
-    }
-  }
-}
-
-function symbolOptions(f: CodecFlags) {
+export function symbolOptions(f: CodecFlags) {
   return {
     link: f.link,
     voqFormat: f.voqFormat,

@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { toJsonValue } from './output.ts';
 import { WireError, WireErrorCode } from '../../wire/errors.ts';
 import { parseHex } from '../../wire/hex.ts';
+
+export { toJsonValue };
 
 /**
  * JSON input of `riodp encode` (docs/cli.md). Field names are the spec's names in lowerCamelCase;
@@ -62,14 +65,3 @@ export function checkAgreement(input: object, built: object, what: string): void
   }
 }
 
-/** JSON view of a decoded value: byte arrays become hex strings; everything else is kept. */
-export function toJsonValue(value: unknown): unknown {
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
-  if (Array.isArray(value)) return value.map(toJsonValue);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toJsonValue(v);
-    return out;
-  }
-  return value;
-}

@@ -1,0 +1,40 @@
+import { encodePacket, encodeSerialPacket, packetLength, serialPacketLength } from '../wire/packet.ts';
+import { encodeSymbol, symbolLength } from '../wire/symbol.ts';
+import { encodeSmp, smpLength } from '../wire/smp/index.ts';
+import { packetFromJson } from './json/packet.ts';
+import { symbolFromJson } from './json/symbol.ts';
+import { smpFromJson } from './json/smp.ts';
+import { symbolOptions } from './layers.ts';
+import type { CodecFlags } from './main.ts';
+
+/** One encode per `--layer`: the JSON object read by the format's reader, then its codec. */
+export function encodeItem(json: unknown, f: CodecFlags): Uint8Array {
+  const ackIdBits = f.link === 'cs24' ? 5 : 6;
+  switch (f.layer) {
+    case 'serial': {
+      const p = packetFromJson(json);
+      const out = new Uint8Array(serialPacketLength(p));
+      encodeSerialPacket(p, out, 0, ackIdBits);
+      return out;
+    }
+    case 'transport': {
+      const p = packetFromJson(json);
+      const out = new Uint8Array(packetLength(p));
+      encodePacket(p, out, 0, ackIdBits);
+      return out;
+    }
+    case 'symbol': {
+      const opts = symbolOptions(f);
+      const s = symbolFromJson(json, opts);
+      const out = new Uint8Array(symbolLength(f.link));
+      encodeSymbol(s, out, 0, opts);
+      return out;
+    }
+    case 'smp': {
+      const m = smpFromJson(json);
+      const out = new Uint8Array(smpLength(m));
+      encodeSmp(m, out, 0);
+      return out;
+    }
+  }
+}

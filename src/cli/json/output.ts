@@ -1,0 +1,12 @@
+/** JSON output of `riodp decode --json`; free of zod so decoding never loads it. */
+/** JSON view of a decoded value: byte arrays become hex strings; everything else is kept. */
+export function toJsonValue(value: unknown): unknown {
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+  if (Array.isArray(value)) return value.map(toJsonValue);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toJsonValue(v);
+    return out;
+  }
+  return value;
+}
