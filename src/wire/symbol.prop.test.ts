@@ -2,33 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fcParams } from '../../test/support/fc.ts';
+import { int, symbolBytes as encode, symbolFields as fields, voqOptions as voq } from '../../test/support/symbol.ts';
 import { WireError } from './errors.ts';
-import { buildSymbol, decodeSymbol, encodeSymbol, symbolLength } from './symbol.ts';
+import { buildSymbol, decodeSymbol, symbolLength } from './symbol.ts';
 import type { ControlSymbol, SymbolFields, SymbolOptions } from './symbol.ts';
-import type { VoqFormat } from './voq-stype2.ts';
-
-const int = (max: number) => fc.integer({ min: 0, max });
-
-/** Every raw field over its whole range (Part 6 Figure 3-1/3-2). */
-const fields: fc.Arbitrary<SymbolFields> = fc.oneof(
-  fc.record({ link: fc.constant('cs24' as const), stype0: int(7), parameter0: int(31), parameter1: int(31), stype1: int(7), cmd: int(7) }),
-  fc.record({ link: fc.constant('cs48' as const), stype0: int(7), parameter0: int(63), parameter1: int(63), stype1: int(7), cmd: int(7), stype2: int(0x3fff) }),
-);
-
-interface Voq {
-  readonly voqFormat: VoqFormat;
-  readonly part12GroupSize: number;
-}
-const voq = fc.oneof(
-  fc.constant<Voq>({ voqFormat: 'seed', part12GroupSize: 0 }),
-  int(6).map((g): Voq => ({ voqFormat: 'part12-rev4.1', part12GroupSize: g })),
-);
-
-function encode(f: SymbolFields): Uint8Array {
-  const out = new Uint8Array(symbolLength(f.link));
-  encodeSymbol(f, out, 0);
-  return out;
-}
 
 function raw(s: ControlSymbol): SymbolFields {
   const { link, stype0, parameter0, parameter1, stype1, cmd, stype2 } = s;

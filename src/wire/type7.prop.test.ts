@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fcParams } from '../../test/support/fc.ts';
+import { onlyWireError } from '../../test/support/packet-props.ts';
 import { decodeType7, encodeType7, type7Codec, type7Command, type7Length } from './type7.ts';
 import type { Type7Packet } from './type7.ts';
 import { flowIdLabel } from './flow-id.ts';
 import { decodeSerial, encodeSerial, serialLength } from './serial.ts';
-import { WireError } from './errors.ts';
 
 /** Any Type 7 packet: every field over its whole range, labels derived from the raw fields. */
 const arbType7: fc.Arbitrary<Type7Packet> = fc
@@ -37,14 +37,6 @@ const arbType7: fc.Arbitrary<Type7Packet> = fc
     };
   });
 
-function onlyWireError(fn: () => unknown): void {
-  try {
-    fn();
-  } catch (e) {
-    if (!(e instanceof WireError)) throw e;
-  }
-}
-
 const valid = Uint8Array.from([0x01, 0xc7, 0x12, 0x34, 0x00, 0x04, 0xb0, 0xf2]);
 
 test('Part 9 §3.2 Figure 3-1: encode → decode is the identity over all field ranges (transport and serial)', () => {
@@ -70,8 +62,7 @@ test('Part 9 §3.2: random bytes decode or throw WireError; whatever decodes len
       const bytes = Uint8Array.from(raw);
       if (forceType && bytes.length > 1) bytes[1] = ((bytes[1] as number) & 0xf0) | 7;
       onlyWireError(() => decodeType7(bytes, 0, bytes.length, { strict: true }));
-      let p: Type7Packet | undefined;
-      onlyWireError(() => (p = decodeType7(bytes, 0, bytes.length)));
+      const p = onlyWireError(() => decodeType7(bytes, 0, bytes.length));
       if (p !== undefined) {
         const out = new Uint8Array(bytes.length);
         encodeType7(p, out, 0);

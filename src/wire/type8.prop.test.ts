@@ -2,43 +2,33 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fcParams } from '../../test/support/fc.ts';
-import { decodeType8, encodeType8, type8Codec, type8FromFields, type8Length } from './type8.ts';
+import {
+  bit,
+  byte,
+  dwPayload,
+  encoder,
+  fieldsArb,
+  idFor,
+  mutatedPacketProperty,
+  nibble,
+  randomBytesProperty,
+  serialFramingProperty,
+} from '../../test/support/packet-props.ts';
+import { decodeType8, type8Codec, type8FromFields } from './type8.ts';
 import type { Type8Fields, Type8Packet } from './type8.ts';
 import { maintenanceReadRequest, maintenanceResponseTo, maintenanceWriteRequest } from './type8-build.ts';
 import { decodeSerial, encodeSerial, serialLength } from './serial.ts';
-import { WireError } from './errors.ts';
 
-const bit = fc.integer({ min: 0, max: 1 });
-const byte = fc.integer({ min: 0, max: 0xff });
-const nibble = fc.integer({ min: 0, max: 0xf });
-const idFor = (tt: number): fc.Arbitrary<number> => fc.integer({ min: 0, max: tt === 0 ? 0xff : tt === 1 ? 0xffff : 0xffffffff });
-
-/** Every field over its whole range, reserved values included; payloads of any length. */
-function fieldsArb(maxPayload: number, dw = false): fc.Arbitrary<{ f: Type8Fields; ackIdBits: 5 | 6 }> {
-  return fc.record({ ackIdBits: fc.constantFrom<5 | 6>(5, 6), tt: fc.integer({ min: 0, max: 2 }) }).chain(({ ackIdBits, tt }) =>
-    fc.record({
-      ackIdBits: fc.constant(ackIdBits),
-      f: fc.record({
-        ackID: fc.integer({ min: 0, max: ackIdBits === 5 ? 31 : 63 }),
-        vc: bit,
-        crf: bit,
-        prio: fc.integer({ min: 0, max: 3 }),
-        tt: fc.constant(tt),
-        ftype: fc.constant(8),
-        destinationID: idFor(tt),
-        sourceID: idFor(tt),
-        transaction: nibble,
-        sizeOrStatus: nibble,
-        tid: byte,
-        hopCount: byte,
-        word: fc.integer({ min: 0, max: 0xffffff }),
-        payload: dw
-          ? fc.integer({ min: 0, max: maxPayload / 8 }).chain((n) => fc.uint8Array({ minLength: n * 8, maxLength: n * 8 }))
-          : fc.uint8Array({ maxLength: maxPayload }),
-      }),
-    }),
-  );
-}
+/** Every field over its whole range, reserved values included. */
+const fields = (payload: fc.Arbitrary<Uint8Array>): fc.Arbitrary<{ f: Type8Fields; ackIdBits: 5 | 6 }> =>
+  fieldsArb<Type8Fields>(8, {
+    transaction: nibble,
+    sizeOrStatus: nibble,
+    tid: byte,
+    hopCount: byte,
+    word: fc.integer({ min: 0, max: 0xffffff }),
+    payload,
+  });
 
 /** Packets the constructors build: every strict rule holds. */
 const conforming: fc.Arbitrary<Type8Packet> = fc
@@ -66,36 +56,11 @@ const conforming: fc.Arbitrary<Type8Packet> = fc
     return maintenanceResponseTo(a.kind === 'errorResponse' ? read : write, { status: a.kind === 'errorResponse' ? 7 : 0 });
   });
 
-function encode(p: Type8Packet, ackIdBits: 5 | 6 = 6): Uint8Array {
-  const out = new Uint8Array(type8Length(p));
-  encodeType8(p, out, 0, ackIdBits);
-  return out;
-}
-
-/** Runs `fn`; anything thrown other than a WireError fails the property. */
-function onlyWireError<T>(fn: () => T): T | undefined {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof WireError) return undefined;
-    throw e;
-  }
-}
-
-const mutation = fc.record({
-  flips: fc.array(fc.record({ at: fc.nat(), xor: fc.integer({ min: 1, max: 0xff }) }), { minLength: 1, maxLength: 4 }),
-  cut: fc.option(fc.nat()),
-});
-
-function mutate(bytes: Uint8Array, m: { flips: { at: number; xor: number }[]; cut: number | null }): Uint8Array {
-  const out = bytes.slice(0, m.cut === null ? bytes.length : m.cut % (bytes.length + 1));
-  for (const { at, xor } of m.flips) if (out.length > 0) out[at % out.length]! ^= xor;
-  return out;
-}
+const encode = encoder(type8Codec);
 
 test('Part 1 §4.1.10, Part 3 §2.5: encode→decode identity over every field value, reserved ones included (lenient)', () => {
   fc.assert(
-    fc.property(fieldsArb(80), ({ f, ackIdBits }) => {
+    fc.property(fields(fc.uint8Array({ maxLength: 80 })), ({ f, ackIdBits }) => {
       const p = type8FromFields(f);
       const bytes = encode(p, ackIdBits);
       assert.equal(bytes.length, 2 + (f.tt === 0 ? 2 : f.tt === 1 ? 4 : 8) + 6 + f.payload.length);
@@ -121,46 +86,13 @@ test('Part 1 §4.1.10: constructor-built packets decode strictly to themselves, 
 });
 
 test('Part 1 §4.1.10: random bytes throw nothing but WireError; a lenient decode re-encodes bit for bit', () => {
-  fc.assert(
-    fc.property(fc.uint8Array({ maxLength: 90 }), fc.boolean(), (raw, force) => {
-      const bytes = raw.slice();
-      if (force && bytes.length > 1) bytes[1] = (bytes[1]! & 0xf0) | 8;
-      onlyWireError(() => decodeType8(bytes, 0, bytes.length, { strict: true }));
-      const p = onlyWireError(() => decodeType8(bytes, 0, bytes.length));
-      if (p !== undefined) assert.deepEqual(encode(p), bytes);
-    }),
-    fcParams(),
-  );
+  fc.assert(randomBytesProperty(type8Codec), fcParams());
 });
 
 test('Part 1 §4.1.10: mutated packets throw nothing but WireError, and the valid packet still decodes afterwards', () => {
-  fc.assert(
-    fc.property(conforming, mutation, (p, m) => {
-      const bytes = encode(p);
-      const bad = mutate(bytes, m);
-      onlyWireError(() => decodeType8(bad, 0, bad.length, { strict: true }));
-      onlyWireError(() => decodeType8(bad, 0, bad.length));
-      assert.deepEqual(decodeType8(bytes, 0, bytes.length, { strict: true }), p);
-    }),
-    fcParams(),
-  );
+  fc.assert(mutatedPacketProperty(type8Codec, conforming), fcParams());
 });
 
 test('Part 6 §2.4: through serial framing, identity for whole double-words; random and mutated serial bytes throw only WireError', () => {
-  fc.assert(
-    fc.property(fieldsArb(256, true), mutation, fc.uint8Array({ maxLength: 96 }), ({ f }, m, noise) => {
-      const p = type8FromFields(f);
-      const serial = new Uint8Array(serialLength(type8Length(p)));
-      encodeSerial(type8Codec, p, serial, 0);
-      const { crc, earlyCrc, ...back } = decodeSerial(type8Codec, serial, 0, serial.length);
-      assert.equal(typeof crc, 'number');
-      assert.equal(earlyCrc === undefined, type8Length(p) <= 80);
-      assert.deepEqual(back, p);
-      const bad = mutate(serial, m);
-      onlyWireError(() => decodeSerial(type8Codec, bad, 0, bad.length, { strict: true }));
-      onlyWireError(() => decodeSerial(type8Codec, noise, 0, noise.length));
-      assert.deepEqual(decodeSerial(type8Codec, serial, 0, serial.length).payload, p.payload);
-    }),
-    fcParams(),
-  );
+  fc.assert(serialFramingProperty(type8Codec, fields(dwPayload(32)), type8FromFields), fcParams());
 });

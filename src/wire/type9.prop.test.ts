@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fcParams } from '../../test/support/fc.ts';
+import { onlyWireError } from '../../test/support/packet-props.ts';
 import { decodeType9, encodeType9, type9Codec, type9Length } from './type9.ts';
 import type { Type9Packet } from './type9.ts';
 import { tmMessage, tmOpName, tmOperand } from './type9-tm.ts';
 import { decodeSerial, encodeSerial, serialLength } from './serial.ts';
-import { WireError } from './errors.ts';
 
 /**
  * 'transport': any packet lenient decoding can produce (raw O/P, P on an empty payload, odd
@@ -67,14 +67,6 @@ function arbType9(mode: Mode): fc.Arbitrary<Type9Packet> {
   return fc.oneof(single, cont, end, tm, ext);
 }
 
-function onlyWireError(fn: () => unknown): void {
-  try {
-    fn();
-  } catch (e) {
-    if (!(e instanceof WireError)) throw e;
-  }
-}
-
 // Dev8 single segment of type9.test.ts (Figure 4-1) with its CRC and pad.
 const valid = Uint8Array.from([0x00, 0x49, 0x05, 0x06, 0x80, 0xc0, 0xbe, 0xef, 1, 2, 3, 4, 0x81, 0x7e, 0, 0]);
 
@@ -111,8 +103,7 @@ test('Part 10 §4.2: random bytes decode or throw WireError; whatever decodes le
       // Mostly steer the prefix to ftype 9 and a valid tt so the body parsers are exercised.
       if (force > 0 && bytes.length > 1) bytes[1] = ((bytes[1] as number) & 0xc0) | ((force - 1) << 4) | 9;
       onlyWireError(() => decodeType9(bytes, 0, bytes.length, { strict: true }));
-      let p: Type9Packet | undefined;
-      onlyWireError(() => (p = decodeType9(bytes, 0, bytes.length)));
+      const p = onlyWireError(() => decodeType9(bytes, 0, bytes.length));
       if (p !== undefined) {
         const out = new Uint8Array(bytes.length);
         assert.equal(encodeType9(p, out, 0), bytes.length);

@@ -2,32 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fcParams } from '../../../test/support/fc.ts';
+import { symbolBytes as bytesOf, symbolFields as fields, voqOptions as voq } from '../../../test/support/symbol.ts';
 import { toHex } from '../../wire/hex.ts';
-import { decodeSymbol, encodeSymbol, symbolLength } from '../../wire/symbol.ts';
-import type { SymbolFields } from '../../wire/symbol.ts';
-import type { VoqFormat } from '../../wire/voq-stype2.ts';
+import { decodeSymbol } from '../../wire/symbol.ts';
 import { toJsonValue } from './common.ts';
 import { symbolFromJson } from './symbol.ts';
-
-const int = (max: number) => fc.integer({ min: 0, max });
-const fields: fc.Arbitrary<SymbolFields> = fc.oneof(
-  fc.record({ link: fc.constant('cs24' as const), stype0: int(7), parameter0: int(31), parameter1: int(31), stype1: int(7), cmd: int(7) }),
-  fc.record({ link: fc.constant('cs48' as const), stype0: int(7), parameter0: int(63), parameter1: int(63), stype1: int(7), cmd: int(7), stype2: int(0x3fff) }),
-);
-interface Voq {
-  readonly voqFormat: VoqFormat;
-  readonly part12GroupSize: number;
-}
-const voq = fc.oneof(
-  fc.constant<Voq>({ voqFormat: 'seed', part12GroupSize: 0 }),
-  int(6).map((g): Voq => ({ voqFormat: 'part12-rev4.1', part12GroupSize: g })),
-);
-
-function bytesOf(f: SymbolFields): Uint8Array {
-  const out = new Uint8Array(symbolLength(f.link));
-  encodeSymbol(f, out, 0);
-  return out;
-}
 
 test('docs/cli.md: decode → JSON → symbolFromJson → encode reproduces every symbol bit for bit', () => {
   fc.assert(

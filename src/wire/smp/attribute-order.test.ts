@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ETH, OTHER, VENDOR_PROTO } from '../../../test/support/smp.ts';
 import { WireError } from '../errors.ts';
 import { checkAttributeOrder, enforceAttributeOrder } from './attribute-order.ts';
 import type { AttributeLike } from './attributes.ts';
@@ -16,10 +17,6 @@ import {
   attrVendor,
   smpAttribute,
 } from './attribute-build.ts';
-
-const ETH = 0x0102;
-const VENDOR_PROTO = 0x0101;
-const OTHER = 0x1234;
 
 const omn = attrOpenMessageNumber(1);
 const vendor = attrVendor({ oui: 0x00a01e });

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ETH, OTHER, VENDOR_PROTO } from '../../../test/support/smp.ts';
 import { WireError } from '../errors.ts';
 import { parseHex, toHex } from '../hex.ts';
 import {
@@ -26,10 +27,6 @@ import {
   attrVendor,
   smpAttribute,
 } from './attribute-build.ts';
-
-const ETH = 0x0102;
-const VENDOR_PROTO = 0x0101;
-const OTHER = 0x1234;
 
 function dec(hex: string, protoID = OTHER, strict = false): SmpAttribute {
   const b = parseHex(hex);

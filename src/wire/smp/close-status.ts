@@ -5,6 +5,7 @@ import {
   CLAUSE,
   SMP_COMMAND,
   SMP_VER,
+  checkAddressedWords,
   checkCmdVer,
   checkStreamID,
   commandName,
@@ -19,6 +20,7 @@ import {
   u32,
   versionFields,
   withPad,
+  writeAddressedWords,
   writePad,
 } from './header.ts';
 import type { ProtocolName, SmpCommandName, SmpCommonInput, SmpPadded, SmpVersioned } from './header.ts';
@@ -126,18 +128,9 @@ export function closeLength(m: SmpClose): number {
 
 export function encodeClose(m: SmpClose, bytes: Uint8Array, offset: number): number {
   const clause = CLAUSE.close;
-  checkCmdVer('CLOSE', m.cmd, m.ver, clause);
-  checkRange(m.sourceID, 16, 'sourceID', clause);
-  checkRange(m.destID, 16, 'destID', clause);
-  checkRange(m.cos, 8, 'cos', clause);
-  checkRange(m.rsrv, 8, 'rsrv', clause);
+  checkAddressedWords('CLOSE', m, clause);
   checkRange(m.streamID, 16, 'streamID', clause);
-  bytes[offset] = m.cmd;
-  bytes[offset + 1] = m.ver;
-  put16(bytes, offset + 2, m.sourceID);
-  put16(bytes, offset + 4, m.destID);
-  bytes[offset + 6] = m.cos;
-  bytes[offset + 7] = m.rsrv;
+  writeAddressedWords(m, bytes, offset);
   put16(bytes, offset + 8, m.streamID);
   return writePad(bytes, offset + CLOSE_FIELDS, CLOSE_FIELDS, m.pad);
 }

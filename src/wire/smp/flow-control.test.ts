@@ -1,24 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { decode, fails } from '../../../test/support/smp.ts';
 import { WireError } from '../errors.ts';
 import { parseHex, toHex } from '../hex.ts';
 import { decodeSmp, smpBytes } from './index.ts';
-import type { SmpMessage } from './index.ts';
 import { smpFlowControl } from './flow-control.ts';
-
-function decode(hex: string, strict = true): SmpMessage {
-  const b = parseHex(hex);
-  const m = decodeSmp(b, 0, b.length, { strict });
-  assert.equal(toHex(smpBytes(m)), toHex(b), 'encode(decode(x)) === x');
-  return m;
-}
-function fails(hex: string, code: string, offset: number): void {
-  const b = parseHex(hex);
-  assert.throws(
-    () => decodeSmp(b, 0, b.length, { strict: true }),
-    (e: unknown) => e instanceof WireError && e.code === code && e.offset === offset,
-  );
-}
 
 // Table 4-7:
 //   Word 0: CMD 0x07 | VER 0x01 | COS 0x05 | Flow_Control (XON 0x01, XOFF 0x00, RTS 0xFF)

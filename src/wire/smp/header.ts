@@ -230,6 +230,38 @@ export function checkCmdVer(name: SmpCommandName, cmd: number, ver: number | und
   if (ver !== undefined) checkRange(ver, 8, 'ver', clause);
 }
 
+/**
+ * Words 0 and 1 as REQUEST (Table 4-1) and CLOSE (Table 4-8) both lay them out:
+ * <CMD><VER><SourceID> | <DestID><COS><Reserved>.
+ */
+export interface SmpAddressedWords {
+  readonly cmd: number;
+  readonly ver: number;
+  readonly sourceID: number;
+  readonly destID: number;
+  readonly cos: number;
+  readonly rsrv: number;
+}
+
+/** Checks <CMD> against `name` and range-checks the rest of words 0 and 1, before the message's own fields. */
+export function checkAddressedWords(name: SmpCommandName, m: SmpAddressedWords, clause: string): void {
+  checkCmdVer(name, m.cmd, m.ver, clause);
+  checkRange(m.sourceID, 16, 'sourceID', clause);
+  checkRange(m.destID, 16, 'destID', clause);
+  checkRange(m.cos, 8, 'cos', clause);
+  checkRange(m.rsrv, 8, 'rsrv', clause);
+}
+
+/** Writes words 0 and 1 at `offset` (checked first with checkAddressedWords). */
+export function writeAddressedWords(m: SmpAddressedWords, bytes: Uint8Array, offset: number): void {
+  bytes[offset] = m.cmd;
+  bytes[offset + 1] = m.ver;
+  put16(bytes, offset + 2, m.sourceID);
+  put16(bytes, offset + 4, m.destID);
+  bytes[offset + 6] = m.cos;
+  bytes[offset + 7] = m.rsrv;
+}
+
 export function hex2(v: number): string {
   return v.toString(16).padStart(2, '0');
 }

@@ -1,27 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { decode, fails, flat } from '../../../test/support/smp.ts';
 import { WireError } from '../errors.ts';
 import { parseHex, toHex } from '../hex.ts';
 import { decodeSmp, smpBytes } from './index.ts';
-import type { SmpMessage } from './index.ts';
 import { smpAccept, smpOpen, smpRefuse } from './open-accept-refuse.ts';
 import type { SmpOpen } from './open-accept-refuse.ts';
 import { attrConveyanceMailbox, attrMacAddress, attrMtu, attrPeriod } from './attribute-build.ts';
-
-function decode(hex: string, strict = true): SmpMessage {
-  const b = parseHex(hex);
-  const m = decodeSmp(b, 0, b.length, { strict });
-  assert.equal(toHex(smpBytes(m)), toHex(b), 'encode(decode(x)) === x');
-  return m;
-}
-function fails(hex: string, code: string, offset: number): void {
-  const b = parseHex(hex);
-  assert.throws(
-    () => decodeSmp(b, 0, b.length, { strict: true }),
-    (e: unknown) => e instanceof WireError && e.code === code && e.offset === offset,
-  );
-}
-const flat = (hex: string): string => hex.replace(/ /g, '');
 
 // Table 4-4, an Ethernet OPEN:
 //   Word 0: CMD 0x03 | VER 0x01 | SourceID 0x0012

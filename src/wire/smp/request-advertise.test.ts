@@ -1,25 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { decode, fails } from '../../../test/support/smp.ts';
 import { WireError } from '../errors.ts';
 import { parseHex, toHex } from '../hex.ts';
 import { decodeSmp, smpBytes } from './index.ts';
-import type { SmpMessage } from './index.ts';
 import { smpAdvertiseAttributes, smpAdvertiseProtocols, smpAdvertiseUnsupported, smpRequest } from './request-advertise.ts';
 import { attrConveyanceMailbox, attrMacAddress, attrMtu, attrProtocolName, attrVendor, smpAttribute } from './attribute-build.ts';
-
-function decode(hex: string, strict = true): SmpMessage {
-  const b = parseHex(hex);
-  const m = decodeSmp(b, 0, b.length, { strict });
-  assert.equal(toHex(smpBytes(m)), toHex(b), 'encode(decode(x)) === x');
-  return m;
-}
-function fails(hex: string, code: string, offset: number): void {
-  const b = parseHex(hex);
-  assert.throws(
-    () => decodeSmp(b, 0, b.length, { strict: true }),
-    (e: unknown) => e instanceof WireError && e.code === code && e.offset === offset,
-  );
-}
 
 // Table 4-1, a protocol-list request:
 //   Word 0: CMD 0x01 | VER 0x01 | SourceID 0x0012

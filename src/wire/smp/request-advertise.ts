@@ -6,6 +6,7 @@ import {
   CLAUSE,
   PROTO_ID,
   SMP_COMMAND,
+  checkAddressedWords,
   checkCmdVer,
   checkProtoID,
   padLength,
@@ -17,6 +18,7 @@ import {
   u16,
   versionFields,
   withPad,
+  writeAddressedWords,
   writePad,
 } from './header.ts';
 import type { ProtocolName, SmpCommonInput, SmpPadded, SmpVersioned } from './header.ts';
@@ -111,19 +113,10 @@ export function requestLength(m: SmpRequest): number {
 }
 
 export function encodeRequest(m: SmpRequest, bytes: Uint8Array, offset: number): number {
-  checkCmdVer('REQUEST', m.cmd, m.ver, CLAUSE.request);
-  checkRange(m.sourceID, 16, 'sourceID', CLAUSE.request);
-  checkRange(m.destID, 16, 'destID', CLAUSE.request);
-  checkRange(m.cos, 8, 'cos', CLAUSE.request);
-  checkRange(m.rsrv, 8, 'rsrv', CLAUSE.request);
+  checkAddressedWords('REQUEST', m, CLAUSE.request);
   checkRange(m.protoID, 16, 'protoID', CLAUSE.request);
   checkAttributes(m.attributes, CLAUSE.request);
-  bytes[offset] = m.cmd;
-  bytes[offset + 1] = m.ver;
-  put16(bytes, offset + 2, m.sourceID);
-  put16(bytes, offset + 4, m.destID);
-  bytes[offset + 6] = m.cos;
-  bytes[offset + 7] = m.rsrv;
+  writeAddressedWords(m, bytes, offset);
   put16(bytes, offset + 8, m.protoID);
   put16(bytes, offset + 10, m.attributes.length);
   const at = writeAttributes(m.attributes, bytes, offset + REQUEST_HEADER);
