@@ -4,44 +4,45 @@ import { CRC13_INIT, CRC13_POLY, crc13, crc13Bitwise } from './crc13.ts';
 
 /**
  * Part 6 §3.6.4 Table 3-26, transcribed column by column: for data bit Dj (control symbol bit
- * j, D0 = stype0[0], D34 = stype2[13]) the CRC bits C0..C12 whose Exclusive-OR takes it.
+ * j, D0 = stype0[0], D34 = stype2[13]) the CRC bits C0..C12 whose Exclusive-OR takes it ('1' for
+ * the table's x).
  */
 const TABLE_3_26: Readonly<Record<number, string>> = {
-  34: '..x.x..x..x.x',
-  33: '.x.x..x..x.x.',
-  32: 'x.x..x..x.x..',
-  31: '.xx......xx.x',
-  30: 'xx......xx.x.',
-  29: 'x.x.x...x...x',
-  28: '.xxxx.....xxx',
-  27: 'xxxx.....xxx.',
-  26: 'xx..x..xxx..x',
-  25: 'x.xxx.x.x.xxx',
-  24: '.x.xxx...x.xx',
-  23: 'x.xxx...x.xx.',
-  22: '.x.xx....x..x',
-  21: 'x.xx....x..x.',
-  20: '.x..x.......x',
-  19: 'x..x.......x.',
-  18: '....x..x....x',
-  17: '...x..x....x.',
-  16: '..x..x....x..',
-  15: '.x..x....x...',
-  14: 'x..x....x....',
-  13: '....x.....x.x',
-  12: '...x.....x.x.',
-  11: '..x.....x.x..',
-  10: '.x.....x.x...',
-  9: 'x.....x.x....',
-  8: '..x.xx....x.x',
-  7: '.x.xx....x.x.',
-  6: 'x.xx....x.x..',
-  5: '.x..x....xx.x',
-  4: 'x..x....xx.x.',
-  3: '....x...x...x',
-  2: '...x...x...x.',
-  1: '..x...x...x..',
-  0: '.x...x...x...',
+  34: '..1.1..1..1.1',
+  33: '.1.1..1..1.1.',
+  32: '1.1..1..1.1..',
+  31: '.11......11.1',
+  30: '11......11.1.',
+  29: '1.1.1...1...1',
+  28: '.1111.....111',
+  27: '1111.....111.',
+  26: '11..1..111..1',
+  25: '1.111.1.1.111',
+  24: '.1.111...1.11',
+  23: '1.111...1.11.',
+  22: '.1.11....1..1',
+  21: '1.11....1..1.',
+  20: '.1..1.......1',
+  19: '1..1.......1.',
+  18: '....1..1....1',
+  17: '...1..1....1.',
+  16: '..1..1....1..',
+  15: '.1..1....1...',
+  14: '1..1....1....',
+  13: '....1.....1.1',
+  12: '...1.....1.1.',
+  11: '..1.....1.1..',
+  10: '.1.....1.1...',
+  9: '1.....1.1....',
+  8: '..1.11....1.1',
+  7: '.1.11....1.1.',
+  6: '1.11....1.1..',
+  5: '.1..1....11.1',
+  4: '1..1....11.1.',
+  3: '....1...1...1',
+  2: '...1...1...1.',
+  1: '..1...1...1..',
+  0: '.1...1...1...',
 };
 
 function parity(v: number): number {
@@ -59,7 +60,7 @@ const EQUATIONS = Array.from({ length: 13 }, (_, i) => {
   let high = 0;
   let low = 0;
   for (let j = 0; j <= 34; j++) {
-    if (TABLE_3_26[j]?.[i] !== 'x') continue;
+    if (TABLE_3_26[j]?.[i] !== '1') continue;
     if (j <= 23) high |= 1 << (23 - j);
     else low |= 1 << (34 - j);
   }
@@ -85,7 +86,7 @@ test('Part 6 §3.6.4 Table 3-26: every data bit D0–D34 feeds exactly the CRC b
   for (let j = 0; j <= 34; j++) {
     const high = j <= 23 ? 1 << (23 - j) : 0;
     const low = j >= 24 ? 1 << (34 - j) : 0;
-    const row = crc13Bitwise(high, low).toString(2).padStart(13, '0').replace(/1/g, 'x').replace(/0/g, '.');
+    const row = crc13Bitwise(high, low).toString(2).padStart(13, '0').replace(/0/g, '.');
     assert.equal(row, TABLE_3_26[j], `D${j}`);
     assert.equal(crc13(high, low), crc13Bitwise(high, low), `D${j} fast path`);
   }

@@ -4,30 +4,30 @@ import { CRC5_INIT, CRC5_POLY, crc5, crc5Bitwise } from './crc5.ts';
 
 /**
  * Part 6 §3.6.2 Table 3-25, transcribed column by column: for data bit Dj, the CRC bits C0..C4
- * whose Exclusive-OR takes it ('x'), or takes it inverted ('!', written "!x" in the table: "bit
+ * whose Exclusive-OR takes it ('1' for the table's x), or takes it inverted ('!', written "!x" in the table: "bit
  * 18 being applied to the CRC circuit must be inverted", which folds in the 0b11111 preset and
  * the appended 0 bit). Dj is control symbol bit j (D0 = stype0[0], D18 = cmd[2]).
  */
 const TABLE_3_25: Readonly<Record<number, string>> = {
-  18: 'x!!!x',
-  17: '.x.xx',
-  16: 'x.xx.',
-  15: 'xx..x',
-  14: '..xxx',
-  13: '.xxx.',
-  12: 'xxx..',
-  11: '.xx.x',
-  10: 'xx.x.',
-  9: '....x',
-  8: '...x.',
-  7: '..x..',
-  6: '.x...',
-  5: 'x....',
-  4: 'x.x.x',
-  3: 'xxxxx',
-  2: '.x.xx',
-  1: 'x.xx.',
-  0: 'xx..x',
+  18: '1!!!1',
+  17: '.1.11',
+  16: '1.11.',
+  15: '11..1',
+  14: '..111',
+  13: '.111.',
+  12: '111..',
+  11: '.11.1',
+  10: '11.1.',
+  9: '....1',
+  8: '...1.',
+  7: '..1..',
+  6: '.1...',
+  5: '1....',
+  4: '1.1.1',
+  3: '11111',
+  2: '.1.11',
+  1: '1.11.',
+  0: '11..1',
 };
 
 /** Per CRC bit: the mask of data bits (as bits of the 19-bit integer) and the inversion constant. */
@@ -36,7 +36,7 @@ const EQUATIONS = [0, 1, 2, 3, 4].map((i) => {
   let invert = 0;
   for (let j = 0; j <= 18; j++) {
     const mark = TABLE_3_25[j]?.[i];
-    if (mark === 'x' || mark === '!') mask |= 1 << (18 - j);
+    if (mark === '1' || mark === '!') mask |= 1 << (18 - j);
     if (mark === '!') invert = 1;
   }
   return { mask, invert };
