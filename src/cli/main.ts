@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as CommanderModule from 'commander';
+import { LINKS } from '../wire/symbol-types.ts';
+import type { Link } from '../wire/symbol-types.ts';
+import { VOQ_FORMATS } from '../wire/voq-stype2.ts';
+import type { VoqFormat } from '../wire/voq-stype2.ts';
 
 // commander is CommonJS: require() loads it in ~15 ms where the ESM wrapper takes ~35 ms, and
 // `riodp --help` is called in loops by users' scripts.
@@ -13,10 +17,6 @@ type Command = CommanderModule.Command;
  */
 export const LAYERS = ['serial', 'transport', 'symbol', 'smp'] as const;
 export type Layer = (typeof LAYERS)[number];
-export const LINKS = ['cs24', 'cs48'] as const;
-export type Link = (typeof LINKS)[number];
-export const VOQ_FORMATS = ['seed', 'part12-rev4.1'] as const;
-export type VoqFormat = (typeof VOQ_FORMATS)[number];
 
 export interface CodecFlags {
   readonly layer: Layer;

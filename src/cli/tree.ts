@@ -1,3 +1,5 @@
+import { toHex } from '../wire/hex.ts';
+
 /**
  * The readable form of a decoded item: one field per line, nested objects indented, numbers in
  * decimal with hex beside them where hex is how engineers read them (IDs, CRCs, raw fields).
@@ -41,7 +43,7 @@ function walk(value: object, indent: string, lines: string[]): void {
 
 /** The whole byte string, 32 bytes a line, so that nothing a user compares against is hidden. */
 function hexLines(b: Uint8Array, indent: string): string[] {
-  const hex = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+  const hex = toHex(b);
   const out: string[] = [];
   for (let i = 0; i < hex.length; i += 64) out.push(`${indent}${hex.slice(i, i + 64)}`);
   return out;

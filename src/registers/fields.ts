@@ -50,19 +50,22 @@ export type Unpacked<T extends FieldTable> = FieldValues<T> & { readonly rsrv: n
  */
 export class RegisterView<T extends FieldTable> {
   readonly mask: number;
+  /** The field table as entries, built once: every unpack and update walks it. */
+  private readonly entries: readonly (readonly [string, FieldSpec])[];
   constructor(
     readonly register: string,
     readonly clause: string,
     readonly fields: T,
   ) {
+    this.entries = Object.entries(fields);
     let mask = 0;
-    for (const f of Object.values(fields)) mask = (mask | fieldMask(f.bit, f.width)) >>> 0;
+    for (const [, f] of this.entries) mask = (mask | fieldMask(f.bit, f.width)) >>> 0;
     this.mask = mask;
   }
 
   unpack(word: number): Unpacked<T> {
     const out: Record<string, number | boolean> = {};
-    for (const [name, f] of Object.entries(this.fields)) {
+    for (const [name, f] of this.entries) {
       const v = getField(word, f.bit, f.width);
       out[name] = f.width === 1 ? v === 1 : v;
     }
@@ -103,7 +106,7 @@ export class RegisterView<T extends FieldTable> {
     const word = this.apply(space.readWord(offset), changes, offset, true);
     // A field the element implements as reserved (Table 5-2: reads 0, writes ignored) cannot be set.
     const reserved = space.definition(offset)?.reserved ?? 0;
-    for (const [name, f] of Object.entries(this.fields)) {
+    for (const [name, f] of this.entries) {
       if (name in changes && (word & reserved & fieldMask(f.bit, f.width)) !== 0) {
         throw new RegisterError(RegisterErrorCode.unsupported, offset, `${this.register}.${name}`, this.clause, 'this element implements the field as reserved');
       }

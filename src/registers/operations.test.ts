@@ -57,3 +57,8 @@ test('Part 10 §5.4.1 Table 5-3: lenient decode keeps reserved bits 0-11 in rsrv
   assert.equal(encodeOperations(v, 'source'), 0x80040000);
   assert.throws(() => decodeOperations(0x80040000, 'source', { strict: true }), (e: unknown) => e instanceof RegisterError && e.code === 'reserved' && e.offset === SOURCE_OPERATIONS_OFFSET);
 });
+
+test('Part 10 §5.4.2 Table 5-4: an encode error names the Destination Operations CAR offset 0x1C', () => {
+  const v = { ...decodeOperations(0, 'destination'), rsrv: 0x00040000 };
+  assert.throws(() => encodeOperations(v, 'destination'), (e: unknown) => e instanceof RegisterError && e.code === 'range' && e.offset === DESTINATION_OPERATIONS_OFFSET);
+});

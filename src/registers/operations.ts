@@ -55,24 +55,25 @@ function viewOf(which: OperationsCar): RegisterView<typeof OPERATIONS_FIELDS> {
   return which === OperationsCar.source ? sourceOperationsView : destinationOperationsView;
 }
 
+function offsetOf(which: OperationsCar): number {
+  return which === OperationsCar.source ? SOURCE_OPERATIONS_OFFSET : DESTINATION_OPERATIONS_OFFSET;
+}
+
 export function decodeOperations(word: number, which: OperationsCar, opts: ViewDecodeOptions = {}): Operations {
   const view = viewOf(which);
   const value = view.unpack(word);
-  if (opts.strict === true) {
-    const offset = which === OperationsCar.source ? SOURCE_OPERATIONS_OFFSET : DESTINATION_OPERATIONS_OFFSET;
-    checkRsrv(value.rsrv, offset, view.register, view.clause);
-  }
+  if (opts.strict === true) checkRsrv(value.rsrv, offsetOf(which), view.register, view.clause);
   return value;
 }
 
 export function encodeOperations(value: Operations, which: OperationsCar): number {
-  return viewOf(which).pack(value);
+  return viewOf(which).pack(value, offsetOf(which));
 }
 
 export function operationsRegister(which: OperationsCar, reset: number): RegisterSpec {
   const view = viewOf(which);
   return {
-    offset: which === OperationsCar.source ? SOURCE_OPERATIONS_OFFSET : DESTINATION_OPERATIONS_OFFSET,
+    offset: offsetOf(which),
     name: view.register,
     kind: RegisterKind.car,
     clause: view.clause,

@@ -99,6 +99,16 @@ test('Part 6 §2.4.1: strict decoding rejects a non-zero pad', () => {
   assert.doesNotThrow(() => decodeSerial(rawCodec, out, 0, out.length));
 });
 
+test('Part 6 §2.3: no 84-byte frame holds an odd number of half-words: 4 bytes past the pad are not ignored', () => {
+  // raw(78): 39 half-words (odd), + CRC = 80 bytes, no pad; 82 logical bytes would take 88.
+  const out = new Uint8Array(84);
+  out.set(frame(raw(78)));
+  out[82] = 0xde;
+  assert.throws(() => decodeSerial(rawCodec, out, 0, 84), (e: unknown) => e instanceof WireError && e.code === 'invalid' && e.field === 'length' && e.offset === 84);
+  assert.throws(() => decodeSerial(rawCodec, out, 0, 84, { strict: true }), (e: unknown) => e instanceof WireError && e.field === 'length');
+  assert.equal(decodeSerial(rawCodec, out, 0, 80).body.length, 76);
+});
+
 test('logicalLength inverts serialLength for every logical length 4..280', () => {
   for (let n = 4; n <= 280; n += 2) {
     assert.equal(logicalLength(serialLength(n), (n / 2) % 2 === 1), n, `n=${n}`);

@@ -31,8 +31,10 @@ export function serialLength(n: number): number {
 
 /**
  * Locates the logical packet inside a serial packet of `total` bytes. With `total` a multiple
- * of four there is exactly one layout per half-word parity of the logical length:
+ * of four there is at most one layout per half-word parity of the logical length:
  * odd → no pad and one CRC, or pad and two CRCs; even → pad and one CRC, or no pad and two.
+ * An odd packet is never framed in 84 bytes (78 logical bytes take 80, 82 take 88): callers
+ * check the result with `serialLength`.
  */
 export function logicalLength(total: number, odd: boolean): number {
   if (odd) return total - 2 <= EARLY_CRC_AT ? total - 2 : total - 6;
@@ -64,6 +66,10 @@ export function decodeSerial<P extends PacketHeader>(
     throw new WireError(WireErrorCode.invalid, 'length', offset + MAX_SERIAL_PACKET, CLAUSE_MAX, `${total} bytes exceeds 284`);
   }
   const n = logicalLength(total, codec.oddHalfwords(bytes, offset, total < EARLY_CRC_AT ? total : EARLY_CRC_AT, opts));
+  // Otherwise bytes past the pad would go unread: a packet of 78 logical bytes framed in 84.
+  if (serialLength(n) !== total) {
+    throw new WireError(WireErrorCode.invalid, 'length', end, CLAUSE_LEN, `${total} bytes cannot frame a packet of an odd number of half-words`);
+  }
   if (n > EARLY_CRC_AT) return decodeSplit(codec, bytes, offset, end, n, opts);
   const crcAt = offset + n;
   const c = crc16Packet(bytes, offset, crcAt);

@@ -44,3 +44,11 @@ test('Part 2 §4.2.4: strict mode rejects a non-zero rsrv byte; lenient keeps it
   encodeType10(p, out, 0);
   assert.deepEqual(out, bytes);
 });
+
+test('Part 2 §4.2.4: encoding checks the buffer first and never writes a truncated doorbell', () => {
+  const p: Type10Packet = { ackID: 0, vc: 0, crf: 0, prio: 0, tt: 0, ftype: 10, destinationID: 1, sourceID: 2, rsrv: 0, srcTID: 3, info: 4 };
+  const small = new Uint8Array(7);
+  assert.throws(() => encodeType10(p, small, 0), (e: unknown) => e instanceof WireError && e.code === 'range' && e.field === 'buffer');
+  assert.deepEqual(small, new Uint8Array(7));
+  assert.throws(() => encodeType10({ ...p, ftype: 7 } as unknown as Type10Packet, new Uint8Array(8), 0), (e: unknown) => e instanceof WireError && e.field === 'ftype');
+});

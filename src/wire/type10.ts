@@ -1,5 +1,5 @@
-import { WireError, WireErrorCode, checkRange, need } from './errors.ts';
-import { afterIds, decodeHeader, encodeTransport, idBytes, readId } from './header.ts';
+import { WireError, WireErrorCode, checkRange, checkRoom, need } from './errors.ts';
+import { afterIds, decodeHeader, encodeTransport, idBytes, isDev8Prefix, readId } from './header.ts';
 import type { PacketDecodeOptions, PacketHeader } from './header.ts';
 import type { LogicalCodec } from './codec.ts';
 
@@ -55,14 +55,17 @@ export function decodeType10(bytes: Uint8Array, offset: number, end: number, opt
 }
 
 export function encodeType10(p: Type10Packet, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6 = 6): number {
+  if ((p.ftype as number) !== FTYPE_DOORBELL) {
+    throw new WireError(WireErrorCode.invalid, 'ftype', offset + 1, CLAUSE, `ftype ${String(p.ftype)} is not 10`);
+  }
   const size = idBytes(p.tt);
   checkRange(p.destinationID, size * 8, 'destinationID', CLAUSE);
   checkRange(p.sourceID, size * 8, 'sourceID', CLAUSE);
   checkRange(p.rsrv, 8, 'rsrv', CLAUSE);
   checkRange(p.srcTID, 8, 'srcTID', CLAUSE);
   checkRange(p.info, 16, 'info', CLAUSE);
-  const h = { ackID: p.ackID, vc: p.vc, crf: p.crf, prio: p.prio, tt: p.tt, ftype: FTYPE_DOORBELL };
-  const at = encodeTransport(h, p.destinationID, p.sourceID, bytes, offset, ackIdBits);
+  checkRoom(bytes, offset, type10Length(p), CLAUSE);
+  const at = encodeTransport(p, p.destinationID, p.sourceID, bytes, offset, ackIdBits);
   bytes[at] = p.rsrv;
   bytes[at + 1] = p.srcTID;
   bytes[at + 2] = p.info >> 8;
@@ -77,8 +80,5 @@ export const type10Codec: LogicalCodec<Type10Packet> = {
   encode: encodeType10,
   encodedLength: type10Length,
   // 2 + 2·ids + 4 bytes: Dev8 → 8 (even half-words), Dev16 → 10 and Dev32 → 14 (odd).
-  oddHalfwords(bytes, offset) {
-    const tt = ((bytes[offset + 1] as number) >> 4) & 3;
-    return tt !== 0;
-  },
+  oddHalfwords: (bytes, offset, available) => !isDev8Prefix(bytes, offset, available, CLAUSE),
 };

@@ -211,23 +211,13 @@ export function makeCcp(f: CcpFields): Type7Packet {
   const { xonXoff, fam } = type7Fam(f.command, f.seq);
   const flowIDCode = flowIdCode(f.flowID);
   const dflt = ccpPrioCrf(f.crfSupported ?? true);
-  const packet: Type7Packet = {
-    ackID: f.ackID ?? 0,
-    vc: f.vc ?? 0,
-    crf: f.crf ?? dflt.crf,
-    prio: f.prio ?? dflt.prio,
-    tt: f.tt,
-    ftype: FTYPE_FLOW_CONTROL,
-    destinationID: f.destinationID,
-    tgtdestinationID: f.tgtdestinationID,
-    xonXoff,
-    fam,
-    command: f.command,
-    ...(f.seq === undefined ? {} : { seq: f.seq }),
-    flowIDCode,
-    flowID: f.flowID,
-    soc: f.soc,
-    rsrv: 0,
-  };
-  return packet;
+  const ackID = f.ackID ?? 0;
+  const vc = f.vc ?? 0;
+  const crf = f.crf ?? dflt.crf;
+  const prio = f.prio ?? dflt.prio;
+  const { tt, destinationID, tgtdestinationID, command, seq, flowID, soc } = f;
+  // Engines build CCPs at packet rate: two literals, as in decodeType7, rather than a spread.
+  return seq === undefined
+    ? { ackID, vc, crf, prio, tt, ftype: FTYPE_FLOW_CONTROL, destinationID, tgtdestinationID, xonXoff, fam, command, flowIDCode, flowID, soc, rsrv: 0 }
+    : { ackID, vc, crf, prio, tt, ftype: FTYPE_FLOW_CONTROL, destinationID, tgtdestinationID, xonXoff, fam, command, seq, flowIDCode, flowID, soc, rsrv: 0 };
 }

@@ -1,7 +1,11 @@
-/** JSON output of `riodp decode --json`; free of zod so decoding never loads it. */
-/** JSON view of a decoded value: byte arrays become hex strings; everything else is kept. */
+import { toHex } from '../../wire/hex.ts';
+
+/**
+ * JSON output of `riodp decode --json`, free of zod so that decoding never loads it: byte arrays
+ * become hex strings; everything else is kept.
+ */
 export function toJsonValue(value: unknown): unknown {
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+  if (value instanceof Uint8Array) return toHex(value);
   if (Array.isArray(value)) return value.map(toJsonValue);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};

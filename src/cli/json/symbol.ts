@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { WireError, WireErrorCode } from '../../wire/errors.ts';
 import { buildSymbol } from '../../wire/symbol.ts';
 import type { ControlSymbol, SymbolFields } from '../../wire/symbol.ts';
 import {
@@ -19,7 +18,7 @@ import {
 import type { CauseName, Link, PortStatusName } from '../../wire/symbol-types.ts';
 import { VOQ_FORMATS, VoqCmdName, encodeStype2, groupOfPort } from '../../wire/voq-stype2.ts';
 import type { VoqFormat } from '../../wire/voq-stype2.ts';
-import { parseWith, uint } from './common.ts';
+import { invalidJson as fail, parseWith, uint } from './common.ts';
 
 /**
  * JSON input for control symbols (docs/cli.md): exactly what `toJsonValue(decodeSymbol(…))`
@@ -28,7 +27,6 @@ import { parseWith, uint } from './common.ts';
  * the symbol the raw fields make, or the input is rejected naming the field. `crc`, as in the
  * packet readers, is accepted and ignored: encoding computes the CRC.
  */
-export const CLAUSE_SYMBOL_JSON = 'docs/cli.md';
 
 const names = <T extends string>(list: readonly T[]) => z.enum(list as [T, ...T[]]);
 
@@ -189,7 +187,7 @@ function compare(given: object, canon: object, prefix: string): void {
     }
     const same = key === 'congestedPorts' ? isDeepStrictEqual(sortedUnique(value as number[]), want) : isDeepStrictEqual(value, want);
     if (!same) {
-      throw new WireError(WireErrorCode.invalid, path, 0, CLAUSE_SYMBOL_JSON, `${path} ${JSON.stringify(value)} disagrees with the raw fields, which give ${JSON.stringify(want)}`);
+      fail(path, `${path} ${JSON.stringify(value)} disagrees with the raw fields, which give ${JSON.stringify(want)}`);
     }
   }
 }
@@ -211,6 +209,3 @@ function indexOf(list: readonly string[], name: string | undefined): number | un
   return i < 0 ? undefined : i;
 }
 
-function fail(field: string, detail: string): never {
-  throw new WireError(WireErrorCode.invalid, field, 0, CLAUSE_SYMBOL_JSON, detail);
-}

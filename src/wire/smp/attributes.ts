@@ -1,4 +1,4 @@
-import { WireError, WireErrorCode, checkRange, need } from '../errors.ts';
+import { WireError, WireErrorCode, checkRange, fail, need } from '../errors.ts';
 import { CLAUSE, PROTO_ID, put16, put32, u16, u32 } from './header.ts';
 
 /**
@@ -229,39 +229,36 @@ function u24of(v: Uint8Array): number {
 /** Throws the first rule a decoded attribute's value breaks; used by strict decoding. */
 export function checkAttributeStrict(a: SmpAttribute, at: number, field: string): void {
   const v = at + a.idBits / 8;
-  const fail = (code: WireErrorCode, where: number, clause: string, detail: string): never => {
-    throw new WireError(code, field, where, clause, detail);
-  };
   switch (a.name) {
     case 'RESERVED':
-      fail(WireErrorCode.reserved, at, 'Annex 2 §3.5.3 Table 3-2', `attribute ID 0x${a.id.toString(16)} is reserved and must not be used`);
+      fail(WireErrorCode.reserved, field, at, 'Annex 2 §3.5.3 Table 3-2', `attribute ID 0x${a.id.toString(16)} is reserved and must not be used`);
       break;
     case 'VENDOR':
     case 'DATA_OFFSET_VENDOR':
       if (a.vendorFormat === 'INVALID') {
         const clause = a.name === 'VENDOR' ? 'Annex 2 §3.5.3.1' : 'Annex 2 §3.5.3.2';
-        fail(WireErrorCode.invalid, v, clause, 'value is neither OUI format (last four octets zero) nor NAME format (seven non-zero octets)');
+        fail(WireErrorCode.invalid, field, v, clause, 'value is neither OUI format (last four octets zero) nor NAME format (seven non-zero octets)');
       }
       break;
     case 'CONVEYANCE':
       if (a.channelName === 'RESERVED') {
-        fail(WireErrorCode.reserved, v, 'Annex 2 §3.5.3.10 Table 3-8', `channel 0x${a.channel.toString(16)} is reserved`);
+        fail(WireErrorCode.reserved, field, v, 'Annex 2 §3.5.3.10 Table 3-8', `channel 0x${a.channel.toString(16)} is reserved`);
       }
       if (a.channelName === 'MESSAGE' && a.channelInfo >>> 8 !== 0) {
-        fail(WireErrorCode.reserved, v + 2, 'Annex 2 §3.5.3.10 Table 3-8', 'message channel information is 0x0000_00nn');
+        fail(WireErrorCode.reserved, field, v + 2, 'Annex 2 §3.5.3.10 Table 3-8', 'message channel information is 0x0000_00nn');
       }
       break;
     case 'MTU':
-      if (a.rsrv !== 0) fail(WireErrorCode.reserved, v, 'Annex 2 §7.2.1', 'only the lowest two octets are used');
+      if (a.rsrv !== 0) fail(WireErrorCode.reserved, field, v, 'Annex 2 §7.2.1', 'only the lowest two octets are used');
       break;
     case 'DATA_HEADER_FORMAT':
-      if (a.rsrv !== 0) fail(WireErrorCode.reserved, v, 'Annex 2 §3.5.3.9 Table 3-7', 'reserved octets must be zero');
+      if (a.rsrv !== 0) fail(WireErrorCode.reserved, field, v, 'Annex 2 §3.5.3.9 Table 3-7', 'reserved octets must be zero');
       if (a.formatName === 'UNDEFINED') {
-        fail(WireErrorCode.undefined, v + 3, 'Annex 2 §3.5.3.9 Table 3-7', `0x${a.format.toString(16)} is not a DATA command value`);
+        fail(WireErrorCode.undefined, field, v + 3, 'Annex 2 §3.5.3.9 Table 3-7', `0x${a.format.toString(16)} is not a DATA command value`);
       }
       // Table 3-7 and the text disagree on which of DATA1/DATA2 carries the octet; both agree it is 0x00 for DATA and DATA3.
       if ((a.formatName === 'DATA' || a.formatName === 'DATA3') && a.implementationSpecific !== 0) {
-        fail(WireErrorCode.reserved, v + 2, 'Annex 2 §3.5.3.9 Table 3-7', `the seventh octet is 0x00 for ${a.formatName}`);
+        fail(WireErrorCode.reserved, field, v + 2, 'Annex 2 §3.5.3.9 Table 3-7', `the seventh octet is 0x00 for ${a.formatName}`);
       }
       break;
     default:
@@ -269,12 +266,17 @@ export function checkAttributeStrict(a: SmpAttribute, at: number, field: string)
   }
 }
 
-export function decodeAttribute(bytes: Uint8Array, at: number, end: number, protoID: number, strict: boolean, field: string): SmpAttribute {
-  need(end, at, ATTRIBUTE_BYTES, field, CLAUSE.attributes);
+/** The attribute at `at`; the caller has checked that its 8 octets are there. */
+function readAttribute(bytes: Uint8Array, at: number, protoID: number): SmpAttribute {
   const idBits = attributeIdBits(bytes[at] as number);
   const idLen = idBits / 8;
   const id = idLen === 1 ? (bytes[at] as number) : idLen === 2 ? u16(bytes, at) : u32(bytes, at);
-  const a = attributeFromValue(id, bytes.subarray(at + idLen, at + ATTRIBUTE_BYTES), protoID);
+  return attributeFromValue(id, bytes.subarray(at + idLen, at + ATTRIBUTE_BYTES), protoID);
+}
+
+export function decodeAttribute(bytes: Uint8Array, at: number, end: number, protoID: number, strict: boolean, field: string): SmpAttribute {
+  need(end, at, ATTRIBUTE_BYTES, field, CLAUSE.attributes);
+  const a = readAttribute(bytes, at, protoID);
   if (strict) checkAttributeStrict(a, at, field);
   return a;
 }
@@ -290,8 +292,11 @@ export function decodeAttributes(
 ): SmpAttribute[] {
   need(end, at, count * ATTRIBUTE_BYTES, 'attributes', clause);
   const out: SmpAttribute[] = [];
-  for (let i = 0; i < count; i++) {
-    out.push(decodeAttribute(bytes, at + i * ATTRIBUTE_BYTES, end, protoID, strict, `attributes[${i}]`));
+  for (let i = 0, p = at; i < count; i++, p += ATTRIBUTE_BYTES) {
+    const a = readAttribute(bytes, p, protoID);
+    // The field name is built only where it can be reported: lenient decoding builds no strings.
+    if (strict) checkAttributeStrict(a, p, `attributes[${i}]`);
+    out.push(a);
   }
   return out;
 }

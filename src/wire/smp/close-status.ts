@@ -1,4 +1,4 @@
-import { WireError, WireErrorCode, attempt, checkRange, need } from '../errors.ts';
+import { WireError, WireErrorCode, checkRange, need } from '../errors.ts';
 import { ATTRIBUTE_BYTES, checkAttributes, decodeAttributes, scopeAttributes, writeAttributes } from './attributes.ts';
 import type { AttributeLike, SmpAttribute } from './attributes.ts';
 import {
@@ -15,6 +15,7 @@ import {
   put32,
   readPad,
   readVer,
+  versionName,
   reservedZero,
   u16,
   u32,
@@ -54,9 +55,12 @@ export const STATUS_RESERVED = 0x0ffffff0;
 /** RESERVED appears when any Table 4-10 reserved bit is set. */
 export type StatusFlag = keyof typeof STATUS_BIT | 'RESERVED';
 
+// Built once: every STATUS decode names its flags.
+const STATUS_BIT_ENTRIES = Object.entries(STATUS_BIT) as [keyof typeof STATUS_BIT, number][];
+
 export function statusFlags(status: number): StatusFlag[] {
   const out: StatusFlag[] = [];
-  for (const [name, bit] of Object.entries(STATUS_BIT) as [keyof typeof STATUS_BIT, number][]) {
+  for (const [name, bit] of STATUS_BIT_ENTRIES) {
     if ((status & bit) !== 0) out.push(name);
   }
   if ((status & STATUS_RESERVED) !== 0) out.push('RESERVED');
@@ -103,7 +107,8 @@ const STATUS_HEADER = 16;
 
 export function decodeClose(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpClose {
   need(end, offset, CLOSE_FIELDS, 'CLOSE', CLAUSE.close);
-  const { ver, version } = readVer(bytes, offset + 1, strict);
+  const ver = readVer(bytes, offset + 1, strict);
+  const version = versionName(ver);
   const rsrv = bytes[offset + 7] as number;
   reservedZero(rsrv, strict, 'rsrv', offset + 7, CLAUSE.close);
   const streamID = u16(bytes, offset + 8);
@@ -179,13 +184,25 @@ export function streamProtocolBytes(protoID: number, attributes: readonly Attrib
 
 function streamProtocolOf(status: number, data: Uint8Array): SmpStreamProtocol | undefined {
   if ((status & STATUS_BIT.COMMAND_UNKNOWN) !== 0 || data.length === 0) return undefined;
-  const r = attempt(() => decodeStreamProtocol(data, 0, data.length, false));
-  return r.ok ? r.value : undefined;
+  try {
+    return decodeStreamProtocol(data, 0, data.length, false);
+  } catch (e) {
+    if (e instanceof WireError) return undefined;
+    throw e;
+  }
 }
 
-export function decodeStatus(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpStatus {
+/**
+ * Decodes the command a Command_Unknown STATUS quotes (index.ts passes `decodeSmp` leniently, so
+ * this module need not import the dispatcher); undefined when the octets are no message.
+ */
+export type QuoteDecoder = (data: Uint8Array) => SmpMessage | undefined;
+
+/** With `quote`, a Command_Unknown STATUS also carries the quoted command it decodes. */
+export function decodeStatus(bytes: Uint8Array, offset: number, end: number, strict: boolean, quote?: QuoteDecoder): SmpStatus {
   need(end, offset, STATUS_HEADER, 'STATUS', CLAUSE.status);
-  const { ver, version } = readVer(bytes, offset + 1, strict);
+  const ver = readVer(bytes, offset + 1, strict);
+  const version = versionName(ver);
   const dataSize = bytes[offset + 3] as number;
   const rsrv = bytes[offset + 9] as number;
   reservedZero(rsrv, strict, 'rsrv', offset + 9, CLAUSE.status);
@@ -195,8 +212,11 @@ export function decodeStatus(bytes: Uint8Array, offset: number, end: number, str
   need(end, dataAt, dataSize * 8, 'contextSpecificData', CLAUSE.status);
   const dataEnd = dataAt + dataSize * 8;
   const contextSpecificData = bytes.subarray(dataAt, dataEnd);
-  if (strict && (status & STATUS_BIT.COMMAND_UNKNOWN) === 0 && dataSize > 0) decodeStreamProtocol(bytes, dataAt, dataEnd, true);
-  const streamProtocol = streamProtocolOf(status, contextSpecificData);
+  // Strict decoding requires the stream-protocol copy to be well formed (and reports errors at
+  // absolute offsets); lenient decoding keeps the raw data when it is not.
+  const streamProtocol = strict && (status & STATUS_BIT.COMMAND_UNKNOWN) === 0 && dataSize > 0
+    ? decodeStreamProtocol(bytes, dataAt, dataEnd, true)
+    : streamProtocolOf(status, contextSpecificData);
   const pad = readPad(bytes, offset, dataEnd, end, strict, CLAUSE.status);
   const cmdID = bytes[offset + 10] as number;
   const m: SmpStatus = {
@@ -216,8 +236,22 @@ export function decodeStatus(bytes: Uint8Array, offset: number, end: number, str
     statusFlags: statusFlags(status),
     contextSpecificData,
   };
-  if (streamProtocol !== undefined) (m as { streamProtocol?: SmpStreamProtocol }).streamProtocol = streamProtocol;
+  addContext(m, streamProtocol, quote);
   return withPad(m, pad);
+}
+
+/**
+ * Adds `streamProtocol` or `quotedCommand` (never both: one needs Command_Unknown clear, the other
+ * set) to a STATUS literal before its pad, without copying it.
+ */
+function addContext(m: SmpStatus, streamProtocol: SmpStreamProtocol | undefined, quote: QuoteDecoder | undefined): void {
+  if (streamProtocol !== undefined) {
+    (m as { streamProtocol?: SmpStreamProtocol }).streamProtocol = streamProtocol;
+    return;
+  }
+  if (quote === undefined || (m.status & STATUS_BIT.COMMAND_UNKNOWN) === 0 || m.contextSpecificData.length === 0) return;
+  const quotedCommand = quote(m.contextSpecificData);
+  if (quotedCommand !== undefined) (m as { quotedCommand?: SmpMessage }).quotedCommand = quotedCommand;
 }
 
 function checkStatusStrict(status: number, dataSize: number, offset: number): void {
@@ -290,13 +324,12 @@ export interface SmpStatusInput extends SmpCommonInput {
 }
 
 /** A STATUS from its fields; index.ts's `smpStatus` adds quoting a command for Command_Unknown. */
-export function buildStatus(f: SmpStatusInput): SmpStatus {
+export function buildStatus(f: SmpStatusInput, quote?: QuoteDecoder): SmpStatus {
   const status = typeof f.status === 'number' ? f.status : statusFromFlags(f.status);
   const sp = f.streamProtocol;
   const contextSpecificData = f.contextSpecificData ?? (sp ? streamProtocolBytes(sp.protoID, scopeAttributes(sp.attributes, sp.protoID)) : new Uint8Array(0));
-  const streamProtocol = streamProtocolOf(status, contextSpecificData);
   const cmdID = f.cmdID ?? SMP_COMMAND.STATUS;
-  return {
+  const m: SmpStatus = {
     command: 'STATUS',
     cmd: SMP_COMMAND.STATUS,
     ...versionFields(f.ver),
@@ -311,7 +344,7 @@ export function buildStatus(f: SmpStatusInput): SmpStatus {
     status,
     statusFlags: statusFlags(status),
     contextSpecificData,
-    ...(streamProtocol && { streamProtocol }),
-    ...(f.pad && { pad: f.pad }),
   };
+  addContext(m, streamProtocolOf(status, contextSpecificData), quote);
+  return withPad(m, f.pad);
 }

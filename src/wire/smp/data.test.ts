@@ -81,6 +81,12 @@ test('Annex 2 §4.3.2 Table 4-13: with neither S nor E the last word is a 32-bit
   assert.deepEqual([m.segment, m.pduLength, m.streamID], ['CONTINUATION', 0xfffffff0, undefined]);
 });
 
+test('Annex 2 §4.3.2 Table 4-13: with neither S nor E there is no Reserved half to encode, so a non-zero rsrv1 is refused', () => {
+  const m = decode('09010205 00000012 00000001 fffffff0 aa000000 00000000');
+  assert.ok(m.command === 'DATA1');
+  assert.throws(() => smpBytes({ ...m, rsrv1: 1 }), (e: unknown) => e instanceof WireError && e.code === 'invalid' && e.field === 'rsrv1');
+});
+
 test('Annex 2 §3.5.2.1, DECISIONS §7: DATA1 is exempt from the <VER> 0x01 rule', () => {
   const m = decode('09070205 00000012 80000003 00420000 61626300 00000000');
   assert.ok(m.command === 'DATA1');

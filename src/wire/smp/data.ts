@@ -11,6 +11,7 @@ import {
   put32,
   readPad,
   readVer,
+  versionName,
   reservedZero,
   u16,
   u32,
@@ -98,7 +99,8 @@ function streamOrLength(streamOrPdu: boolean, streamID: number, pduLength: numbe
 
 export function decodeData(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpData {
   need(end, offset, DATA_HEADER, 'DATA', CLAUSE.data);
-  const { ver, version } = readVer(bytes, offset + 1, strict);
+  const ver = readVer(bytes, offset + 1, strict);
+  const version = versionName(ver);
   const rsrv = u16(bytes, offset + 4);
   reservedZero(rsrv, strict, 'rsrv', offset + 4, CLAUSE.data);
   const b8 = bytes[offset + 8] as number;
@@ -229,6 +231,10 @@ export function encodeData(m: AnyData, bytes: Uint8Array, offset: number): numbe
       put16(bytes, offset + 10, field);
     } else {
       checkRange(m.rsrv1, 16, 'rsrv1', clause);
+      // With neither S nor E the word is all PDU-Length: a Reserved half has nowhere to go.
+      if ((m.s | m.e) === 0 && m.rsrv1 !== 0) {
+        throw new WireError(WireErrorCode.invalid, 'rsrv1', 0, clause, 'neither S nor E set: the last word holds PDU-Length, no Reserved half');
+      }
       checkRange(len, 30, 'payload.length', clause);
       const field = streamField(m, 32, clause);
       bytes[offset + 8] = (m.s << 7) | (m.e << 6) | (len >>> 24);

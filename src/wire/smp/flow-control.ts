@@ -10,6 +10,7 @@ import {
   put16,
   readPad,
   readVer,
+  versionName,
   u16,
   versionFields,
   withPad,
@@ -45,7 +46,8 @@ const FIELDS = 10;
 
 export function decodeFlowControl(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpFlowControl {
   need(end, offset, FIELDS, 'FLOW_CONTROL', CLAUSE.flowControl);
-  const { ver, version } = readVer(bytes, offset + 1, strict);
+  const ver = readVer(bytes, offset + 1, strict);
+  const version = versionName(ver);
   const flowControl = bytes[offset + 3] as number;
   const name = flowControlName(flowControl);
   if (strict && name === 'UNDEFINED') {

@@ -140,14 +140,13 @@ export function put32(b: Uint8Array, at: number, v: number): void {
   put24(b, at + 1, v);
 }
 
-/** Reads <VER> at `at`; an unknown version is labelled leniently and rejected strictly (§3.5.2.1). */
-export function readVer(bytes: Uint8Array, at: number, strict: boolean): { ver: number; version: SmpVersion } {
+/** Reads <VER> at `at`; an unknown version is labelled leniently (`versionName`) and rejected strictly (§3.5.2.1). */
+export function readVer(bytes: Uint8Array, at: number, strict: boolean): number {
   const ver = bytes[at] as number;
-  const version = versionName(ver);
-  if (strict && version === 'UNKNOWN') {
+  if (strict && ver !== SMP_VER) {
     throw new WireError(WireErrorCode.undefined, 'ver', at, CLAUSE.cmdVer, `VER 0x${hex2(ver)} is not 0x01`);
   }
-  return { ver, version };
+  return ver;
 }
 
 /** Strict check of a reserved field: "On transmission, these fields must be filled with zeros" (§3.8.5). */

@@ -1,4 +1,4 @@
-import { WireError, WireErrorCode, attempt, checkRange, need } from '../errors.ts';
+import { WireError, WireErrorCode, checkRange, need } from '../errors.ts';
 import type { DecodeOptions } from '../errors.ts';
 import { CLAUSE, SMP_COMMAND, canonicalPadLength, commandName, hex2 } from './header.ts';
 import { advertiseLength, decodeAdvertise, decodeRequest, encodeAdvertise, encodeRequest, requestLength } from './request-advertise.ts';
@@ -7,7 +7,7 @@ import { decodeAccept, decodeOpen, decodeRefuse, encodeOpenFamily, openFamilyLen
 import type { SmpAccept, SmpOpen, SmpRefuse } from './open-accept-refuse.ts';
 import { decodeFlowControl, encodeFlowControl, flowControlLength } from './flow-control.ts';
 import type { SmpFlowControl } from './flow-control.ts';
-import { STATUS_BIT, buildStatus, closeLength, decodeClose, decodeStatus, encodeClose, encodeStatus, statusLength } from './close-status.ts';
+import { STATUS_BIT, buildStatus, statusFromFlags, closeLength, decodeClose, decodeStatus, encodeClose, encodeStatus, statusLength } from './close-status.ts';
 import type { SmpClose, SmpStatus, SmpStatusInput } from './close-status.ts';
 import { decodeUserDefined, encodeUserDefined, userDefinedLength } from './userdefined.ts';
 import type { SmpUserDefined } from './userdefined.ts';
@@ -68,7 +68,7 @@ export function decodeSmp(bytes: Uint8Array, offset: number, end: number, opts: 
     case 'CLOSE':
       return decodeClose(bytes, offset, end, strict);
     case 'STATUS':
-      return withQuotedCommand(decodeStatus(bytes, offset, end, strict));
+      return decodeStatus(bytes, offset, end, strict, quotedCommand);
     case 'USERDEFINED':
       return decodeUserDefined(bytes, offset, end, strict);
     case 'DATA':
@@ -93,13 +93,13 @@ export function decodeSmp(bytes: Uint8Array, offset: number, end: number, opts: 
 }
 
 /** With Command_Unknown, the context-specific data is "the original command" (§4.2.8): decoded leniently when it can be. */
-function withQuotedCommand(m: SmpStatus): SmpStatus {
-  if ((m.status & STATUS_BIT.COMMAND_UNKNOWN) === 0 || m.contextSpecificData.length === 0) return m;
-  const d = m.contextSpecificData;
-  const r = attempt(() => decodeSmp(d, 0, d.length));
-  if (!r.ok) return m;
-  const { pad, ...rest } = m;
-  return { ...rest, quotedCommand: r.value, ...(pad && { pad }) };
+function quotedCommand(d: Uint8Array): SmpMessage | undefined {
+  try {
+    return decodeSmp(d, 0, d.length);
+  } catch (e) {
+    if (e instanceof WireError) return undefined;
+    throw e;
+  }
 }
 
 export function smpLength(m: SmpMessage): number {
@@ -186,19 +186,20 @@ export function smpUnknown(cmd: number, data: Uint8Array = new Uint8Array(0)): S
  * `cmdID`/`cmdVersion` default to the quoted command's first two octets.
  */
 export function smpStatus(f: SmpStatusInput & { readonly quote?: SmpMessage | Uint8Array }): SmpStatus {
-  if (f.quote === undefined) return withQuotedCommand(buildStatus(f));
+  if (f.quote === undefined) return buildStatus(f, quotedCommand);
   const raw = f.quote instanceof Uint8Array ? f.quote : smpBytes(f.quote);
   const data = new Uint8Array(raw.length + canonicalPadLength(raw.length));
   data.set(raw);
-  const status = (typeof f.status === 'number' ? f.status : buildStatus(f).status) | STATUS_BIT.COMMAND_UNKNOWN;
-  return withQuotedCommand(
-    buildStatus({
+  const status = (typeof f.status === 'number' ? f.status : statusFromFlags(f.status)) | STATUS_BIT.COMMAND_UNKNOWN;
+  return buildStatus(
+    {
       ...f,
       status: status >>> 0,
       contextSpecificData: data,
       cmdID: f.cmdID ?? raw[0] ?? 0,
       cmdVersion: f.cmdVersion ?? raw[1] ?? 0,
-    }),
+    },
+    quotedCommand,
   );
 }
 

@@ -15,6 +15,7 @@ import {
   put24,
   readPad,
   readVer,
+  versionName,
   u16,
   u24,
   versionFields,
@@ -90,7 +91,8 @@ function attributesAt(
 
 export function decodeOpen(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpOpen {
   need(end, offset, OPEN_HEADER, 'OPEN', CLAUSE.open);
-  const { ver, version } = readVer(bytes, offset + 1, strict);
+  const ver = readVer(bytes, offset + 1, strict);
+  const version = versionName(ver);
   const { protoID, protocol, attributes, pad } = attributesAt(bytes, offset, end, offset + OPEN_HEADER, strict, 'OPEN', CLAUSE.open);
   return withPad({
     command: 'OPEN',
@@ -106,7 +108,8 @@ export function decodeOpen(bytes: Uint8Array, offset: number, end: number, stric
 
 export function decodeAccept(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpAccept {
   need(end, offset, ACCEPT_HEADER, 'ACCEPT', CLAUSE.accept);
-  const { ver, version } = readVer(bytes, offset + 1, strict);
+  const ver = readVer(bytes, offset + 1, strict);
+  const version = versionName(ver);
   const ackType = bytes[offset + 4] as number;
   if (strict && ackType !== 0) {
     throw new WireError(WireErrorCode.reserved, 'ackType', offset + 4, 'Annex 2 §4.2.4', `ack type ${ackType} is reserved`);
@@ -132,7 +135,8 @@ export function decodeAccept(bytes: Uint8Array, offset: number, end: number, str
 
 export function decodeRefuse(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpRefuse {
   need(end, offset, ACCEPT_HEADER, 'REFUSE', CLAUSE.refuse);
-  const { ver, version } = readVer(bytes, offset + 1, strict);
+  const ver = readVer(bytes, offset + 1, strict);
+  const version = versionName(ver);
   const nackType = bytes[offset + 4] as number;
   if (strict && nackType !== 0) {
     throw new WireError(WireErrorCode.reserved, 'nackType', offset + 4, 'Annex 2 §4.2.5', `nack type ${nackType} is reserved`);

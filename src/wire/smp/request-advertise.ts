@@ -14,6 +14,7 @@ import {
   put16,
   readPad,
   readVer,
+  versionName,
   reservedZero,
   u16,
   versionFields,
@@ -79,7 +80,8 @@ const ADVERTISE_HEADER = 8;
 
 export function decodeRequest(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpRequest {
   need(end, offset, REQUEST_HEADER, 'REQUEST', CLAUSE.request);
-  const { ver, version } = readVer(bytes, offset + 1, strict);
+  const ver = readVer(bytes, offset + 1, strict);
+  const version = versionName(ver);
   const rsrv = bytes[offset + 7] as number;
   reservedZero(rsrv, strict, 'rsrv', offset + 7, CLAUSE.request);
   const protoID = u16(bytes, offset + 8);
@@ -125,7 +127,8 @@ export function encodeRequest(m: SmpRequest, bytes: Uint8Array, offset: number):
 
 export function decodeAdvertise(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpAdvertise {
   need(end, offset, ADVERTISE_HEADER, 'ADVERTISE', CLAUSE.advertise);
-  const { ver, version } = readVer(bytes, offset + 1, strict);
+  const ver = readVer(bytes, offset + 1, strict);
+  const version = versionName(ver);
   const b6 = bytes[offset + 6] as number;
   const s = b6 >> 7;
   const a = (b6 >> 6) & 1;

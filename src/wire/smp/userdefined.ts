@@ -1,5 +1,5 @@
 import { WireError, WireErrorCode, checkRange, need } from '../errors.ts';
-import { CLAUSE, USERDEFINED_FIRST, checkCmdVer, put16, readVer, reservedZero, u16, versionFields } from './header.ts';
+import { CLAUSE, USERDEFINED_FIRST, checkCmdVer, put16, readVer, versionName, reservedZero, u16, versionFields } from './header.ts';
 import type { SmpCommonInput, SmpVersioned } from './header.ts';
 
 /**
@@ -22,7 +22,8 @@ const HEADER = 8;
 
 export function decodeUserDefined(bytes: Uint8Array, offset: number, end: number, strict: boolean): SmpUserDefined {
   need(end, offset, HEADER, 'USERDEFINED', CLAUSE.userDefined);
-  const { ver, version } = readVer(bytes, offset + 1, strict);
+  const ver = readVer(bytes, offset + 1, strict);
+  const version = versionName(ver);
   const rsrv = bytes[offset + 3] as number;
   reservedZero(rsrv, strict, 'rsrv', offset + 3, CLAUSE.userDefined);
   return {
