@@ -43,6 +43,10 @@ export function codecFor(ftype: number, offset = 1): LogicalCodec<Packet> {
 }
 
 function ftypeAt(bytes: Uint8Array, offset: number, end: number): number {
+  // The codecs trust `end`; a span reaching past the array would read missing bytes as zeros.
+  if (!Number.isInteger(offset) || !Number.isInteger(end) || offset < 0 || end > bytes.length || offset > end) {
+    throw new WireError(WireErrorCode.range, 'span', offset, 'riodp API', `[${offset}, ${end}) is not inside ${bytes.length} bytes`);
+  }
   need(end, offset, 2, 'prefix', 'Part 6 §2.3 Figure 2-2');
   return (bytes[offset + 1] as number) & 0xf;
 }
