@@ -145,3 +145,22 @@ export function serialFramingProperty<F, P extends WithPayload>(
     assert.deepEqual(decodeSerial(codec, serial, 0, serial.length).payload, p.payload);
   });
 }
+
+/**
+ * Packets a constructor builds satisfy every strict rule: they decode strictly to themselves at
+ * the transport level and through serial framing (Part 6 §2.4), with the early CRC exactly when
+ * the packet is over 80 bytes.
+ */
+export function strictRoundTripProperty<P extends PacketHeader>(codec: LogicalCodec<P>, conforming: fc.Arbitrary<P>): fc.IPropertyWithHooks<[P]> {
+  const encode = encoder(codec);
+  return fc.property(conforming, (p) => {
+    const bytes = encode(p);
+    assert.deepEqual(codec.decode(bytes, 0, bytes.length, { strict: true }), p);
+    const serial = new Uint8Array(serialLength(bytes.length));
+    encodeSerial(codec, p, serial, 0);
+    const { crc, earlyCrc, ...back } = decodeSerial(codec, serial, 0, serial.length, { strict: true });
+    assert.equal(typeof crc, 'number');
+    assert.equal(earlyCrc === undefined, bytes.length <= 80);
+    assert.deepEqual(back, p);
+  });
+}
