@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  FLOW_IDS, FLOW_ID_LABELS, ccpPrioCrf, flowIdChannel, flowIdCode, flowIdForPacket, flowIdLabel, isReservedFlowId, packetForFlowId,
+  FLOW_IDS, FLOW_ID_LABELS, ccpPrioCrf, channelPacketFields, flowIdChannel, flowIdCode, flowIdForChannel, flowIdForPacket, flowIdLabel, isReservedFlowId, packetChannel, packetForFlowId,
 } from './flow-id.ts';
 import type { FlowIdLabel } from './flow-id.ts';
 
@@ -110,4 +110,23 @@ test('Part 9 §2.4.2: CCPs are marked prio 0b11 and CRF 0b1 "if supported"', () 
   assert.deepEqual(ccpPrioCrf(), { prio: 3, crf: 1 });
   assert.deepEqual(ccpPrioCrf(true), { prio: 3, crf: 1 });
   assert.deepEqual(ccpPrioCrf(false), { prio: 3, crf: 0 });
+});
+
+test('Part 6 §2.3 Table 2-2: VC = 1 makes PRIO||CRF the VCID, low bits ignored with fewer channels', () => {
+  // "1 00 0 - VC1 … 1 11 1 - VC8"
+  for (let id = 0; id < 8; id++) assert.equal(packetChannel(1, id >> 1, id & 1, 8), id + 1);
+  // "1 01 X - VC3" (VC0 + 4 VCs), "1 1X X - VC5" (VC0 + 2 VCs), "1 XX X - VC1" (VC0 + 1 VC)
+  assert.equal(packetChannel(1, 1, 1, 4), 3);
+  assert.equal(packetChannel(1, 3, 0, 2), 5);
+  assert.equal(packetChannel(1, 3, 1, 1), 1);
+  assert.equal(packetChannel(0, 3, 1, 8), 0, 'VC = 0 is VC0');
+  assert.equal(packetChannel(1, 3, 1, 0), 0, 'single VC mode: every packet is VC0');
+  for (let ch = 1; ch <= 8; ch++) {
+    const f = channelPacketFields(ch);
+    assert.ok(f);
+    assert.equal(packetChannel(f.vc, f.prio, f.crf, 8), ch);
+    assert.equal(flowIdForChannel(ch), `${ch}A`);
+  }
+  assert.equal(channelPacketFields(0), undefined);
+  assert.equal(flowIdForChannel(9), undefined);
 });

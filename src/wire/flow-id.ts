@@ -138,3 +138,32 @@ export function packetForFlowId(flowID: FlowIdName, opts: { readonly response: b
 export function ccpPrioCrf(crfSupported = true): FlowPacketFields {
   return { prio: 3, crf: crfSupported ? 1 : 0 };
 }
+
+/** Number of VC1–VC8 channels a link runs (Part 6 §6.4.2): 0 is single VC mode. */
+export type VcCount = 0 | 1 | 2 | 4 | 8;
+export const VC_COUNTS: readonly VcCount[] = [0, 1, 2, 4, 8];
+const CHANNEL_MASK: Readonly<Record<VcCount, number>> = { 0: 0, 1: 0b000, 2: 0b100, 4: 0b110, 8: 0b111 };
+
+/**
+ * The virtual channel of a packet (Part 6 §2.3 Table 2-2, multiple VC mode): VC = 0 is VC0 with
+ * PRIO/CRF as priority; VC = 1 makes PRIO||CRF the VCID, "1 00 0 - VC1 … 1 11 1 - VC8", and with
+ * fewer channels the low bits are ignored ("1 00 X - VC1 (VC0 + 4 VCs)", "1 0X X - VC1 (VC0 +
+ * 2VCs)", "1 XX X - VC1 (VC0 + 1VC)"). In single VC mode (vcCount 0) the VC bit is not a channel
+ * select and every packet is VC0.
+ */
+export function packetChannel(vc: number, prio: number, crf: number, vcCount: VcCount): number {
+  if (vcCount === 0 || (vc & 1) === 0) return 0;
+  return 1 + ((((prio & 3) << 1) | (crf & 1)) & CHANNEL_MASK[vcCount]);
+}
+
+/** The flowID of a VC1–VC8 packet: "Flow nA and higher for VCn" (Table 3-1). */
+export function flowIdForChannel(channel: number): FlowIdLabel | undefined {
+  return channel >= 1 && channel <= 8 ? (`${channel}A` as FlowIdLabel) : undefined;
+}
+
+/** The header bits of a VC1–VC8 packet: VC = 1 and PRIO||CRF = channel − 1 (Table 2-2). */
+export function channelPacketFields(channel: number): { readonly vc: number; readonly prio: number; readonly crf: number } | undefined {
+  if (!Number.isInteger(channel) || channel < 1 || channel > 8) return undefined;
+  const id = channel - 1;
+  return { vc: 1, prio: id >> 1, crf: id & 1 };
+}
