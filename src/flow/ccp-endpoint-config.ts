@@ -1,0 +1,90 @@
+import { FLOW_IDS } from '../wire/flow-id.ts';
+import type { FlowIdLabel } from '../wire/flow-id.ts';
+import { flowIndex } from './flows.ts';
+import type { CcpEndpointConfig, CounterMapping, CriticalFlow } from './ccp-endpoint-types.ts';
+
+/** A.2 "on the order of several times the width of the fabric": 1 ms in the CLI's nanoseconds. */
+export const DEFAULT_ORPHAN_PERIOD = 1_000_000;
+export const DEFAULT_COUNTER_BITS = 8;
+
+/** The validated configuration of a `CcpEndpoint`, defaults filled in. */
+export interface ResolvedCcpEndpointConfig {
+  readonly orphanPeriod: number;
+  readonly counterBits: number;
+  readonly counters: CounterMapping;
+  readonly critical: readonly CriticalFlow[];
+  readonly flowArbitration: boolean;
+}
+
+export function isPositiveInteger(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+}
+
+export function checkOrphanPeriod(v: unknown, field: string): number {
+  if (!isPositiveInteger(v)) throw new RangeError(`${field} must be a positive integer`);
+  return v;
+}
+
+function checkCounters(m: CounterMapping | undefined): CounterMapping {
+  if (m === undefined) return { mode: 'per-flow' };
+  const mode: unknown = (m as { mode?: unknown }).mode;
+  if (mode === 'per-flow') return { mode };
+  if (mode !== 'bounded') throw new RangeError("counters.mode must be 'per-flow' or 'bounded'");
+  const count: unknown = (m as { count?: unknown }).count;
+  if (!isPositiveInteger(count)) throw new RangeError('counters.count must be a positive integer');
+  return { mode, count };
+}
+
+function checkCritical(list: readonly CriticalFlow[] | undefined): readonly CriticalFlow[] {
+  if (list === undefined) return [];
+  return list.map((c, i) => {
+    if (!Object.hasOwn(FLOW_IDS, c.flowID)) throw new RangeError(`critical[${i}].flowID must be a Table 3-1 flow`);
+    if (c.destinationID === undefined) return { flowID: c.flowID };
+    if (!Number.isSafeInteger(c.destinationID) || c.destinationID < 0) {
+      throw new RangeError(`critical[${i}].destinationID must be a non-negative integer`);
+    }
+    return { destinationID: c.destinationID, flowID: c.flowID };
+  });
+}
+
+export function resolveConfig(config: CcpEndpointConfig): ResolvedCcpEndpointConfig {
+  const orphanPeriod = checkOrphanPeriod(config.orphanPeriod ?? DEFAULT_ORPHAN_PERIOD, 'orphanPeriod');
+  const counterBits = config.counterBits ?? DEFAULT_COUNTER_BITS;
+  if (!Number.isInteger(counterBits) || counterBits < 1 || counterBits > 31) {
+    throw new RangeError('counterBits must be an integer from 1 to 31');
+  }
+  return {
+    orphanPeriod,
+    counterBits,
+    counters: checkCounters(config.counters),
+    critical: checkCritical(config.critical),
+    flowArbitration: config.flowArbitration ?? false,
+  };
+}
+
+/**
+ * §2.4.3 "an end point may choose to ignore a flow control XOFF request for a transaction request
+ * flow that it regards as critical": bit i of a mask is flow i of Table 3-1.
+ */
+export class CriticalFlows {
+  readonly #everywhere: number;
+  readonly #byDestination = new Map<number, number>();
+
+  constructor(list: readonly CriticalFlow[]) {
+    let everywhere = 0;
+    for (const c of list) {
+      const bit = 1 << flowIndex(c.flowID);
+      if (c.destinationID === undefined) everywhere |= bit;
+      else this.#byDestination.set(c.destinationID, (this.#byDestination.get(c.destinationID) ?? 0) | bit);
+    }
+    this.#everywhere = everywhere;
+  }
+
+  mask(destinationID: number): number {
+    return this.#everywhere | (this.#byDestination.get(destinationID) ?? 0);
+  }
+
+  has(destinationID: number, flowID: FlowIdLabel): boolean {
+    return (this.mask(destinationID) & (1 << flowIndex(flowID))) !== 0;
+  }
+}
