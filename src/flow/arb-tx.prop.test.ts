@@ -103,9 +103,7 @@ function run(cfg: { pipelining: boolean; requestTimeout: number | null; retryDel
     for (const o of out) {
       if (o.kind === 'event' && o.name === 'revoked' && o.destinationID !== undefined && o.flowID !== undefined) {
         const m = model(o.destinationID, o.flowID);
-        // A single-PDU grant withdrawn before its PDU started, or a held one dropped: no other output names them.
-        const c = m.current;
-        if (c !== null && c.seq === o.seq && c.mode === 'single' && !c.pdu) m.current = null;
+        // A held single-PDU grant dropped: no other output names it (a current one ends with grant-ended 'revoked').
         const held = m.accepted[0];
         if (held !== undefined && held.seq === o.seq && held.mode === 'single') m.accepted.shift();
       } else if (o.kind === 'transmit') {
@@ -125,7 +123,7 @@ function run(cfg: { pipelining: boolean; requestTimeout: number | null; retryDel
         const m = model(o.destinationID, o.flowID);
         assert.ok(m.current !== null && !m.current.pdu);
         if (o.reason === 'released') assert.equal(released, flowKey(o.destinationID, o.flowID), 'RELEASE precedes grant-ended released');
-        else assert.equal(m.current.mode, 'single');
+        else assert.equal(m.current.mode, 'single', 'last-segment and revoked end single-PDU grants');
         m.current = null;
         released = null;
       } else if (o.kind === 'send') {

@@ -186,10 +186,13 @@ test('Part 9 §2.4.7 rule 8 (decision): XOFF(ARB) after the application asked to
   assert.equal(sent(e.handle(segment('end'), 23)).length, 1);
 });
 
-test('Part 9 §2.4.7 rule 5 (decision): XOFF(ARB) with the Y of a single-PDU grant whose PDU has not started withdraws it: event revoked, no RELEASE, no grant-ended', () => {
+test('Part 9 §2.4.7 rule 5 (decision): XOFF(ARB) with the Y of a single-PDU grant whose PDU has not started withdraws it: event revoked, grant-ended revoked, no RELEASE', () => {
   const e = granted('single');
   const out = e.handle(xoffArb(0), 20);
-  assert.deepEqual(out, [{ kind: 'event', name: 'revoked', destinationID: RX, flowID: '0A', seq: 0 }]);
+  assert.deepEqual(out, [
+    { kind: 'event', name: 'revoked', destinationID: RX, flowID: '0A', seq: 0 },
+    { kind: 'grant-ended', destinationID: RX, flowID: '0A', reason: 'revoked' },
+  ]);
   assert.equal(e.state(RX, '0A').grant, null);
   assert.equal(only(e.handle(segment('single'), 21), 'refused').reason, 'no-grant');
 });

@@ -248,10 +248,9 @@ export class ArbTx implements Engine<ArbTxInput, ArbTxOutput> {
     this.#endGrant(f, 'released', now, out);
   }
 
-  /** `reason` null: withdrawn by XOFF(ARB) before its PDU started (event `revoked` said so). */
-  #endGrant(f: ArbTxFlow, reason: 'last-segment' | 'released' | null, now: Time, out: Out): void {
+  #endGrant(f: ArbTxFlow, reason: 'last-segment' | 'released' | 'revoked', now: Time, out: Out): void {
     f.grant = null;
-    if (reason !== null) out.push({ kind: 'grant-ended', destinationID: f.destinationID, flowID: f.flowID, reason });
+    out.push({ kind: 'grant-ended', destinationID: f.destinationID, flowID: f.flowID, reason });
     const h = f.held;
     if (h !== null) {
       // §2.2.2 "The pipelined request shall not be honored until the current transaction has
@@ -350,7 +349,7 @@ export class ArbTx implements Engine<ArbTxInput, ArbTxOutput> {
     } else if (!g.pduInProgress) {
       // Decision: a single-PDU grant withdrawn before its PDU starts just ends; no RELEASE
       // (Table 3-2: RELEASE goes "in conjunction with" a multi-PDU request's buffer space).
-      this.#endGrant(f, null, now, out);
+      this.#endGrant(f, 'revoked', now, out);
     }
   }
 

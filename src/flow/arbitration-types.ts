@@ -96,8 +96,11 @@ export type ArbTxOutput =
   | { readonly kind: 'refused'; readonly destinationID: number; readonly flowID: FlowIdLabel; readonly segment: SegmentKind; readonly reason: RefusalReason }
   /** XON(ARB) accepted: the resource is ours (`mode` of the granted REQUEST, `seq` its Y bit). */
   | { readonly kind: 'grant'; readonly destinationID: number; readonly flowID: FlowIdLabel; readonly mode: ArbMode; readonly seq: number }
-  /** The grant ended: the last segment of a single-PDU grant went, or RELEASE was sent. */
-  | { readonly kind: 'grant-ended'; readonly destinationID: number; readonly flowID: FlowIdLabel; readonly reason: 'last-segment' | 'released' }
+  /**
+   * The grant ended: the last segment of a single-PDU grant went, RELEASE was sent, or XOFF(ARB)
+   * withdrew a single-PDU grant before its PDU started. `grant` and `grant-ended` alternate.
+   */
+  | { readonly kind: 'grant-ended'; readonly destinationID: number; readonly flowID: FlowIdLabel; readonly reason: 'last-segment' | 'released' | 'revoked' }
   | TimerOutput
   | { readonly kind: 'event'; readonly name: ArbTxEventName; readonly destinationID?: number; readonly flowID?: string; readonly seq?: number };
 
