@@ -138,6 +138,8 @@ export type CongestionPointOutput =
     readonly flowID?: FlowIdLabel;
     readonly occupancy?: number;
     readonly port?: number;
+    /** Which CCP a `ccp-dropped` or `ccp-suppressed` event is about. */
+    readonly command?: 'XOFF' | 'XON';
   };
 
 export type CongestionPointCounterName =
