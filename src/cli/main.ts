@@ -5,10 +5,12 @@ import { LINKS } from '../wire/symbol-types.ts';
 import type { Link } from '../wire/symbol-types.ts';
 import { VOQ_FORMATS } from '../wire/voq-stype2.ts';
 import type { VoqFormat } from '../wire/voq-stype2.ts';
+import { ENGINE_NAMES, ENGINE_SUMMARIES } from './model/names.ts';
+import type { EngineName } from './model/names.ts';
 
 // commander is CommonJS: require() loads it in ~15 ms where the ESM wrapper takes ~35 ms, and
 // `riodp --help` is called in loops by users' scripts.
-const { Command, CommanderError, InvalidArgumentError, Option } = createRequire(import.meta.url)('commander') as typeof CommanderModule;
+const { Argument, Command, CommanderError, InvalidArgumentError, Option } = createRequire(import.meta.url)('commander') as typeof CommanderModule;
 type Command = CommanderModule.Command;
 
 /**
@@ -40,6 +42,34 @@ function parseGroupSize(v: string): number {
   // Number() would take '', ' ', '0x3' and '1e0' as well.
   if (!/^[0-6]$/.test(v)) throw new InvalidArgumentError(`'${v}' is not a bit count 0..6`);
   return Number(v);
+}
+
+/** Times are integer nanoseconds (docs/model.md): digits only, a safe integer. */
+function parseCount(what: string): (v: string) => number {
+  return (v) => {
+    if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new InvalidArgumentError(`'${v}' is not ${what}`);
+    return Number(v);
+  };
+}
+
+function modelCommand(program: Command): void {
+  const width = Math.max(...ENGINE_NAMES.map((n) => n.length));
+  const engines = ENGINE_NAMES.map((n) => `  ${n.padEnd(width)}  ${ENGINE_SUMMARIES[n]}`).join('\n');
+  program
+    .command('model')
+    .description('run a Part 9 engine as a golden model: JSON Lines in (stdin or --input), JSON Lines out (docs/model.md)')
+    .addArgument(new Argument('<engine>', 'the engine to run').choices(ENGINE_NAMES))
+    .option('--config <file>', 'engine configuration, JSON or YAML (riodp model <engine> --describe lists the fields)')
+    .option('--input <file>', 'read the input lines from a file instead of stdin')
+    .option('--until <t>', 'after the last input, fire the timers due up to time t (ns)', parseCount('a time in nanoseconds'))
+    .option('--lenient', 'accept packets with reserved or undefined values (labelled) instead of rejecting the line', false)
+    .option('--max-expiries <n>', 'timer expiries allowed in a run before it stops as a timer loop', parseCount('a count'), 1_000_000)
+    .option('--describe', "print the engine's config fields with their defaults and its input kinds, then exit", false)
+    .addHelpText('after', `\nEngines:\n${engines}\n`)
+    .action(async (engine: EngineName, flags: { config?: string; input?: string; until?: number; lenient: boolean; maxExpiries: number; describe: boolean }) => {
+      const { runModel } = await import('./model/run.ts');
+      process.exitCode = await runModel(engine, flags);
+    });
 }
 
 function packageVersion(): string {
@@ -75,6 +105,8 @@ export function buildProgram(): Command {
     const { runEncode } = await import('./encode.ts');
     process.exitCode = await runEncode(json, flags);
   });
+
+  modelCommand(program);
   return program;
 }
 

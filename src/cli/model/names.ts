@@ -1,0 +1,17 @@
+/**
+ * The engines `riodp model` runs, with a one-line summary each. Kept free of imports so that
+ * `riodp --help` and `riodp model --help` list them without loading any engine.
+ */
+export const ENGINE_NAMES = ['ccp-endpoint', 'congestion-point', 'arb-tx', 'arb-rx'] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+export const ENGINE_SUMMARIES: Readonly<Record<EngineName, string>> = {
+  'ccp-endpoint': 'source end point: XON/XOFF counters and the orphaned XOFF timer (Part 9 §2.4.2.3, §2.4.5, A.2)',
+  'congestion-point': 'switch port or end point buffer: watermarks, controlled flow list, XOFF/XON CCPs (Part 9 §2.4.2.2, §2.4.6, A.1)',
+  'arb-tx': 'flow arbitration transmitter: REQUEST, grant, segments, RELEASE (Part 9 §2.2, §2.4.7)',
+  'arb-rx': 'flow arbitration receiver: resource pool, XON(ARB)/XOFF(ARB), idle timeouts (Part 9 §2.2, §2.4.7, §2.4.8)',
+};
+
+/** `schema` of the header line and of the optional first input line (docs/model.md "Schema version"). */
+export const MODEL_SCHEMA = 'riodp-model/1';
+export const MODEL_SCHEMA_MAJOR = 1;

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { FLOW_ID_LABELS } from '../../wire/flow-id.ts';
+import type { FlowIdLabel } from '../../wire/flow-id.ts';
+import { InputError } from './adapter.ts';
+
+/**
+ * zod building blocks for model config files and input lines, with messages that say what was
+ * expected ("expected an integer 1..5") rather than zod's generic wording, and the formatting of
+ * issues into `path: message` lines.
+ */
+
+function describeRange(min: number, max: number | undefined): string {
+  if (max === undefined) return min === 0 ? 'a non-negative integer' : `an integer >= ${min}`;
+  return `an integer ${min}..${max}`;
+}
+
+/** A zod error function: "expected …", or "missing, expected …" when the field is absent. */
+export function expecting(what: string): (issue: { readonly input?: unknown }) => string {
+  return (issue) => (issue.input === undefined ? `missing, expected ${what}` : `expected ${what}`);
+}
+
+/** A safe integer in [min, max] (max omitted: unbounded). */
+export function int(min: number, max?: number): z.ZodNumber {
+  const error = expecting(describeRange(min, max));
+  const n = z.number({ error }).int({ error }).min(min, { error });
+  return max === undefined ? n.max(Number.MAX_SAFE_INTEGER, { error }) : n.max(max, { error });
+}
+
+/** A time or duration in nanoseconds, > 0. */
+export const duration = int(1);
+
+/** Device IDs: JSON bounds them to 32 bits; the width of a given tt is checked where tt is known. */
+export const deviceId = int(0, 0xffffffff);
+
+export const tt = z.union([z.literal(0), z.literal(1), z.literal(2)], { error: expecting('a tt 0 (Dev8), 1 (Dev16) or 2 (Dev32)') });
+
+/** Largest device ID of a transport size (Part 3: 8, 16, 32 bits). */
+export function maxDeviceId(t: number): number {
+  return t === 0 ? 0xff : t === 1 ? 0xffff : 0xffffffff;
+}
+
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T): z.ZodEnum<{ [K in T[number]]: K }> {
+  return z.enum(values, { error: expecting(`one of ${values.join(', ')}`) });
+}
+
+export const flowId: z.ZodType<FlowIdLabel> = oneOf(FLOW_ID_LABELS as [FlowIdLabel, ...FlowIdLabel[]]);
+
+export const bool = z.boolean({ error: expecting('true or false') });
+
+/** prio/CRF of a message flow (flows.ts MessageFlow). */
+export const messageFlow = z.strictObject({ prio: int(0, 3), crf: int(0, 1) }, { error: expecting('an object {prio, crf}') });
+
+export interface Issue {
+  readonly path: string;
+  readonly message: string;
+}
+
+function joinPath(base: readonly PropertyKey[], extra?: string): string {
+  const parts = base.map(String);
+  if (extra !== undefined) parts.push(extra);
+  return parts.join('.');
+}
+
+/**
+ * zod issues as one entry per bad field; an unknown key is its own entry ("unknown field"), and
+ * a discriminated union names the discriminator's choices.
+ */
+export function issues(error: z.ZodError): Issue[] {
+  const out: Issue[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ path: joinPath(issue.path, key), message: 'unknown field' });
+    } else if (issue.code === 'invalid_union' && 'options' in issue && Array.isArray(issue.options)) {
+      out.push({ path: joinPath(issue.path), message: `expected one of ${issue.options.map(String).join(', ')}` });
+    } else if (issue.code === 'invalid_key') {
+      // The only records in model configs are keyed by device ID (congestion-point routes.table).
+      out.push({ path: joinPath(issue.path), message: 'expected a device ID in decimal digits as the key' });
+    } else {
+      out.push({ path: joinPath(issue.path), message: withoutZodPrefix(issue.message) });
+    }
+  }
+  return out;
+}
+
+function withoutZodPrefix(message: string): string {
+  return message.replace(/^Invalid input: expected (.*), received undefined$/, 'missing, expected $1').replace(/^Invalid input: /, '');
+}
+
+/** The first issue of an input line as an InputError: one stderr line per bad line. */
+export function firstIssue(error: z.ZodError, base = ''): InputError {
+  const i = issues(error)[0];
+  const path = i === undefined || i.path === '' ? base : base === '' ? i.path : `${base}.${i.path}`;
+  return new InputError(i?.message ?? 'invalid input', path);
+}
+
+/** A device ID that fits the transport size `t` (Part 3 §2.4: 8, 16 or 32 bits). */
+export function checkDeviceId(id: number, t: number, path: string): number {
+  if (id > maxDeviceId(t)) throw new InputError(`expected a device ID 0..${maxDeviceId(t)} (tt ${t})`, path);
+  return id;
+}
+
+export const segmentKind = oneOf(['single', 'start', 'continuation', 'end', 'abort']);
+export const arbMode = oneOf(['single', 'multi']);
