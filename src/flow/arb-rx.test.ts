@@ -73,12 +73,15 @@ test('Part 9 §2.2.2: whenBusy reject — "it can send a XOFF (ARB) message imme
   assert.equal(rx.free(), 0);
 });
 
-test('Part 9 §2.2.2 (decision): in reject mode a pipelined REQUEST is answered XOFF(ARB) at once, as it cannot be honored yet', () => {
+test('Part 9 §2.2.2 (decision): even in reject mode a pipelined REQUEST is queued behind its flow\'s allocation ("only has to queue up one outstanding request per flow")', () => {
   const rx = new ArbRx({ localID: RX, resources: 2, whenBusy: 'reject', idleTimeout: null });
   rx.handle(req(1, '0A', 'single', 0), 0);
-  assert.deepEqual(acts(rx.handle(req(1, '0A', 'single', 1), 1)), ['XOFF_ARB 1/0A y1']);
+  assert.deepEqual(acts(rx.handle(req(1, '0A', 'single', 1), 1)), ['queued 1/0A y1']);
   assert.equal(rx.allocation(1, '0A')?.seq, 0);
-  assert.deepEqual(rx.queue(), []);
+  assert.deepEqual(rx.queue().map((q) => q.seq), [1]);
+  const max = new ArbRx({ localID: RX, resources: 1, maxQueued: 0, idleTimeout: null });
+  max.handle(req(1, '0A', 'single', 0), 0);
+  assert.deepEqual(acts(max.handle(req(1, '0A', 'single', 1), 1)), ['queued 1/0A y1'], 'maxQueued bounds other flows only');
 });
 
 test('Part 9 §2.4.8 (decision): the idle timeout defaults to 1_000_000 time units (1 ms in the CLI\'s nanoseconds)', () => {

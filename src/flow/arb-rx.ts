@@ -204,7 +204,12 @@ export class ArbRx implements Engine<ArbRxInput, ArbRxOutput> {
     this.#grantQueued(now, out);
     if (!this.#queue.includes(request)) return;
     const max = this.#cfg.maxQueued;
-    if (this.#cfg.whenBusy === 'reject' || (max !== null && this.#queue.length > max)) {
+    // A pipelined REQUEST (its flow still holds a resource) is always queued: §2.2.2 "the
+    // destination only has to queue up one outstanding request per flow". Rejecting it would let
+    // the transmitter's next new REQUEST carry the Y of the resource still held, which reads as a
+    // reissue of that grant (rule 4) and is regranted while the old PDU's end is still in flight.
+    const pipelined = held !== undefined;
+    if (!pipelined && (this.#cfg.whenBusy === 'reject' || (max !== null && this.#queue.length > max))) {
       // §2.2.2 "If the receiving endpoint for some reason cannot queue/process the requests, it
       // can send a XOFF (ARB) message immediately to indicate lack of resources."
       this.#queue = this.#queue.filter((q) => q !== request);
