@@ -1,3 +1,4 @@
+import { fitsDeviceId } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Engine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
@@ -5,7 +6,7 @@ import { flowIdLabel } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { makeCcp, type7Command } from '../wire/type7.ts';
 import type { Type7Packet } from '../wire/type7.ts';
-import { fitsDeviceId, resolveArbRxConfig } from './arb-rx-config.ts';
+import { resolveArbRxConfig } from './arb-rx-config.ts';
 import type { ResolvedArbRxConfig } from './arb-rx-config.ts';
 import type {
   ArbMode, ArbRxConfig, ArbRxCounterName, ArbRxEventName, ArbRxInput, ArbRxOutput, FreeReason, GrantPolicy, QueuedRequest, SegmentKind,

@@ -1,4 +1,6 @@
-import { ccpPrioCrf } from '../wire/flow-id.ts';
+import {
+  booleanFlag, deviceIdForTt, messageFlow, nonNegativeIntegerOrNull, orDefault, positiveIntegerOrNull, transportType,
+} from '../engine/config-checks.ts';
 import type { ArbTxConfig } from './arbitration-types.ts';
 import type { MessageFlow } from './flows.ts';
 
@@ -20,55 +22,21 @@ export interface ResolvedArbTxConfig {
   readonly crfSupported: boolean;
 }
 
-/** Part 3 §2.4: tt 0b00 Dev8, 0b01 Dev16, 0b10 Dev32 (0b11 reserved). */
-export function idBits(tt: number): number {
-  return tt === 0 ? 8 : tt === 1 ? 16 : 32;
-}
-
-export function isDeviceId(v: unknown, tt: number): v is number {
-  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v < 2 ** idBits(tt);
-}
-
-function checkDuration(v: number | null, field: string, min: number): number | null {
-  if (v === null) return null;
-  if (!Number.isSafeInteger(v) || v < min) {
-    throw new RangeError(`${field} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer or null`);
-  }
-  return v;
-}
-
-function checkFlag(v: unknown, field: string, dflt: boolean): boolean {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'boolean') throw new RangeError(`${field} must be a boolean`);
-  return v;
-}
-
-function checkRequestFlow(f: MessageFlow | undefined, crfSupported: boolean): MessageFlow {
-  // §2.4.2 "a "prio" field value of 0b11, and a "CRF" bit value of 0b1, if supported".
-  if (f === undefined) return ccpPrioCrf(crfSupported);
-  if (!Number.isInteger(f.prio) || f.prio < 0 || f.prio > 3) throw new RangeError('requestFlow.prio must be an integer from 0 to 3');
-  if (f.crf !== 0 && f.crf !== 1) throw new RangeError('requestFlow.crf must be 0 or 1');
-  return { prio: f.prio, crf: f.crf };
-}
-
 export function resolveArbTxConfig(config: ArbTxConfig): ResolvedArbTxConfig {
-  const tt = config.tt ?? 0;
-  if (tt !== 0 && tt !== 1 && tt !== 2) throw new RangeError('tt must be 0, 1 or 2');
-  if (!isDeviceId(config.localID, tt)) throw new RangeError(`localID must be an integer from 0 to ${2 ** idBits(tt) - 1}`);
-  const unsupportedPeers = (config.unsupportedPeers ?? []).map((id, i) => {
-    if (!isDeviceId(id, tt)) throw new RangeError(`unsupportedPeers[${i}] must be a device ID for tt ${tt}`);
-    return id;
-  });
-  const crfSupported = checkFlag(config.crfSupported, 'crfSupported', true);
+  const tt = transportType(config.tt ?? 0, 'tt');
+  const localID = deviceIdForTt(config.localID, tt, 'localID');
+  const unsupportedPeers = (config.unsupportedPeers ?? []).map((id, i) => deviceIdForTt(id, tt, `unsupportedPeers[${i}]`, 'tt'));
+  const crfSupported = booleanFlag(orDefault(config.crfSupported, true), 'crfSupported');
   return {
-    localID: config.localID,
+    localID,
     tt,
-    enabled: checkFlag(config.enabled, 'enabled', true),
+    enabled: booleanFlag(orDefault(config.enabled, true), 'enabled'),
     unsupportedPeers,
-    requestTimeout: checkDuration(config.requestTimeout === undefined ? DEFAULT_REQUEST_TIMEOUT : config.requestTimeout, 'requestTimeout', 1),
-    retryDelay: checkDuration(config.retryDelay === undefined ? DEFAULT_RETRY_DELAY : config.retryDelay, 'retryDelay', 0),
-    pipelining: checkFlag(config.pipelining, 'pipelining', true),
-    requestFlow: checkRequestFlow(config.requestFlow, crfSupported),
+    requestTimeout: positiveIntegerOrNull(orDefault(config.requestTimeout, DEFAULT_REQUEST_TIMEOUT), 'requestTimeout'),
+    retryDelay: nonNegativeIntegerOrNull(orDefault(config.retryDelay, DEFAULT_RETRY_DELAY), 'retryDelay'),
+    pipelining: booleanFlag(orDefault(config.pipelining, true), 'pipelining'),
+    // §2.4.2 "a "prio" field value of 0b11, and a "CRF" bit value of 0b1, if supported".
+    requestFlow: messageFlow(config.requestFlow, 'requestFlow', crfSupported),
     crfSupported,
   };
 }

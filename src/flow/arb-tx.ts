@@ -1,10 +1,11 @@
+import { fitsDeviceId } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Engine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
 import { FLOW_IDS } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Type7Packet } from '../wire/type7.ts';
-import { isDeviceId, resolveArbTxConfig } from './arb-tx-config.ts';
+import { resolveArbTxConfig } from './arb-tx-config.ts';
 import type { ResolvedArbTxConfig } from './arb-tx-config.ts';
 import { canRequest, flowView, newFlow } from './arb-tx-flow.ts';
 import type { ArbTxFlow, ArbTxFlowView, CurrentGrant, HeldGrant } from './arb-tx-flow.ts';
@@ -104,7 +105,7 @@ export class ArbTx implements Engine<ArbTxInput, ArbTxOutput> {
   }
 
   #validFlow(destinationID: unknown, flowID: unknown): boolean {
-    return isDeviceId(destinationID, this.#c.tt) && isFlowLabel(flowID);
+    return fitsDeviceId(destinationID, this.#c.tt) && isFlowLabel(flowID);
   }
 
   #flow(destinationID: number, flowID: FlowIdLabel): ArbTxFlow {

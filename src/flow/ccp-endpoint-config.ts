@@ -1,3 +1,4 @@
+import { integerInRange, nonNegativeInteger, oneOf, positiveInteger } from '../engine/config-checks.ts';
 import { FLOW_IDS } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { flowIndex } from './flows.ts';
@@ -16,23 +17,11 @@ export interface ResolvedCcpEndpointConfig {
   readonly flowArbitration: boolean;
 }
 
-export function isPositiveInteger(v: unknown): v is number {
-  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
-}
-
-export function checkOrphanPeriod(v: unknown, field: string): number {
-  if (!isPositiveInteger(v)) throw new RangeError(`${field} must be a positive integer`);
-  return v;
-}
-
 function checkCounters(m: CounterMapping | undefined): CounterMapping {
   if (m === undefined) return { mode: 'per-flow' };
-  const mode: unknown = (m as { mode?: unknown }).mode;
+  const mode = oneOf((m as { mode?: unknown }).mode, ['per-flow', 'bounded'], 'counters.mode', 'or');
   if (mode === 'per-flow') return { mode };
-  if (mode !== 'bounded') throw new RangeError("counters.mode must be 'per-flow' or 'bounded'");
-  const count: unknown = (m as { count?: unknown }).count;
-  if (!isPositiveInteger(count)) throw new RangeError('counters.count must be a positive integer');
-  return { mode, count };
+  return { mode, count: positiveInteger((m as { count?: unknown }).count, 'counters.count') };
 }
 
 function checkCritical(list: readonly CriticalFlow[] | undefined): readonly CriticalFlow[] {
@@ -40,19 +29,13 @@ function checkCritical(list: readonly CriticalFlow[] | undefined): readonly Crit
   return list.map((c, i) => {
     if (!Object.hasOwn(FLOW_IDS, c.flowID)) throw new RangeError(`critical[${i}].flowID must be a Table 3-1 flow`);
     if (c.destinationID === undefined) return { flowID: c.flowID };
-    if (!Number.isSafeInteger(c.destinationID) || c.destinationID < 0) {
-      throw new RangeError(`critical[${i}].destinationID must be a non-negative integer`);
-    }
-    return { destinationID: c.destinationID, flowID: c.flowID };
+    return { destinationID: nonNegativeInteger(c.destinationID, `critical[${i}].destinationID`), flowID: c.flowID };
   });
 }
 
 export function resolveConfig(config: CcpEndpointConfig): ResolvedCcpEndpointConfig {
-  const orphanPeriod = checkOrphanPeriod(config.orphanPeriod ?? DEFAULT_ORPHAN_PERIOD, 'orphanPeriod');
-  const counterBits = config.counterBits ?? DEFAULT_COUNTER_BITS;
-  if (!Number.isInteger(counterBits) || counterBits < 1 || counterBits > 31) {
-    throw new RangeError('counterBits must be an integer from 1 to 31');
-  }
+  const orphanPeriod = positiveInteger(config.orphanPeriod ?? DEFAULT_ORPHAN_PERIOD, 'orphanPeriod');
+  const counterBits = integerInRange(config.counterBits ?? DEFAULT_COUNTER_BITS, 1, 31, 'counterBits');
   return {
     orphanPeriod,
     counterBits,

@@ -1,3 +1,4 @@
+import { positiveInteger } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Engine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
@@ -6,7 +7,7 @@ import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { type7Command } from '../wire/type7.ts';
 import type { Type7Packet } from '../wire/type7.ts';
 import { CounterTable } from './ccp-counter-table.ts';
-import { CriticalFlows, checkOrphanPeriod, resolveConfig } from './ccp-endpoint-config.ts';
+import { CriticalFlows, resolveConfig } from './ccp-endpoint-config.ts';
 import type { ResolvedCcpEndpointConfig } from './ccp-endpoint-config.ts';
 import type {
   CcpEndpointConfig, CcpEndpointCounterName, CcpEndpointEventName, CcpEndpointInput, CcpEndpointOutput, FlowChangeCause,
@@ -86,7 +87,7 @@ export class CcpEndpoint implements Engine<CcpEndpointInput, CcpEndpointOutput> 
         break;
       case 'set-orphan-period':
         // A register write, not protocol input: validated like the constructor's orphanPeriod.
-        this.#period = checkOrphanPeriod(input.period, 'period');
+        this.#period = positiveInteger(input.period, 'period');
         break;
     }
     return out;

@@ -1,4 +1,5 @@
-import { VC_COUNTS, ccpPrioCrf } from '../wire/flow-id.ts';
+import { booleanFlag, integerInRange, messageFlow, nonNegativeInteger, oneOf, positiveInteger } from '../engine/config-checks.ts';
+import { VC_COUNTS } from '../wire/flow-id.ts';
 import type { VcCount } from '../wire/flow-id.ts';
 import type { MessageFlow } from './flows.ts';
 import type { CongestionPointConfig, ResponsePolicy, SelectionPolicy } from './congestion-point-types.ts';
@@ -26,40 +27,18 @@ export interface ResolvedCongestionPointConfig {
   readonly participants: readonly number[] | undefined;
 }
 
-function nonNegativeInteger(v: unknown, field: string): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new RangeError(`${field} must be a non-negative integer`);
-  return v;
-}
-
-function positiveInteger(v: unknown, field: string): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) throw new RangeError(`${field} must be a positive integer`);
-  return v;
-}
-
-function oneOf<T extends string>(v: unknown, allowed: readonly T[], field: string): T {
-  if (!allowed.includes(v as T)) throw new RangeError(`${field} must be one of ${allowed.join(', ')}`);
-  return v as T;
-}
-
 function checkPolicy(p: SelectionPolicy | undefined): SelectionPolicy {
   if (p === undefined) return { kind: 'histogram', flows: 1 };
   const kind = oneOf((p as { kind?: unknown }).kind, ['histogram', 'threshold'], 'policy.kind');
   if (kind === 'threshold') return { kind };
   // A.1 method 1: "The switch selects the 1 to 5 transaction request flows with the most packets".
-  const flows: unknown = (p as { flows?: unknown }).flows;
-  if (typeof flows !== 'number' || !Number.isInteger(flows) || flows < 1 || flows > 5) {
-    throw new RangeError('policy.flows must be an integer from 1 to 5');
-  }
-  return { kind, flows };
+  return { kind, flows: integerInRange((p as { flows?: unknown }).flows, 1, 5, 'policy.flows') };
 }
 
 /** §2.4.2 "prio field value of 0b11, and a CRF bit value of 0b1, if supported"; without CRF support the bit is always 0. */
 function checkCcpFlow(f: MessageFlow | undefined, crfSupported: boolean): MessageFlow {
-  const dflt = ccpPrioCrf(crfSupported);
-  if (f === undefined) return dflt;
-  if (!Number.isInteger(f.prio) || f.prio < 0 || f.prio > 3) throw new RangeError('ccpFlow.prio must be an integer from 0 to 3');
-  if (f.crf !== 0 && f.crf !== 1) throw new RangeError('ccpFlow.crf must be 0 or 1');
-  return { prio: f.prio, crf: crfSupported ? f.crf : 0 };
+  const flow = messageFlow(f, 'ccpFlow', crfSupported);
+  return crfSupported ? flow : { prio: flow.prio, crf: 0 };
 }
 
 function checkRoutes(routes: CongestionPointConfig['routes']): { table: ReadonlyMap<number, number>; dflt: number | undefined } {
@@ -71,20 +50,13 @@ function checkRoutes(routes: CongestionPointConfig['routes']): { table: Readonly
   return { table, dflt: d === undefined ? undefined : nonNegativeInteger(d, 'routes.default') };
 }
 
-function checkVcCount(v: VcCount | undefined): VcCount {
-  const n = v ?? 0;
-  if (!VC_COUNTS.includes(n)) throw new RangeError(`vcCount must be one of ${VC_COUNTS.join(', ')}`);
-  return n;
-}
-
 export function resolveCongestionPointConfig(c: CongestionPointConfig): ResolvedCongestionPointConfig {
   const role = oneOf(c.role, ['switch', 'endpoint'], 'role');
   const highWatermark = nonNegativeInteger(c.highWatermark, 'highWatermark');
   const lowWatermark = nonNegativeInteger(c.lowWatermark, 'lowWatermark');
   // A.1 a) "Provides sufficient hysteresis": the XON level sits below the XOFF level.
   if (lowWatermark >= highWatermark) throw new RangeError('lowWatermark must be below highWatermark');
-  const crfSupported = c.crfSupported ?? true;
-  if (typeof crfSupported !== 'boolean') throw new RangeError('crfSupported must be a boolean');
+  const crfSupported = booleanFlag(c.crfSupported ?? true, 'crfSupported');
   const { table, dflt } = checkRoutes(c.routes);
   return {
     role,
@@ -98,7 +70,7 @@ export function resolveCongestionPointConfig(c: CongestionPointConfig): Resolved
     restartOrder: oneOf(c.restartOrder ?? 'fifo', ['fifo', 'lifo'], 'restartOrder'),
     restartStagger: nonNegativeInteger(c.restartStagger ?? 0, 'restartStagger'),
     crfSupported,
-    vcCount: checkVcCount(c.vcCount),
+    vcCount: oneOf(c.vcCount ?? 0, VC_COUNTS, 'vcCount'),
     ccpFlow: checkCcpFlow(c.ccpFlow, crfSupported),
     routeTable: table,
     defaultRoute: dflt,

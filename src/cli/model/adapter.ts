@@ -1,11 +1,20 @@
 import type { z } from 'zod';
+import type { Type7Packet } from '../../wire/type7.ts';
+import { toJsonValue } from '../json/output.ts';
+import { InputError } from './input-error.ts';
 import type { EngineName } from './names.ts';
+import { renderPacket } from './packets.ts';
+import { firstIssue } from './schema.ts';
 
 /**
  * What `riodp model` needs from an engine adapter (one file per engine in this folder): the
  * config schema with the types file's defaults, the input line schema, and how outputs print.
  * The driver (driver.ts) never sees the engine's own types: `instantiate` closes over them.
+ * `defineAdapter` builds an adapter from what is particular to its engine.
  */
+
+/** Part of the adapter contract (`parse` throws it); defined on its own so that schema.ts and packets.ts can throw it too. */
+export { InputError };
 
 /** One config field as `--describe` and docs/model.md list it. */
 export interface FieldDoc {
@@ -56,19 +65,57 @@ export interface EngineAdapter<C, I, O extends EngineOutput> {
   render(output: O): Record<string, unknown>;
 }
 
-/** A bad input line: `path` is the field (dotted JSON path), `message` what is wrong with it. */
-export class InputError extends Error {
-  readonly path: string;
-
-  constructor(message: string, path = '') {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super(message);
-    Error.stackTraceLimit = limit;
-    this.path = path;
-  }
+/** What an engine's adapter file states; `defineAdapter` adds what every engine shares. */
+export interface AdapterSpec<C, L, I, O extends EngineOutput> extends Pick<EngineAdapter<C, I, O>, 'name' | 'fields' | 'kinds' | 'config'> {
+  /** Schema of an input line without `t`, a union on `kind`. */
+  readonly input: z.ZodType<L>;
+  readonly engine: new (config: C) => InspectableEngine<I, O>;
+  /**
+   * The engine input of a line `input` accepted; throws InputError for what the schema alone
+   * cannot judge (packets, device IDs wider than the configured tt).
+   */
+  readonly toInput: (line: L, ctx: ParseContext<C>) => I;
+  /** The engine's timer input, for engines that ask for timers. */
+  readonly timer: (name: string) => I | undefined;
 }
-Object.defineProperty(InputError.prototype, 'name', { value: 'InputError', writable: true, configurable: true });
+
+/** A `send` output of the types files: the packet to put on the link, and where (`port`) if the engine says. */
+interface SendOutput extends EngineOutput {
+  readonly kind: 'send';
+  readonly packet: Type7Packet;
+}
+
+function isSend(o: EngineOutput): o is SendOutput {
+  return o.kind === 'send' && 'packet' in o;
+}
+
+/**
+ * One output line's fields (docs/model.md Output): a `send` prints its packet as `riodp decode
+ * --json` does plus the serial `hex`; any other output is its JSON form.
+ */
+export function renderOutput(o: EngineOutput): Record<string, unknown> {
+  if (!isSend(o)) return toJsonValue(o) as Record<string, unknown>;
+  const { packet, ...where } = o;
+  return { ...(toJsonValue(where) as Record<string, unknown>), ...renderPacket(packet) };
+}
+
+export function defineAdapter<C, L, I, O extends EngineOutput>(spec: AdapterSpec<C, L, I, O>): EngineAdapter<C, I, O> {
+  const { name, fields, kinds, config, input, engine, toInput, timer } = spec;
+  return {
+    name,
+    fields,
+    kinds,
+    config,
+    create: (c) => new engine(c),
+    parse(line, ctx) {
+      const r = input.safeParse(line);
+      if (!r.success) throw firstIssue(r.error);
+      return toInput(r.data, ctx);
+    },
+    timer,
+    render: renderOutput,
+  };
+}
 
 /** One engine with its config applied, its types erased for the driver. */
 export interface ModelInstance {

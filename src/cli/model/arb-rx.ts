@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { ArbRx } from '../../flow/arb-rx.ts';
 import type { ArbRxConfig, ArbRxInput, ArbRxOutput } from '../../flow/arbitration-types.ts';
-import { toJsonValue } from '../json/output.ts';
+import { defineAdapter } from './adapter.ts';
 import type { EngineAdapter } from './adapter.ts';
-import { ccpPacket, renderPacket } from './packets.ts';
-import { bool, checkDeviceId, deviceId, duration, firstIssue, flowId, int, maxDeviceId, messageFlow, oneOf, segmentKind, tt } from './schema.ts';
+import { ccpPacket } from './packets.ts';
+import { bool, checkDeviceId, deviceId, duration, flowId, int, maxDeviceId, messageFlow, oneOf, segmentKind, tt } from './schema.ts';
 
 /** `riodp model arb-rx`: the ArbRx half of src/flow/arbitration-types.ts, defaults as documented there; grant policy FIFO. */
 
@@ -31,7 +31,7 @@ const input = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('reclaim'), sourceID: deviceId, flowID: flowId }),
 ]);
 
-export const arbRxAdapter: EngineAdapter<ArbRxConfig, ArbRxInput, ArbRxOutput> = {
+export const arbRxAdapter: EngineAdapter<ArbRxConfig, ArbRxInput, ArbRxOutput> = defineAdapter({
   name: 'arb-rx',
   fields: [
     { name: 'localID', type: 'device ID', default: 'required', meaning: 'this end point: tgtdestinationID of the XON(ARB)/XOFF(ARB) it sends' },
@@ -49,15 +49,12 @@ export const arbRxAdapter: EngineAdapter<ArbRxConfig, ArbRxInput, ArbRxOutput> =
     { kind: 'reclaim', fields: 'sourceID, flowID', meaning: 'rule 8: ask a multi-PDU resource back with XOFF(ARB)' },
   ],
   config,
-  create: (c) => new ArbRx(c),
-  parse(line, ctx) {
-    const r = input.safeParse(line);
-    if (!r.success) throw firstIssue(r.error);
-    const d = r.data;
+  input,
+  engine: ArbRx,
+  toInput(d, ctx) {
     if (d.kind === 'ccp') return { kind: 'ccp', packet: ccpPacket(d.packet, ctx.lenient) };
     checkDeviceId(d.sourceID, ctx.config.tt ?? 0, 'sourceID');
     return d;
   },
   timer: (name) => ({ kind: 'timer', name }),
-  render: (o) => (o.kind === 'send' ? { kind: o.kind, ...renderPacket(o.packet) } : (toJsonValue(o) as Record<string, unknown>)),
-};
+});

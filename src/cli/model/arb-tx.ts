@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { ArbTx } from '../../flow/arb-tx.ts';
 import type { ArbTxConfig, ArbTxInput, ArbTxOutput } from '../../flow/arbitration-types.ts';
 import { ccpPrioCrf } from '../../wire/flow-id.ts';
-import { toJsonValue } from '../json/output.ts';
+import { defineAdapter } from './adapter.ts';
 import type { EngineAdapter } from './adapter.ts';
-import { ccpPacket, renderPacket } from './packets.ts';
-import { arbMode, bool, checkDeviceId, deviceId, duration, expecting, firstIssue, flowId, int, maxDeviceId, messageFlow, segmentKind, tt } from './schema.ts';
+import { ccpPacket } from './packets.ts';
+import { arbMode, bool, checkDeviceId, deviceId, duration, expecting, flowId, int, maxDeviceId, messageFlow, segmentKind, tt } from './schema.ts';
 
 /** `riodp model arb-tx`: the ArbTx half of src/flow/arbitration-types.ts, defaults as documented there. */
 
@@ -37,7 +37,7 @@ const input = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('ccp'), packet: z.unknown() }),
 ]);
 
-export const arbTxAdapter: EngineAdapter<ArbTxConfig, ArbTxInput, ArbTxOutput> = {
+export const arbTxAdapter: EngineAdapter<ArbTxConfig, ArbTxInput, ArbTxOutput> = defineAdapter({
   name: 'arb-tx',
   fields: [
     { name: 'localID', type: 'device ID', default: 'required', meaning: 'this end point: tgtdestinationID of the REQUEST and RELEASE it sends' },
@@ -57,15 +57,12 @@ export const arbTxAdapter: EngineAdapter<ArbTxConfig, ArbTxInput, ArbTxOutput> =
     { kind: 'ccp', fields: 'packet (hex or decode --json object, Type 7)', meaning: 'a received XON(ARB) or XOFF(ARB)' },
   ],
   config,
-  create: (c) => new ArbTx(c),
-  parse(line, ctx) {
-    const r = input.safeParse(line);
-    if (!r.success) throw firstIssue(r.error);
-    const d = r.data;
+  input,
+  engine: ArbTx,
+  toInput(d, ctx) {
     if (d.kind === 'ccp') return { kind: 'ccp', packet: ccpPacket(d.packet, ctx.lenient) };
     checkDeviceId(d.destinationID, ctx.config.tt ?? 0, 'destinationID');
     return d;
   },
   timer: (name) => ({ kind: 'timer', name }),
-  render: (o) => (o.kind === 'send' ? { kind: o.kind, ...renderPacket(o.packet) } : (toJsonValue(o) as Record<string, unknown>)),
-};
+});

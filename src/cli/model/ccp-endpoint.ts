@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { CcpEndpoint } from '../../flow/ccp-endpoint.ts';
 import type { CcpEndpointConfig, CcpEndpointInput, CcpEndpointOutput } from '../../flow/ccp-endpoint-types.ts';
-import { toJsonValue } from '../json/output.ts';
+import { defineAdapter } from './adapter.ts';
 import type { EngineAdapter } from './adapter.ts';
 import { ccpPacket } from './packets.ts';
-import { bool, deviceId, duration, expecting, firstIssue, flowId, int } from './schema.ts';
+import { bool, deviceId, duration, expecting, flowId, int } from './schema.ts';
 
 /** `riodp model ccp-endpoint`: src/flow/ccp-endpoint-types.ts, defaults as documented there. */
 
@@ -32,7 +32,7 @@ const input = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('set-orphan-period'), period: duration }),
 ]);
 
-export const ccpEndpointAdapter: EngineAdapter<CcpEndpointConfig, CcpEndpointInput, CcpEndpointOutput> = {
+export const ccpEndpointAdapter: EngineAdapter<CcpEndpointConfig, CcpEndpointInput, CcpEndpointOutput> = defineAdapter({
   name: 'ccp-endpoint',
   fields: [
     { name: 'orphanPeriod', type: 'integer ns > 0', default: '1000000', meaning: 'orphaned XOFF period: A.2 "The length of this count shall be programmable"; the mechanism is mandatory (§2.4.2.1)' },
@@ -47,20 +47,8 @@ export const ccpEndpointAdapter: EngineAdapter<CcpEndpointConfig, CcpEndpointInp
     { kind: 'set-orphan-period', fields: 'period (ns > 0)', meaning: 'A.2 register write; applies from the next arming' },
   ],
   config,
-  create: (c) => new CcpEndpoint(c),
-  parse(line, ctx) {
-    const r = input.safeParse(line);
-    if (!r.success) throw firstIssue(r.error);
-    const d = r.data;
-    switch (d.kind) {
-      case 'ccp':
-        return { kind: 'ccp', packet: ccpPacket(d.packet, ctx.lenient) };
-      case 'reset-destination':
-        return d;
-      case 'set-orphan-period':
-        return d;
-    }
-  },
+  input,
+  engine: CcpEndpoint,
+  toInput: (d, ctx) => (d.kind === 'ccp' ? { kind: 'ccp', packet: ccpPacket(d.packet, ctx.lenient) } : d),
   timer: (name) => (name === 'orphan' ? { kind: 'timer', name } : undefined),
-  render: (o) => toJsonValue(o) as Record<string, unknown>,
-};
+});

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { CongestionPoint } from '../../flow/congestion-point.ts';
 import type { CongestionPointConfig, CongestionPointInput, CongestionPointOutput } from '../../flow/congestion-point-types.ts';
 import { ccpPrioCrf } from '../../wire/flow-id.ts';
-import { toJsonValue } from '../json/output.ts';
+import { defineAdapter } from './adapter.ts';
 import type { EngineAdapter } from './adapter.ts';
-import { bufferedPacket, renderPacket } from './packets.ts';
-import { bool, deviceId, expecting, firstIssue, flowId, int, messageFlow, oneOf } from './schema.ts';
+import { bufferedPacket } from './packets.ts';
+import { bool, deviceId, expecting, flowId, int, messageFlow, oneOf } from './schema.ts';
 
 /** `riodp model congestion-point`: src/flow/congestion-point-types.ts, defaults as documented there. */
 
@@ -65,7 +65,7 @@ const input = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('set-participant'), port, enabled: bool }),
 ]);
 
-export const congestionPointAdapter: EngineAdapter<CongestionPointConfig, CongestionPointInput, CongestionPointOutput> = {
+export const congestionPointAdapter: EngineAdapter<CongestionPointConfig, CongestionPointInput, CongestionPointOutput> = defineAdapter({
   name: 'congestion-point',
   fields: [
     { name: 'role', type: "'switch' | 'endpoint'", default: 'required', meaning: 'SOC of the CCPs sent: 0 switch, 1 end point (§3.2); only a switch drops CCPs (§2.4.6 rule 2)' },
@@ -91,22 +91,12 @@ export const congestionPointAdapter: EngineAdapter<CongestionPointConfig, Conges
     { kind: 'set-participant', fields: 'port, enabled', meaning: '§4.3 Port n Control CSR Flow Control Participant bit written' },
   ],
   config,
-  create: (c) => new CongestionPoint(c),
-  parse(line, ctx) {
-    const r = input.safeParse(line);
-    if (!r.success) throw firstIssue(r.error);
-    const d = r.data;
-    switch (d.kind) {
-      case 'enqueue':
-      case 'dequeue':
-        return { kind: d.kind, packet: bufferedPacket(d.packet, ctx.lenient, ctx.config.unit === 'bytes') };
-      case 'set-restart-level':
-        return d;
-      case 'set-participant':
-        return d;
-    }
+  input,
+  engine: CongestionPoint,
+  toInput(d, ctx) {
+    if (d.kind === 'enqueue' || d.kind === 'dequeue') return { kind: d.kind, packet: bufferedPacket(d.packet, ctx.lenient, ctx.config.unit === 'bytes') };
+    return d;
   },
   // The congestion point asks for no timers (its restarts follow occupancy, A.1).
   timer: () => undefined,
-  render: (o) => (o.kind === 'send' ? { kind: o.kind, port: o.port, ...renderPacket(o.packet) } : (toJsonValue(o) as Record<string, unknown>)),
-};
+});

@@ -9,7 +9,7 @@ import type { BufferedPacket } from '../../flow/congestion-point-types.ts';
 import { toJsonValue } from '../json/output.ts';
 import { packetFromJson } from '../json/packet.ts';
 import { type7FromJson } from '../json/type7.ts';
-import { InputError } from './adapter.ts';
+import { InputError } from './input-error.ts';
 import { bool, deviceId, firstIssue, int, tt } from './schema.ts';
 
 /**

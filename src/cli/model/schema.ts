@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FLOW_ID_LABELS } from '../../wire/flow-id.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
-import { InputError } from './adapter.ts';
+import { InputError } from './input-error.ts';
 
 /**
  * zod building blocks for model config files and input lines, with messages that say what was
