@@ -1,0 +1,392 @@
+import { fitsDeviceId } from '../engine/config-checks.ts';
+import { zeroCounters } from '../engine/contract.ts';
+import type { Counters, Engine, Time } from '../engine/contract.ts';
+import { getMtuBytes } from '../registers/data-streaming.ts';
+import { FLOW_IDS } from '../wire/flow-id.ts';
+import type { FlowIdLabel } from '../wire/flow-id.ts';
+import { PDU_MAX, abortSegment, flowBits, pduProblem, segmentAt, segmentCount } from './segment-pdu.ts';
+import type { FlowBits } from './segment-pdu.ts';
+import { resolveSegmenterConfig } from './segmenter-config.ts';
+import type { ResolvedSegmenterConfig } from './segmenter-config.ts';
+import { FlowRing, canStart, flowKey, pduRef, removeWaiting } from './segmenter-queues.ts';
+import type { FlowQueue, Pdu, StreamQueue } from './segmenter-queues.ts';
+import type {
+  PduId, PduRef, SegmenterConfig, SegmenterCounterName, SegmenterEventName, SegmenterIdleReason, SegmenterInput, SegmenterOutput,
+} from './segmenter-types.ts';
+import { sourceStreamKey } from './vsid.ts';
+
+const COUNTER_NAMES: readonly SegmenterCounterName[] = [
+  'pdusQueued', 'pdusRefused', 'pdusStarted', 'pdusDone', 'pdusAborted', 'pdusDropped',
+  'segmentsSent', 'abortSegmentsSent', 'bytesSent', 'pulls', 'idlePulls', 'nothingToAbort', 'invalidInputs',
+];
+
+/**
+ * Module-local copies for the per-segment path (as in src/flow/ccp-counter-table.ts): under a
+ * transpiling loader (tsx) a read of an imported binding can cost a getter call.
+ */
+const SEGMENT_AT = segmentAt;
+const FLOW_KEY = flowKey;
+const FITS_DEVICE_ID = fitsDeviceId;
+/** Part 9 Table 3-1 code of each flow label; anything else is not a flow. */
+const FLOW_CODE: ReadonlyMap<unknown, number> = new Map(Object.entries(FLOW_IDS));
+
+/** A PDU being segmented, as `activePdu` reports it. */
+export interface ActivePdu extends PduRef {
+  readonly queuedAt: Time;
+  readonly startedAt: Time;
+  readonly mtu: number;
+  readonly bytesSent: number;
+  readonly aborting: boolean;
+}
+
+/**
+ * The source side of Part 10 segmentation (§3.2.3–§3.2.5; see segmenter-types.ts for the
+ * queueing rules and the inputs). The engine sets no timers and never reads the clock: it
+ * produces a segment only when pulled, so links, flow arbitration and traffic management pace it.
+ *
+ * Outputs of a pull come in this order: `pdu-started` (when the pull starts a PDU), `send`, then
+ * `pdu-done` (when the segment was the PDU's end or single segment); or one `idle`.
+ */
+export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
+  readonly #config: ResolvedSegmenterConfig;
+  readonly #maxPdu: Map<number, number>;
+  readonly #flows = new Map<number, FlowQueue>();
+  readonly #streams = new Map<string, StreamQueue>();
+  readonly #ring = new FlowRing();
+  readonly #counters: Counters<SegmenterCounterName> = zeroCounters(COUNTER_NAMES);
+  /** Key of the flow `pull-any` served last; -1 before the first. */
+  #lastServed = -1;
+  #seq = 0;
+
+  constructor(config: SegmenterConfig = {}) {
+    this.#config = resolveSegmenterConfig(config);
+    this.#maxPdu = new Map(this.#config.maxPdu);
+  }
+
+  handle(input: SegmenterInput, now: Time): SegmenterOutput[] {
+    const out: SegmenterOutput[] = [];
+    switch (input.kind) {
+      case 'pull':
+        this.#pull(input.destinationID, input.flowID, input.max, now, out);
+        break;
+      case 'pull-any':
+        this.#pullAny(input.max, now, out);
+        break;
+      case 'pdu':
+        this.#queue(input, now, out);
+        break;
+      case 'abort':
+        this.#abort(input.destinationID, input.flowID, input.id, out);
+        break;
+      case 'set-max-pdu':
+        this.#setMaxPdu(input.destinationID, input.maxPdu, out);
+        break;
+      default:
+        this.#invalid(out);
+    }
+    return out;
+  }
+
+  /** The MTU a PDU starting now is cut with; null while the register holds a reserved encoding. */
+  mtu(): number | null {
+    const r = this.#config.registers;
+    return r === null ? this.#config.mtu : getMtuBytes(r);
+  }
+
+  /** The MaxPDU in bytes that PDUs to `destinationID` are checked against. */
+  maxPdu(destinationID: number): number {
+    return this.#maxPdu.get(destinationID) ?? this.#config.defaultMaxPdu;
+  }
+
+  /** The PDU the flow is segmenting (rule 1: at most one), if any. */
+  activePdu(destinationID: number, flowID: FlowIdLabel): ActivePdu | undefined {
+    const p = this.#flowOf(destinationID, flowID)?.active;
+    return p === null || p === undefined
+      ? undefined
+      : { ...pduRef(p), queuedAt: p.queuedAt, startedAt: p.startedAt ?? p.queuedAt, mtu: p.mtu, bytesSent: p.offset, aborting: p.aborting };
+  }
+
+  /** The flow's PDUs that have not started, oldest first. */
+  waiting(destinationID: number, flowID: FlowIdLabel): PduRef[] {
+    return (this.#flowOf(destinationID, flowID)?.waiting ?? []).map(pduRef);
+  }
+
+  /** Flows with a PDU active or waiting, in `pull-any` order. */
+  busyFlows(): { readonly destinationID: number; readonly flowID: FlowIdLabel }[] {
+    return this.#ring.keys().map((k) => {
+      const f = this.#flows.get(k) as FlowQueue;
+      return { destinationID: f.destinationID, flowID: f.flowID };
+    });
+  }
+
+  counters(): Counters<SegmenterCounterName> {
+    return { ...this.#counters };
+  }
+
+  snapshot(): Record<string, unknown> {
+    const c = this.#config;
+    const last = this.#flows.get(this.#lastServed);
+    return {
+      sourceID: c.sourceID,
+      tt: c.tt,
+      mtuSource: c.registers === null ? 'config' : 'register',
+      mtu: this.mtu(),
+      defaultMaxPdu: c.defaultMaxPdu,
+      maxPdu: [...this.#maxPdu].sort((a, b) => a[0] - b[0]).map(([destinationID, maxPdu]) => ({ destinationID, maxPdu })),
+      crfSupported: c.crfSupported,
+      nextSeq: this.#seq + 1,
+      flows: this.#ring.keys().map((k) => {
+        const f = this.#flows.get(k) as FlowQueue;
+        return {
+          destinationID: f.destinationID,
+          flowID: f.flowID,
+          active: f.active === null ? null : this.activePdu(f.destinationID, f.flowID),
+          waiting: f.waiting.map((p) => ({ ...pduRef(p), queuedAt: p.queuedAt })),
+        };
+      }),
+      lastServed: last === undefined ? null : { destinationID: last.destinationID, flowID: last.flowID },
+      stats: this.counters(),
+    };
+  }
+
+  #flowOf(destinationID: unknown, flowID: unknown): FlowQueue | undefined {
+    const key = this.#key(destinationID, flowID);
+    return key < 0 ? undefined : this.#flows.get(key);
+  }
+
+  /** The flow's key, or -1 when destinationID is not a device ID of the tt or flowID not a Table 3-1 flow. */
+  #key(destinationID: unknown, flowID: unknown): number {
+    const code = FLOW_CODE.get(flowID);
+    if (code === undefined || !FITS_DEVICE_ID(destinationID, this.#config.tt)) return -1;
+    return FLOW_KEY(destinationID, code);
+  }
+
+  #queue(input: Extract<SegmenterInput, { kind: 'pdu' }>, now: Time, out: SegmenterOutput[]): void {
+    const { destinationID, cos, streamID, flowID, payload, id } = input;
+    const maxPdu = typeof destinationID === 'number' ? this.maxPdu(destinationID) : PDU_MAX;
+    const bad = pduProblem(input, this.#config.tt, maxPdu);
+    if (bad !== undefined) {
+      this.#counters.pdusRefused++;
+      const length = (payload as unknown) instanceof Uint8Array ? payload.length : 0;
+      const fields = { destinationID, flowID: shown(flowID), cos, streamID, length };
+      out.push(id === undefined
+        ? { kind: 'refused', reason: bad.reason, clause: bad.clause, ...fields }
+        : { kind: 'refused', reason: bad.reason, clause: bad.clause, id, ...fields });
+      return;
+    }
+    const key = FLOW_KEY(destinationID, FLOW_IDS[flowID]);
+    let flow = this.#flows.get(key);
+    if (flow === undefined) {
+      flow = { key, destinationID, flowID, active: null, waiting: [] };
+      this.#flows.set(key, flow);
+      this.#ring.add(key);
+    }
+    const skey = sourceStreamKey({ destinationID, cos, streamID });
+    let stream = this.#streams.get(skey);
+    if (stream === undefined) {
+      stream = { key: skey, active: null, waiting: [] };
+      this.#streams.set(skey, stream);
+    }
+    // §3.2.4 "all segments of a PDU must also have that same flowID and cos": the bits are fixed once.
+    const bits = flowBits(flowID, this.#config.crfSupported) as FlowBits;
+    const c = this.#config;
+    const pdu: Pdu = {
+      tt: c.tt, destinationID, sourceID: c.sourceID, cos, streamID, vc: bits.vc, prio: bits.prio, crf: bits.crf,
+      seq: ++this.#seq, id, flowID, payload, flow, stream, queuedAt: now, startedAt: null, mtu: 0, offset: 0, aborting: false,
+    };
+    flow.waiting.push(pdu);
+    stream.waiting.push(pdu);
+    this.#counters.pdusQueued++;
+    out.push({ kind: 'queued', ...pduRef(pdu) });
+  }
+
+  #pull(destinationID: number, flowID: FlowIdLabel, max: number | undefined, now: Time, out: SegmenterOutput[]): void {
+    const n = pullCount(max);
+    const key = this.#key(destinationID, flowID);
+    if (n === 0 || key < 0) {
+      this.#invalid(out, destinationID, flowID);
+      return;
+    }
+    this.#counters.pulls++;
+    for (let sent = 0; sent < n; sent++) {
+      const flow = this.#flows.get(key);
+      const reason = flow === undefined ? 'empty' : this.#serve(flow, now, out);
+      if (reason !== null) {
+        if (sent === 0) {
+          this.#counters.idlePulls++;
+          out.push({ kind: 'idle', reason, destinationID, flowID });
+        }
+        return;
+      }
+    }
+  }
+
+  #pullAny(max: number | undefined, now: Time, out: SegmenterOutput[]): void {
+    const n = pullCount(max);
+    if (n === 0) {
+      this.#invalid(out);
+      return;
+    }
+    this.#counters.pulls++;
+    for (let sent = 0; sent < n; sent++) {
+      const reason = this.#serveAny(now, out);
+      if (reason !== null) {
+        if (sent === 0) {
+          this.#counters.idlePulls++;
+          out.push({ kind: 'idle', reason });
+        }
+        return;
+      }
+    }
+  }
+
+  /** One segment of the first flow after the one served last that has one; null when sent. */
+  #serveAny(now: Time, out: SegmenterOutput[]): SegmenterIdleReason | null {
+    const ring = this.#ring;
+    const n = ring.size;
+    let reason: SegmenterIdleReason = 'empty';
+    const first = ring.after(this.#lastServed);
+    for (let i = 0; i < n; i++) {
+      const key = ring.at(first + i);
+      const r = this.#serve(this.#flows.get(key) as FlowQueue, now, out);
+      if (r === null) {
+        this.#lastServed = key;
+        return null;
+      }
+      if (reason === 'empty') reason = r;
+    }
+    return reason;
+  }
+
+  /** Emits the flow's next segment and returns null, or returns why there is none. */
+  #serve(flow: FlowQueue, now: Time, out: SegmenterOutput[]): SegmenterIdleReason | null {
+    let p = flow.active;
+    if (p === null) {
+      const head = flow.waiting[0];
+      if (head === undefined) return 'empty';
+      if (!canStart(head)) return 'stream-busy';
+      const mtu = this.mtu();
+      if (mtu === null) return 'mtu-reserved';
+      this.#start(head, mtu, now, out);
+      p = head;
+    }
+    const c = this.#counters;
+    if (p.aborting) {
+      c.segmentsSent++;
+      c.abortSegmentsSent++;
+      out.push({ kind: 'send', seq: p.seq, flowID: p.flowID, packet: abortSegment(p) });
+      this.#finish(p);
+      return null;
+    }
+    const packet = SEGMENT_AT(p, p.payload, p.offset, p.mtu);
+    const bytes = packet.payload.length;
+    p.offset += bytes;
+    c.segmentsSent++;
+    c.bytesSent += bytes;
+    out.push({ kind: 'send', seq: p.seq, flowID: p.flowID, packet });
+    if (p.offset === p.payload.length) {
+      c.pdusDone++;
+      out.push({ kind: 'pdu-done', ...pduRef(p) });
+      this.#finish(p);
+    }
+    return null;
+  }
+
+  #start(p: Pdu, mtu: number, now: Time, out: SegmenterOutput[]): void {
+    p.flow.waiting.shift();
+    p.stream.waiting.shift();
+    p.flow.active = p;
+    p.stream.active = p;
+    p.mtu = mtu;
+    p.startedAt = now;
+    this.#counters.pdusStarted++;
+    out.push({ kind: 'pdu-started', segments: segmentCount(p.payload.length, mtu), mtu, ...pduRef(p) });
+  }
+
+  /** The PDU's context is closed ("the sending processing element has an analogous definition for open and closed", §3.2.4). */
+  #finish(p: Pdu): void {
+    p.flow.active = null;
+    p.stream.active = null;
+    this.#release(p);
+  }
+
+  /** Forgets a flow or stream with nothing active or waiting, so the maps stay bounded by the work queued. */
+  #release(p: Pdu): void {
+    const { flow, stream } = p;
+    if (flow.active === null && flow.waiting.length === 0) {
+      this.#flows.delete(flow.key);
+      this.#ring.remove(flow.key);
+    }
+    if (stream.active === null && stream.waiting.length === 0) this.#streams.delete(stream.key);
+  }
+
+  #abort(destinationID: number, flowID: FlowIdLabel, id: PduId | undefined, out: SegmenterOutput[]): void {
+    const key = this.#key(destinationID, flowID);
+    if (key < 0) {
+      this.#invalid(out, destinationID, flowID);
+      return;
+    }
+    const flow = this.#flows.get(key);
+    const target = flow === undefined ? undefined : abortTarget(flow, id);
+    if (target === undefined) {
+      this.#counters.nothingToAbort++;
+      this.#event(out, 'nothing-to-abort', destinationID, flowID, id);
+      return;
+    }
+    if (target === target.flow.active) {
+      // Rule 9: the start segment is out, so the destination holds an open context to close.
+      target.aborting = true;
+      this.#counters.pdusAborted++;
+      out.push({ kind: 'aborted', started: true, bytesSent: target.offset, ...pduRef(target) });
+      return;
+    }
+    removeWaiting(target.flow.waiting, target);
+    removeWaiting(target.stream.waiting, target);
+    this.#counters.pdusDropped++;
+    out.push({ kind: 'aborted', started: false, bytesSent: 0, ...pduRef(target) });
+    this.#release(target);
+  }
+
+  #setMaxPdu(destinationID: unknown, maxPdu: unknown, out: SegmenterOutput[]): void {
+    const ok = typeof maxPdu === 'number' && Number.isInteger(maxPdu) && maxPdu >= 1 && maxPdu <= PDU_MAX;
+    if (!ok || !fitsDeviceId(destinationID, this.#config.tt)) {
+      this.#invalid(out, destinationID);
+      return;
+    }
+    this.#maxPdu.set(destinationID, maxPdu);
+  }
+
+  #invalid(out: SegmenterOutput[], destinationID?: unknown, flowID?: unknown): void {
+    this.#counters.invalidInputs++;
+    this.#event(out, 'invalid-input', destinationID, flowID, undefined);
+  }
+
+  #event(out: SegmenterOutput[], name: SegmenterEventName, destinationID: unknown, flowID: unknown, id: PduId | undefined): void {
+    const e: { kind: 'event'; name: SegmenterEventName; destinationID?: number; flowID?: string; id?: PduId } = { kind: 'event', name };
+    if (typeof destinationID === 'number') e.destinationID = destinationID;
+    if (flowID !== undefined) e.flowID = shown(flowID);
+    if (id !== undefined) e.id = id;
+    out.push(e);
+  }
+}
+
+/** Segments a pull asks for: `max` when it is a positive integer, 1 when absent, 0 (invalid) otherwise. */
+function pullCount(max: unknown): number {
+  if (max === undefined) return 1;
+  return typeof max === 'number' && Number.isSafeInteger(max) && max > 0 ? max : 0;
+}
+
+/** A field as given, for outputs that echo bad input. */
+function shown(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
+  return typeof v;
+}
+
+/** The PDU `id` names, else the oldest of the flow not yet aborted. */
+function abortTarget(flow: FlowQueue, id: PduId | undefined): Pdu | undefined {
+  const a = flow.active !== null && !flow.active.aborting ? flow.active : undefined;
+  if (id === undefined) return a ?? flow.waiting[0];
+  if (a !== undefined && a.id === id) return a;
+  return flow.waiting.find((p) => p.id === id);
+}
