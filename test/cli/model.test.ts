@@ -274,3 +274,23 @@ test('a reader that closes the pipe early (riodp model … | head -1) ends riodp
   assert.equal(signal, null);
   assert.equal(code, 0);
 });
+
+test('riodp model arb-rx: the grant policy is configurable (Part 9 §2.4.7 rule 9 "to consider which REQUESTs to grant")', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'riodp-policy-'));
+  const cfg = join(dir, 'rx.yaml');
+  writeFileSync(cfg, 'localID: 2\nresources: 1\npolicy: single-before-multi\nidleTimeout: null\n');
+  const req = (src: number, flowID: string, command: string, t: number): string =>
+    JSON.stringify({ t, kind: 'ccp', packet: { ftype: 7, tt: 0, prio: 3, crf: 1, vc: 0, ackID: 0, destinationID: 2, tgtdestinationID: src, command, seq: 0, flowID, soc: 1 } });
+  const trace = [
+    req(1, '0A', 'REQUEST_SINGLE_PDU', 0),
+    req(3, '0A', 'REQUEST_MULTI_PDU', 1),
+    req(4, '0A', 'REQUEST_SINGLE_PDU', 2),
+    JSON.stringify({ t: 3, kind: 'segment', sourceID: 1, flowID: '0A', segment: 'single' }),
+  ].join('\n');
+  const r = riodp(['model', 'arb-rx', '--config', cfg], trace);
+  assert.equal(r.status, 0, r.stderr);
+  const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; sourceID?: number; t?: number; config?: { policy?: unknown } });
+  assert.equal(out[0]?.config?.policy, 'single-before-multi');
+  const allocated = out.filter((l) => l.kind === 'allocated').map((l) => l.sourceID);
+  assert.deepEqual(allocated, [1, 4], 'the single-PDU request of source 4 overtakes the older multi-PDU request of source 3');
+});

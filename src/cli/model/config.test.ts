@@ -80,7 +80,7 @@ test('arbitration-types.ts defaults: arb-tx and arb-rx fill theirs; null switche
     localID: 1, tt: 0, enabled: true, unsupportedPeers: [], requestTimeout: 100_000, retryDelay: 10_000, pipelining: true, requestFlow: { prio: 3, crf: 1 }, crfSupported: true,
   });
   assert.deepEqual(await effective('arb-rx', { localID: 2, resources: 0, idleTimeout: null }), {
-    localID: 2, tt: 0, resources: 0, enabled: true, whenBusy: 'queue', idleTimeout: null, responseFlow: { prio: 3, crf: 1 },
+    localID: 2, tt: 0, resources: 0, enabled: true, whenBusy: 'queue', idleTimeout: null, responseFlow: { prio: 3, crf: 1 }, policy: 'fifo',
   });
   assert.deepEqual(await errors('arb-rx', { localID: 2 }), ['config.resources: missing, expected a non-negative integer']);
 });
