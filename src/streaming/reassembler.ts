@@ -1,0 +1,286 @@
+import { zeroCounters } from '../engine/contract.ts';
+import type { Counters, Engine, Time } from '../engine/contract.ts';
+import { Timers } from '../engine/timers.ts';
+import type { Type9AbortPacket, Type9ContinuationPacket, Type9EndPacket, Type9Packet, Type9StartPacket } from '../wire/type9-types.ts';
+import { isMtu } from './segment-pdu.ts';
+import { resolveReassemblerConfig } from './reassembler-config.ts';
+import type { ResolvedReassemblerConfig } from './reassembler-config.ts';
+import type {
+  ContextKey, DefectEvent, IdleTimerName, OpenContextInfo, ReassemblerConfig, ReassemblerCounterName, ReassemblerInput,
+  ReassemblerOutput,
+} from './reassembler-types.ts';
+import { ReassemblyContext, contextKey, packetFlow } from './reassembly-context.ts';
+import { DEFECT_ERRORS } from './reassembly-defects.ts';
+
+const COUNTER_NAMES: readonly ReassemblerCounterName[] = [
+  'segments', 'pdus', 'pduBytes', 'defects', 'missingContext', 'openExistingContext', 'longSegment', 'shortSegment', 'pduLengthError',
+  'aborted', 'idleTimeouts', 'noContext', 'discardedSegments', 'notData', 'invalidInputs',
+];
+
+const IDLE_PREFIX = 'idle:';
+
+/**
+ * Part 10 reassembly (§3.2.5 reassembly rules 1–9 and the paragraph after them, §3.2.4, §4.2),
+ * destination side. See reassembler-types.ts for the context key and the one-outcome-per-PDU
+ * rule. Outputs of one input come in the order they happen: a rule 9 report of the old PDU before
+ * anything about the new one, and a timer request after the output that caused it.
+ *
+ * Idle timer: armed when a context opens, for `idleTimeout` after it; a segment only records its
+ * time, and an expiry that finds the context active since then re-arms for the remaining time.
+ * So a PDU costs one arm and one cancel, not a timer request per segment.
+ */
+export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> {
+  readonly #config: ResolvedReassemblerConfig;
+  #mtu: number;
+  readonly #open = new Map<ContextKey, ReassemblyContext>();
+  readonly #timers = new Timers<IdleTimerName>();
+  readonly #counters: Counters<ReassemblerCounterName> = zeroCounters(COUNTER_NAMES);
+
+  constructor(config: ReassemblerConfig = {}) {
+    this.#config = resolveReassemblerConfig(config);
+    this.#mtu = this.#config.mtu;
+  }
+
+  handle(input: ReassemblerInput, now: Time): ReassemblerOutput[] {
+    const out: ReassemblerOutput[] = [];
+    switch (input.kind) {
+      case 'packet':
+        if (isPacket(input.packet)) this.#packet(input.packet, now, out);
+        else this.#invalid('packet: not a decoded Type 9 packet', out);
+        break;
+      case 'timer':
+        if (this.#timers.expire(input.name, now)) this.#idle(input.name, now, out);
+        break;
+      case 'set-mtu':
+        this.#setMtu(input.mtu, out);
+        break;
+      default:
+        this.#invalid(`unknown input kind ${describe((input as { kind?: unknown }).kind)}`, out);
+    }
+    return out;
+  }
+
+  /** The MTU single segments and new PDUs are judged with. */
+  get mtu(): number {
+    return this.#mtu;
+  }
+
+  /** SegSupport as a number of contexts. */
+  get contextLimit(): number {
+    return this.#config.contexts;
+  }
+
+  /** Open contexts, by key. */
+  openContexts(): OpenContextInfo[] {
+    return [...this.#open.values()].map((c) => c.info()).sort((a, b) => (a.context < b.context ? -1 : a.context > b.context ? 1 : 0));
+  }
+
+  counters(): Counters<ReassemblerCounterName> {
+    return { ...this.#counters };
+  }
+
+  snapshot(): Record<string, unknown> {
+    const c = this.#config;
+    return {
+      mtu: this.#mtu,
+      contextLimit: c.contexts,
+      destinationInContext: c.destinationInContext,
+      idleTimeout: c.idleTimeout,
+      vcCount: c.vcCount,
+      crfSupported: c.crfSupported,
+      openContexts: this.openContexts(),
+      timers: this.#timers.pending(),
+      stats: this.counters(),
+    };
+  }
+
+  #packet(p: Type9Packet, now: Time, out: ReassemblerOutput[]): void {
+    if (p.segment === 'tm' || p.segment === 'extended') {
+      this.#counters.notData++;
+      out.push({ kind: 'event', name: 'not-data', segment: p.segment, sourceID: p.sourceID, destinationID: p.destinationID });
+      return;
+    }
+    this.#counters.segments++;
+    const key = contextKey(p, this.#config.destinationInContext);
+    const ctx = this.#open.get(key);
+    switch (p.segment) {
+      case 'single':
+      case 'start':
+        this.#start(p, key, ctx, now, out);
+        break;
+      case 'continuation':
+        this.#continuation(p, key, ctx, now, out);
+        break;
+      case 'end':
+      case 'abort':
+        this.#end(p, key, ctx, out);
+        break;
+    }
+  }
+
+  /**
+   * Rule 9 "Receiving a start or single segment on an open context indicates a lost end segment
+   * and the PDU is defective. The existing context is closed, and the new context is opened." Then
+   * rule 3 (single) or rules 1 and 4 (start).
+   */
+  #start(p: Type9StartPacket, key: ContextKey, old: ReassemblyContext | undefined, now: Time, out: ReassemblerOutput[]): void {
+    if (old !== undefined) {
+      this.#open.delete(key);
+      // A PDU already reported defective (rules 4, 5) is not reported again.
+      if (old.assembling) this.#defect(out, { rule: 9, context: key, segment: p.segment, vsid: old.vsid, received: old.received, payloadLength: p.payload.length, mtu: old.mtu });
+    }
+    const n = p.payload.length;
+    const mtu = this.#mtu;
+    const flow = packetFlow(p, this.#config.vcCount, this.#config.crfSupported);
+    let opened: ReassemblyContext | undefined;
+    if (p.segment === 'single') {
+      // Rule 3 "the amount of payload data must be equal to or less than the MTU size or the PDU is defective".
+      if (n > mtu) this.#defect(out, { rule: 3, context: key, segment: 'single', vsid: vsidOf(p), received: n, payloadLength: n, mtu });
+      else this.#deliver(out, key, vsidOf(p), p.tt, flow, p.payload, 1);
+    } else {
+      // Rule 4 "If the packet is a start segment and the payload data does not match the MTU size the PDU is defective".
+      const fits = n === mtu;
+      if (!fits) this.#defect(out, { rule: 4, context: key, segment: 'start', vsid: vsidOf(p), received: n, payloadLength: n, mtu });
+      if (this.#open.size < this.#config.contexts) {
+        opened = new ReassemblyContext(key, p, flow, mtu, now, fits);
+        this.#open.set(key, opened);
+      } else if (fits) {
+        this.#counters.noContext++;
+        out.push({ kind: 'event', name: 'no-context', context: key, vsid: vsidOf(p), contexts: this.#config.contexts });
+      }
+    }
+    const timeout = this.#config.idleTimeout;
+    if (timeout === null) return;
+    if (opened !== undefined) this.#timers.arm(`${IDLE_PREFIX}${key}`, now + timeout, out);
+    else if (old !== undefined) this.#timers.cancel(`${IDLE_PREFIX}${key}`, out);
+  }
+
+  /** Rule 5 "All continuation packets must match the MTU size or the PDU is defective"; rule 8 on a closed context. */
+  #continuation(p: Type9ContinuationPacket, key: ContextKey, ctx: ReassemblyContext | undefined, now: Time, out: ReassemblerOutput[]): void {
+    const n = p.payload.length;
+    if (ctx === undefined) {
+      this.#defect(out, { rule: 8, context: key, segment: 'continuation', vsid: null, received: n, payloadLength: n, mtu: this.#mtu });
+      return;
+    }
+    ctx.segments++;
+    ctx.lastSegmentAt = now;
+    if (!ctx.assembling) {
+      this.#counters.discardedSegments++;
+      ctx.append(p.payload);
+      return;
+    }
+    if (n !== ctx.mtu) {
+      ctx.discard();
+      ctx.append(p.payload);
+      this.#defect(out, { rule: 5, context: key, segment: 'continuation', vsid: ctx.vsid, received: ctx.received, payloadLength: n, mtu: ctx.mtu });
+      return;
+    }
+    ctx.append(p.payload);
+  }
+
+  /**
+   * Rule 6 "An end segment terminates the reassembly process … The data payload size must be less
+   * than or equal to the MTU size or the PDU is defective"; rule 7 "the length (provided by the end
+   * segment packet header) is checked against the received data count. A mismatch indicates a
+   * lost continuation segment and the PDU is defective"; rule 8 on a closed context. An abort
+   * ("length 0 and no payload can be used to force the PDU to be discarded", §4.2) ends the PDU
+   * without a defect.
+   */
+  #end(p: Type9EndPacket | Type9AbortPacket, key: ContextKey, ctx: ReassemblyContext | undefined, out: ReassemblerOutput[]): void {
+    const n = p.payload.length;
+    if (ctx === undefined) {
+      this.#defect(out, { rule: 8, context: key, segment: p.segment, vsid: null, received: n, payloadLength: n, mtu: this.#mtu });
+      return;
+    }
+    this.#open.delete(key);
+    ctx.segments++;
+    this.#closePdu(p, ctx, out);
+    this.#timers.cancel(`${IDLE_PREFIX}${key}`, out);
+  }
+
+  #closePdu(p: Type9EndPacket | Type9AbortPacket, ctx: ReassemblyContext, out: ReassemblerOutput[]): void {
+    const n = p.payload.length;
+    const key = ctx.key;
+    if (!ctx.assembling) {
+      this.#counters.discardedSegments++;
+      return;
+    }
+    if (p.segment === 'abort') {
+      this.#counters.aborted++;
+      out.push({ kind: 'event', name: 'aborted', context: key, vsid: ctx.vsid, received: ctx.received });
+      return;
+    }
+    const received = ctx.received + n;
+    if (n > ctx.mtu) {
+      this.#defect(out, { rule: 6, context: key, segment: 'end', vsid: ctx.vsid, received, payloadLength: n, mtu: ctx.mtu });
+      return;
+    }
+    if (received !== p.pduLength) {
+      this.#defect(out, { rule: 7, context: key, segment: 'end', vsid: ctx.vsid, received, payloadLength: n, mtu: ctx.mtu, length: p.pduLength });
+      return;
+    }
+    ctx.append(p.payload);
+    this.#deliver(out, key, ctx.vsid, ctx.tt, ctx.flow, ctx.bytes(), ctx.segments);
+  }
+
+  /**
+   * §3.2.5 "It may be desirable for a destination to have a time-out as part of the lost packet
+   * detection mechanism": the open PDU is discarded. A context already reported defective closes
+   * without a second report.
+   */
+  #idle(name: IdleTimerName, now: Time, out: ReassemblerOutput[]): void {
+    const timeout = this.#config.idleTimeout;
+    const ctx = this.#open.get(name.slice(IDLE_PREFIX.length));
+    if (ctx === undefined || timeout === null) return;
+    const due = ctx.lastSegmentAt + timeout;
+    if (due > now) {
+      this.#timers.arm(name, due, out);
+      return;
+    }
+    this.#open.delete(ctx.key);
+    if (!ctx.assembling) return;
+    this.#counters.idleTimeouts++;
+    out.push({ kind: 'event', name: 'idle-timeout', context: ctx.key, vsid: ctx.vsid, received: ctx.received, lastSegmentAt: ctx.lastSegmentAt });
+  }
+
+  #setMtu(mtu: unknown, out: ReassemblerOutput[]): void {
+    if (isMtu(mtu)) this.#mtu = mtu;
+    else this.#invalid(`set-mtu: ${describe(mtu)} is not a multiple of 4 from 32 to 256`, out);
+  }
+
+  #invalid(detail: string, out: ReassemblerOutput[]): void {
+    this.#counters.invalidInputs++;
+    out.push({ kind: 'event', name: 'invalid-input', detail });
+  }
+
+  #deliver(out: ReassemblerOutput[], context: ContextKey, vsid: ReassemblyContext['vsid'], tt: number, flow: ReassemblyContext['flow'], payload: Uint8Array, segments: number): void {
+    this.#counters.pdus++;
+    this.#counters.pduBytes += payload.length;
+    out.push({ kind: 'pdu', context, vsid, tt, flowID: flow.flowID, channel: flow.channel, payload, segments });
+  }
+
+  /** Reports a defective PDU; `f` names what the rule found, the error and clause follow from the rule. */
+  #defect(out: ReassemblerOutput[], f: DefectFields): void {
+    const { rule, ...found } = f;
+    const error = DEFECT_ERRORS[rule](f.payloadLength, f.mtu);
+    this.#counters.defects++;
+    this.#counters[error.counter]++;
+    out.push({ kind: 'event', name: 'defective-pdu', rule, clause: `Part 10 §3.2.5 reassembly rule ${rule}`, error: error.name, errorBit: error.bit, ...found });
+  }
+}
+
+type DefectFields = Omit<DefectEvent, 'kind' | 'name' | 'clause' | 'error' | 'errorBit'>;
+
+function vsidOf(p: Type9StartPacket): ReassemblyContext['vsid'] {
+  return { sourceID: p.sourceID, destinationID: p.destinationID, cos: p.cos, streamID: p.streamID };
+}
+
+/** An input value for an `invalid-input` detail: numbers and strings as JSON, anything else by type. */
+function describe(v: unknown): string {
+  return typeof v === 'number' || typeof v === 'string' ? JSON.stringify(v) : typeof v;
+}
+
+/** Inputs also arrive as JSON (`riodp model`): a packet must at least be an object with a segment type. */
+function isPacket(p: unknown): p is Type9Packet {
+  return typeof p === 'object' && p !== null && typeof (p as { segment?: unknown }).segment === 'string';
+}

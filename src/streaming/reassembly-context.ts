@@ -1,0 +1,135 @@
+import type { Time } from '../engine/contract.ts';
+import { flowIdForChannel, flowIdForPacket, packetChannel } from '../wire/flow-id.ts';
+import type { FlowIdLabel, VcCount } from '../wire/flow-id.ts';
+import { TT_NAMES } from '../wire/header.ts';
+import type { Type9DataPacket, Type9StartPacket } from '../wire/type9-types.ts';
+import { PDU_MAX } from './segment-pdu.ts';
+import type { ContextKey, OpenContextInfo } from './reassembler-types.ts';
+import type { Vsid } from './vsid.ts';
+
+/**
+ * One open segmentation context (Part 10 §3.2.5 reassembly rules 1, 2) and the key that finds it.
+ *
+ * Buffer. Each PDU gets a buffer of its own, allocated when its start segment arrives and grown
+ * geometrically (doubling, from 4 × MTU, capped at 65536 bytes): every payload byte is copied in
+ * once when its segment arrives, plus the amortised re-copy of doubling (at most the PDU's size
+ * again). The delivered PDU is a view of that buffer, which the context then drops: the bytes stay
+ * valid for the receiver, and the packets' buffers are never retained.
+ */
+
+/**
+ * §3.2.5 rule 1 "the segmentation context consisting of the source ID, the destination ID, and the
+ * physical channel ID. (The destination ID is only required for devices supporting multicast
+ * and/or multiple destination IDs.)". The channel is the VC, prio and CRF bits, which select the
+ * transaction request flow (§3.2.4: a PDU's segments all travel in one flow). tt is part of the key:
+ * a Dev8 and a Dev16 source with the same number are different devices.
+ */
+export function contextKey(p: Type9DataPacket, withDestination: boolean): ContextKey {
+  const tt = TT_NAMES[p.tt] ?? `tt${p.tt}`;
+  const dst = withDestination ? `/dst${p.destinationID}` : '';
+  return `${tt}/src${p.sourceID}${dst}/vc${p.vc}/prio${p.prio}/crf${p.crf}`;
+}
+
+export interface PacketFlow {
+  readonly channel: number;
+  readonly flowID: FlowIdLabel | null;
+}
+
+/**
+ * The flow a data segment travels in. Multiple VC mode: "Flow nA and higher for VCn" (Part 9
+ * Table 3-1) for VC1–VC8 (Part 6 Table 2-2); VC0 by prio/CRF as a request (Part 6 Tables 6-6/6-7:
+ * data streaming transactions "do not receive responses", §3.2.1). A VC0 request at prio 3 is
+ * "Illegal" (Part 9 Table 2-1): null.
+ */
+export function packetFlow(p: Type9DataPacket, vcCount: VcCount, crfSupported: boolean): PacketFlow {
+  const channel = packetChannel(p.vc, p.prio, p.crf, vcCount);
+  if (channel !== 0) return { channel, flowID: flowIdForChannel(channel) ?? null };
+  return { channel, flowID: flowIdForPacket({ prio: p.prio, crf: p.crf, response: false, crfSupported })?.flowID ?? null };
+}
+
+/** Bytes the first allocation of a PDU buffer holds, in MTUs. */
+const INITIAL_MTUS = 4;
+
+export class ReassemblyContext {
+  readonly key: ContextKey;
+  readonly vsid: Vsid;
+  readonly tt: number;
+  readonly flow: PacketFlow;
+  /** The MTU when the start segment came: the PDU is judged with it to its end. */
+  readonly mtu: number;
+  readonly openedAt: Time;
+  lastSegmentAt: Time;
+  segments = 1;
+  #count = 0;
+  /** null once the PDU is known defective (`discarding`). */
+  #buffer: Uint8Array | null;
+
+  /** Opens the context on a start segment; `assembling` copies its payload in (rule 2). */
+  constructor(key: ContextKey, p: Type9StartPacket, flow: PacketFlow, mtu: number, now: Time, assembling: boolean) {
+    this.key = key;
+    this.vsid = { sourceID: p.sourceID, destinationID: p.destinationID, cos: p.cos, streamID: p.streamID };
+    this.tt = p.tt;
+    this.flow = flow;
+    this.mtu = mtu;
+    this.openedAt = now;
+    this.lastSegmentAt = now;
+    this.#buffer = assembling ? new Uint8Array(Math.min(PDU_MAX, INITIAL_MTUS * mtu)) : null;
+    this.append(p.payload);
+  }
+
+  get assembling(): boolean {
+    return this.#buffer !== null;
+  }
+
+  /** Rule 2 "The amount of data transferred is counted for comparison to the length field". */
+  get received(): number {
+    return this.#count;
+  }
+
+  /** Drops the data: the PDU has been reported defective and waits for its end. */
+  discard(): void {
+    this.#buffer = null;
+  }
+
+  /**
+   * Rule 2 "transfers the entire payload into the reassembly buffer in order". Past 65536 bytes, or
+   * once the PDU is defective, the data is only counted: no length field describes a longer PDU,
+   * so rule 7 will find it defective.
+   */
+  append(payload: Uint8Array): void {
+    const at = this.#count;
+    this.#count = at + payload.length;
+    let buf = this.#buffer;
+    if (buf === null || this.#count > PDU_MAX) return;
+    if (this.#count > buf.length) {
+      let size = buf.length * 2;
+      while (size < this.#count) size *= 2;
+      const grown = new Uint8Array(Math.min(PDU_MAX, size));
+      grown.set(buf.subarray(0, at));
+      buf = grown;
+      this.#buffer = grown;
+    }
+    buf.set(payload, at);
+  }
+
+  /** The reassembled bytes; valid until the next `append`, and for good once the context is closed. */
+  bytes(): Uint8Array {
+    return (this.#buffer ?? new Uint8Array(0)).subarray(0, this.#count);
+  }
+
+  info(): OpenContextInfo {
+    return {
+      context: this.key,
+      state: this.assembling ? 'assembling' : 'discarding',
+      vsid: this.vsid,
+      tt: this.tt,
+      flowID: this.flow.flowID,
+      channel: this.flow.channel,
+      mtu: this.mtu,
+      received: this.#count,
+      segments: this.segments,
+      openedAt: this.openedAt,
+      lastSegmentAt: this.lastSegmentAt,
+    };
+  }
+}
