@@ -7,6 +7,7 @@ import { VOQ_FORMATS } from '../wire/voq-stype2.ts';
 import type { VoqFormat } from '../wire/voq-stype2.ts';
 import { ENGINE_NAMES, ENGINE_SUMMARIES } from './model/names.ts';
 import type { EngineName } from './model/names.ts';
+import { streamingCommands } from './streaming-commands.ts';
 
 // commander is CommonJS: require() loads it in ~15 ms where the ESM wrapper takes ~35 ms, and
 // `riodp --help` is called in loops by users' scripts.
@@ -107,6 +108,7 @@ export function buildProgram(): Command {
   });
 
   modelCommand(program);
+  streamingCommands(program);
   return program;
 }
 
