@@ -58,7 +58,7 @@ function modelCommand(program: Command): void {
   const engines = ENGINE_NAMES.map((n) => `  ${n.padEnd(width)}  ${ENGINE_SUMMARIES[n]}`).join('\n');
   program
     .command('model')
-    .description('run a Part 9 engine as a golden model: JSON Lines in (stdin or --input), JSON Lines out (docs/model.md)')
+    .description('run a Part 9 or Part 10 engine as a golden model: JSON Lines in (stdin or --input), JSON Lines out (docs/model.md)')
     .addArgument(new Argument('<engine>', 'the engine to run').choices(ENGINE_NAMES))
     .option('--config <file>', 'engine configuration, JSON or YAML (riodp model <engine> --describe lists the fields)')
     .option('--input <file>', 'read the input lines from a file instead of stdin')

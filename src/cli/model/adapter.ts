@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Type7Packet } from '../../wire/type7.ts';
+import type { Packet } from '../../wire/packet.ts';
 import { toJsonValue } from '../json/output.ts';
 import { InputError } from './input-error.ts';
 import type { EngineName } from './names.ts';
@@ -37,7 +37,7 @@ export interface EngineOutput {
   readonly kind: string;
 }
 
-/** The query methods every Part 9 engine exposes besides `handle`. */
+/** The query methods every Part 9 and Part 10 engine exposes besides `handle`. */
 export interface InspectableEngine<I, O extends EngineOutput> {
   handle(input: I, now: number): O[];
   counters(): Readonly<Record<string, number>>;
@@ -79,10 +79,10 @@ export interface AdapterSpec<C, L, I, O extends EngineOutput> extends Pick<Engin
   readonly timer: (name: string) => I | undefined;
 }
 
-/** A `send` output of the types files: the packet to put on the link, and where (`port`) if the engine says. */
+/** A `send` output of the types files: the packet to put on the link (Type 7 or Type 9), and where (`port`) if the engine says. */
 interface SendOutput extends EngineOutput {
   readonly kind: 'send';
-  readonly packet: Type7Packet;
+  readonly packet: Packet;
 }
 
 function isSend(o: EngineOutput): o is SendOutput {

@@ -5,7 +5,7 @@ import { ccpPrioCrf } from '../../wire/flow-id.ts';
 import { defineAdapter } from './adapter.ts';
 import type { EngineAdapter } from './adapter.ts';
 import { bufferedPacket } from './packets.ts';
-import { bool, deviceId, expecting, flowId, int, messageFlow, oneOf } from './schema.ts';
+import { bool, deviceId, expecting, flowId, int, messageFlow, oneOf, vcCount } from './schema.ts';
 
 /** `riodp model congestion-point`: src/flow/congestion-point-types.ts, defaults as documented there. */
 
@@ -20,8 +20,6 @@ const routes = z.strictObject({
   table: z.record(z.string().regex(/^(0|[1-9]\d*)$/), port).optional(),
   default: port.optional(),
 }, { error: expecting('an object {table?, default?}') });
-
-const vcCount = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(4), z.literal(8)], { error: expecting('one of 0, 1, 2, 4, 8') });
 
 const config = z.strictObject({
   role: oneOf(['switch', 'endpoint']),

@@ -6,7 +6,7 @@ import type { EngineName } from './names.ts';
 
 /**
  * The engine registry of `riodp model`: each adapter (and the engine behind it) is imported only
- * when its engine runs, so that one engine's start-up does not load the other three.
+ * when its engine runs, so that one engine's start-up does not load the others.
  */
 export interface LoadedEngine {
   readonly name: EngineName;
@@ -50,5 +50,9 @@ export async function loadEngine(name: EngineName): Promise<LoadedEngine> {
       return wrap((await import('./arb-tx.ts')).arbTxAdapter);
     case 'arb-rx':
       return wrap((await import('./arb-rx.ts')).arbRxAdapter);
+    case 'segmenter':
+      return wrap((await import('./segmenter.ts')).segmenterAdapter);
+    case 'reassembler':
+      return wrap((await import('./reassembler.ts')).reassemblerAdapter);
   }
 }

@@ -2,7 +2,7 @@
  * The engines `riodp model` runs, with a one-line summary each. Kept free of imports so that
  * `riodp --help` and `riodp model --help` list them without loading any engine.
  */
-export const ENGINE_NAMES = ['ccp-endpoint', 'congestion-point', 'arb-tx', 'arb-rx'] as const;
+export const ENGINE_NAMES = ['ccp-endpoint', 'congestion-point', 'arb-tx', 'arb-rx', 'segmenter', 'reassembler'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 export const ENGINE_SUMMARIES: Readonly<Record<EngineName, string>> = {
@@ -10,6 +10,8 @@ export const ENGINE_SUMMARIES: Readonly<Record<EngineName, string>> = {
   'congestion-point': 'switch port or end point buffer: watermarks, controlled flow list, XOFF/XON CCPs (Part 9 §2.4.2.2, §2.4.6, A.1)',
   'arb-tx': 'flow arbitration transmitter: REQUEST, grant, segments, RELEASE (Part 9 §2.2, §2.4.7)',
   'arb-rx': 'flow arbitration receiver: resource pool, XON(ARB)/XOFF(ARB), idle timeouts (Part 9 §2.2, §2.4.7, §2.4.8)',
+  segmenter: 'data streaming source: PDUs into Type 9 segments, one per pull; aborts (Part 10 §3.2.3–§3.2.5)',
+  reassembler: 'data streaming destination: Type 9 segments into PDUs, defective PDUs by rule (Part 10 §3.2.5)',
 };
 
 /** `schema` of the header line and of the optional first input line (docs/model.md "Schema version"). */

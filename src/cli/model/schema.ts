@@ -47,6 +47,15 @@ export const flowId: z.ZodType<FlowIdLabel> = oneOf(FLOW_ID_LABELS as [FlowIdLab
 
 export const bool = z.boolean({ error: expecting('true or false') });
 
+/** MTU in bytes, Part 10 §5.5.1 Table 5-6: "0b0000_1000 - 32 byte block size" to "0b0100_0000 - 256 byte block size", 4-byte steps. */
+export const mtu = (() => {
+  const error = expecting('an MTU in bytes, a multiple of 4 from 32 to 256');
+  return z.number({ error }).refine((v) => Number.isInteger(v) && v >= 32 && v <= 256 && v % 4 === 0, { error });
+})();
+
+/** VC1–VC8 channels on the link (Part 6 Table 2-2); 0 is single VC mode. */
+export const vcCount = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(4), z.literal(8)], { error: expecting('one of 0, 1, 2, 4, 8') });
+
 /** prio/CRF of a message flow (flows.ts MessageFlow). */
 export const messageFlow = z.strictObject({ prio: int(0, 3), crf: int(0, 1) }, { error: expecting('an object {prio, crf}') });
 
