@@ -54,5 +54,9 @@ export async function loadEngine(name: EngineName): Promise<LoadedEngine> {
       return wrap((await import('./segmenter.ts')).segmenterAdapter);
     case 'reassembler':
       return wrap((await import('./reassembler.ts')).reassemblerAdapter);
+    case 'tm-ingress':
+      return wrap((await import('./tm-ingress.ts')).tmIngressAdapter);
+    case 'tm-egress':
+      return wrap((await import('./tm-egress.ts')).tmEgressAdapter);
   }
 }

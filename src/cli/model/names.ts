@@ -2,7 +2,7 @@
  * The engines `riodp model` runs, with a one-line summary each. Kept free of imports so that
  * `riodp --help` and `riodp model --help` list them without loading any engine.
  */
-export const ENGINE_NAMES = ['ccp-endpoint', 'congestion-point', 'arb-tx', 'arb-rx', 'segmenter', 'reassembler'] as const;
+export const ENGINE_NAMES = ['ccp-endpoint', 'congestion-point', 'arb-tx', 'arb-rx', 'segmenter', 'reassembler', 'tm-ingress', 'tm-egress'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 export const ENGINE_SUMMARIES: Readonly<Record<EngineName, string>> = {
@@ -12,6 +12,8 @@ export const ENGINE_SUMMARIES: Readonly<Record<EngineName, string>> = {
   'arb-rx': 'flow arbitration receiver: resource pool, XON(ARB)/XOFF(ARB), idle timeouts (Part 9 §2.2, §2.4.7, §2.4.8)',
   segmenter: 'data streaming source: PDUs into Type 9 segments, one per pull; aborts (Part 10 §3.2.3–§3.2.5)',
   reassembler: 'data streaming destination: Type 9 segments into PDUs, defective PDUs by rule (Part 10 §3.2.5)',
+  'tm-ingress': 'traffic management, data source: queues obeying XOFF/XON, rates and credits; Q_STATUS, CREDIT STATUS (Part 10 §3.4)',
+  'tm-egress': 'traffic management, data destination: XOFF/XON, REDUCE/INCREASE, ALLOCATE from its policy (Part 10 §3.4)',
 };
 
 /** `schema` of the header line and of the optional first input line (docs/model.md "Schema version"). */
