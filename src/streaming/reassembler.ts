@@ -20,6 +20,12 @@ const COUNTER_NAMES: readonly ReassemblerCounterName[] = [
 const IDLE_PREFIX = 'idle:';
 
 /**
+ * Module-local copy for the per-segment path (as in src/flow/ccp-counter-table.ts): under a
+ * transpiling loader (tsx) a read of an imported binding can cost a getter call.
+ */
+const CONTEXT_KEY = contextKey;
+
+/**
  * Part 10 reassembly (§3.2.5 reassembly rules 1–9 and the paragraph after them, §3.2.4, §4.2),
  * destination side. See reassembler-types.ts for the context key and the one-outcome-per-PDU
  * rule. Outputs of one input come in the order they happen: a rule 9 report of the old PDU before
@@ -28,6 +34,12 @@ const IDLE_PREFIX = 'idle:';
  * Idle timer: armed when a context opens, for `idleTimeout` after it; a segment only records its
  * time, and an expiry that finds the context active since then re-arms for the remaining time.
  * So a PDU costs one arm and one cancel, not a timer request per segment.
+ *
+ * Per-segment path (docs/performance.md): a PDU's segments arrive back to back on one context, so
+ * the context the previous segment found is checked first, field by field (`matches`), and the
+ * key string is built and looked up only when that fails. A PDU's buffer starts at the length of
+ * the PDU delivered last, so a stream of equal PDUs is copied once into a buffer that needs no
+ * regrowth.
  */
 export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> {
   readonly #config: ResolvedReassemblerConfig;
@@ -35,6 +47,10 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
   readonly #open = new Map<ContextKey, ReassemblyContext>();
   readonly #timers = new Timers<IdleTimerName>();
   readonly #counters: Counters<ReassemblerCounterName> = zeroCounters(COUNTER_NAMES);
+  /** The open context the last data segment found or opened; null once it closes. */
+  #last: ReassemblyContext | null = null;
+  /** Length of the multi-segment PDU delivered last: the first allocation of the next PDU's buffer. */
+  #lastPduBytes = 0;
 
   constructor(config: ReassemblerConfig = {}) {
     this.#config = resolveReassemblerConfig(config);
@@ -101,8 +117,18 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
       return;
     }
     this.#counters.segments++;
-    const key = contextKey(p, this.#config.destinationInContext);
-    const ctx = this.#open.get(key);
+    const withDestination = this.#config.destinationInContext;
+    const last = this.#last;
+    let key: ContextKey;
+    let ctx: ReassemblyContext | undefined;
+    if (last !== null && last.matches(p, withDestination)) {
+      key = last.key;
+      ctx = last;
+    } else {
+      key = CONTEXT_KEY(p, withDestination);
+      ctx = this.#open.get(key);
+      if (ctx !== undefined) this.#last = ctx;
+    }
     switch (p.segment) {
       case 'single':
       case 'start':
@@ -125,7 +151,7 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
    */
   #start(p: Type9StartPacket, key: ContextKey, old: ReassemblyContext | undefined, now: Time, out: ReassemblerOutput[]): void {
     if (old !== undefined) {
-      this.#open.delete(key);
+      this.#close(old);
       // A PDU already reported defective (rules 4, 5) is not reported again.
       if (old.assembling) this.#defect(out, { rule: 9, context: key, segment: p.segment, vsid: old.vsid, received: old.received, payloadLength: p.payload.length, mtu: old.mtu });
     }
@@ -142,8 +168,9 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
       const fits = n === mtu;
       if (!fits) this.#defect(out, { rule: 4, context: key, segment: 'start', vsid: vsidOf(p), received: n, payloadLength: n, mtu });
       if (this.#open.size < this.#config.contexts) {
-        opened = new ReassemblyContext(key, p, flow, mtu, now, fits);
+        opened = new ReassemblyContext(key, p, flow, mtu, now, fits, this.#lastPduBytes);
         this.#open.set(key, opened);
+        this.#last = opened;
       } else if (fits) {
         this.#counters.noContext++;
         out.push({ kind: 'event', name: 'no-context', context: key, vsid: vsidOf(p), contexts: this.#config.contexts });
@@ -192,10 +219,17 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
       this.#defect(out, { rule: 8, context: key, segment: p.segment, vsid: null, received: n, payloadLength: n, mtu: this.#mtu });
       return;
     }
-    this.#open.delete(key);
+    this.#close(ctx);
     ctx.segments++;
     this.#closePdu(p, ctx, out);
-    this.#timers.cancel(`${IDLE_PREFIX}${key}`, out);
+    // Without a timeout no timer was armed: the name is not built for nothing once per PDU.
+    if (this.#config.idleTimeout !== null) this.#timers.cancel(`${IDLE_PREFIX}${key}`, out);
+  }
+
+  /** Closes an open context; the next segment of its key opens a new one or meets rule 8. */
+  #close(ctx: ReassemblyContext): void {
+    this.#open.delete(ctx.key);
+    if (this.#last === ctx) this.#last = null;
   }
 
   #closePdu(p: Type9EndPacket | Type9AbortPacket, ctx: ReassemblyContext, out: ReassemblerOutput[]): void {
@@ -220,7 +254,8 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
       return;
     }
     ctx.append(p.payload);
-    this.#deliver(out, key, ctx.vsid, ctx.tt, ctx.flow, ctx.bytes(), ctx.segments);
+    this.#lastPduBytes = received;
+    this.#deliver(out, key, ctx.vsid, ctx.tt, ctx.flow, ctx.delivered(), ctx.segments);
   }
 
   /**
@@ -237,7 +272,7 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
       this.#timers.arm(name, due, out);
       return;
     }
-    this.#open.delete(ctx.key);
+    this.#close(ctx);
     if (!ctx.assembling) return;
     this.#counters.idleTimeouts++;
     out.push({ kind: 'event', name: 'idle-timeout', context: ctx.key, vsid: ctx.vsid, received: ctx.received, lastSegmentAt: ctx.lastSegmentAt });

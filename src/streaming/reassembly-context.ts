@@ -11,10 +11,12 @@ import type { Vsid } from './vsid.ts';
  * One open segmentation context (Part 10 §3.2.5 reassembly rules 1, 2) and the key that finds it.
  *
  * Buffer. Each PDU gets a buffer of its own, allocated when its start segment arrives and grown
- * geometrically (doubling, from 4 × MTU, capped at 65536 bytes): every payload byte is copied in
- * once when its segment arrives, plus the amortised re-copy of doubling (at most the PDU's size
- * again). The delivered PDU is a view of that buffer, which the context then drops: the bytes stay
- * valid for the receiver, and the packets' buffers are never retained.
+ * geometrically (doubling, capped at 65536 bytes): every payload byte is copied in once when its
+ * segment arrives, plus the amortised re-copy of doubling (at most the PDU's size again). The first
+ * allocation is 4 × MTU unless the opener passes a larger capacity (the reassembler passes the
+ * length of the PDU it delivered last, so a stream of equal PDUs is copied once, into one buffer:
+ * docs/performance.md). The delivered PDU is a view of that buffer, which the context then drops:
+ * the bytes stay valid for the receiver, and the packets' buffers are never retained.
  */
 
 /**
@@ -54,6 +56,10 @@ export class ReassemblyContext {
   readonly key: ContextKey;
   readonly vsid: Vsid;
   readonly tt: number;
+  /** The start segment's VC, prio and CRF: with tt and the IDs, what its key was built from. */
+  readonly vc: number;
+  readonly prio: number;
+  readonly crf: number;
   readonly flow: PacketFlow;
   /** The MTU when the start segment came: the PDU is judged with it to its end. */
   readonly mtu: number;
@@ -64,17 +70,34 @@ export class ReassemblyContext {
   /** null once the PDU is known defective (`discarding`). */
   #buffer: Uint8Array | null;
 
-  /** Opens the context on a start segment; `assembling` copies its payload in (rule 2). */
-  constructor(key: ContextKey, p: Type9StartPacket, flow: PacketFlow, mtu: number, now: Time, assembling: boolean) {
+  /**
+   * Opens the context on a start segment; `assembling` copies its payload in (rule 2). `capacity`:
+   * bytes of the first allocation, at least 4 × MTU, at most 65536.
+   */
+  constructor(key: ContextKey, p: Type9StartPacket, flow: PacketFlow, mtu: number, now: Time, assembling: boolean, capacity = 0) {
     this.key = key;
     this.vsid = { sourceID: p.sourceID, destinationID: p.destinationID, cos: p.cos, streamID: p.streamID };
     this.tt = p.tt;
+    this.vc = p.vc;
+    this.prio = p.prio;
+    this.crf = p.crf;
     this.flow = flow;
     this.mtu = mtu;
     this.openedAt = now;
     this.lastSegmentAt = now;
-    this.#buffer = assembling ? new Uint8Array(Math.min(PDU_MAX, INITIAL_MTUS * mtu)) : null;
+    this.#buffer = assembling ? new Uint8Array(Math.min(PDU_MAX, Math.max(INITIAL_MTUS * mtu, capacity))) : null;
     this.append(p.payload);
+  }
+
+  /**
+   * Whether `p` has this context's key (contextKey(p) === key), compared field by field: a few
+   * loads, where building the key string and hashing it was the largest cost of a segment
+   * (docs/performance.md). Equal fields give equal keys; any difference (including a field of
+   * another type, as JSON input may carry) answers false and the caller builds the key.
+   */
+  matches(p: Type9DataPacket, withDestination: boolean): boolean {
+    return p.sourceID === this.vsid.sourceID && p.tt === this.tt && p.vc === this.vc && p.prio === this.prio && p.crf === this.crf
+      && (!withDestination || p.destinationID === this.vsid.destinationID);
   }
 
   get assembling(): boolean {
@@ -115,6 +138,21 @@ export class ReassemblyContext {
   /** The reassembled bytes; valid until the next `append`, and for good once the context is closed. */
   bytes(): Uint8Array {
     return (this.#buffer ?? new Uint8Array(0)).subarray(0, this.#count);
+  }
+
+  /**
+   * The reassembled bytes to deliver, once the context is closed: the buffer itself when the PDU
+   * filled it, else a view of it, unless a capacity passed to the constructor left it more than
+   * twice the PDU (and over 4 × MTU), when the PDU is copied out so that a receiver keeping it
+   * keeps no more memory than doubling growth would have allocated for it.
+   */
+  delivered(): Uint8Array {
+    const buf = this.#buffer;
+    const n = this.#count;
+    if (buf === null) return new Uint8Array(0);
+    if (n === buf.length) return buf;
+    if (buf.length > 2 * n && buf.length > INITIAL_MTUS * this.mtu) return buf.slice(0, n);
+    return buf.subarray(0, n);
   }
 
   info(): OpenContextInfo {

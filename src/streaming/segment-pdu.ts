@@ -85,9 +85,16 @@ export function segmentCount(length: number, mtu: number): number {
  */
 export function segmentAt(h: SegmentHeader, payload: Uint8Array, offset: number, mtu: number): Type9DataPacket {
   const n = payload.length;
+  return segmentOf(h, payload.subarray(offset, Math.min(n, offset + mtu)), offset, n, mtu);
+}
+
+/**
+ * segmentAt with the payload view `data` already cut (bytes [offset, min(n, offset + mtu)) of an
+ * n-byte PDU): the segmenter cuts its views itself (see payloadView).
+ */
+export function segmentOf(h: SegmentHeader, data: Uint8Array, offset: number, n: number, mtu: number): Type9DataPacket {
   const rest = n - offset;
   if (rest > mtu) {
-    const data = payload.subarray(offset, offset + mtu);
     if (offset === 0) {
       return {
         ackID: 0, vc: h.vc, crf: h.crf, prio: h.prio, tt: h.tt, ftype: 9, destinationID: h.destinationID, sourceID: h.sourceID,
@@ -99,7 +106,6 @@ export function segmentAt(h: SegmentHeader, payload: Uint8Array, offset: number,
       cos: h.cos, start: 0, end: 0, rsrv: 0, xh: 0, odd: 0, pad: 0, segment: 'continuation', payload: data,
     };
   }
-  const data = payload.subarray(offset, n);
   const odd = ((rest + 1) >> 1) & 1;
   const pad = rest & 1;
   if (offset === 0) {
@@ -113,6 +119,22 @@ export function segmentAt(h: SegmentHeader, payload: Uint8Array, offset: number,
     ackID: 0, vc: h.vc, crf: h.crf, prio: h.prio, tt: h.tt, ftype: 9, destinationID: h.destinationID, sourceID: h.sourceID,
     cos: h.cos, start: 0, end: 1, rsrv: 0, xh: 0, odd, pad, segment: 'end', length: n & 0xffff, pduLength: n, payload: data,
   };
+}
+
+/**
+ * The buffer segment views of `payload` are cut from with `new Uint8Array(buffer, byteOffset + offset,
+ * length)`, or null when `payload` is not exactly a Uint8Array. That constructor costs about two thirds
+ * of `subarray`, which looks up the species constructor on every call; a subclass (a Node Buffer)
+ * keeps `subarray`, so its segments stay of its class. Read once per PDU, as is `byteOffset`: the
+ * getters cost as much as a view.
+ */
+export function viewBuffer(payload: Uint8Array): ArrayBufferLike | null {
+  return Object.getPrototypeOf(payload) === Uint8Array.prototype ? payload.buffer : null;
+}
+
+/** Bytes [offset, end) of `payload` as a view; `buffer` is viewBuffer(payload), `base` its byteOffset. */
+export function payloadView(payload: Uint8Array, buffer: ArrayBufferLike | null, base: number, offset: number, end: number): Uint8Array {
+  return buffer === null ? payload.subarray(offset, end) : new Uint8Array(buffer, base + offset, end - offset);
 }
 
 /** Rule 9: "an end segment with no data payload and with the length field set to zero". */
@@ -195,7 +217,12 @@ export function segmentPdu(args: SegmentPduArgs): Type9DataPacket[] {
     tt, destinationID: args.destinationID, sourceID, cos: args.cos, streamID: args.streamID, vc: bits.vc, prio: bits.prio, crf: bits.crf,
   };
   const { payload, mtu } = args;
+  const n = payload.length;
+  const buffer = viewBuffer(payload);
+  const base = payload.byteOffset;
   const out: Type9DataPacket[] = [];
-  for (let offset = 0; offset < payload.length; offset += mtu) out.push(segmentAt(h, payload, offset, mtu));
+  for (let offset = 0; offset < n; offset += mtu) {
+    out.push(segmentOf(h, payloadView(payload, buffer, base, offset, Math.min(n, offset + mtu)), offset, n, mtu));
+  }
   return out;
 }

@@ -4,11 +4,11 @@ import type { Counters, Engine, Time } from '../engine/contract.ts';
 import { getMtuBytes } from '../registers/data-streaming.ts';
 import { FLOW_IDS } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
-import { PDU_MAX, abortSegment, flowBits, pduProblem, segmentAt, segmentCount } from './segment-pdu.ts';
+import { PDU_MAX, abortSegment, flowBits, payloadView, pduProblem, segmentCount, segmentOf, viewBuffer } from './segment-pdu.ts';
 import type { FlowBits } from './segment-pdu.ts';
 import { resolveSegmenterConfig } from './segmenter-config.ts';
 import type { ResolvedSegmenterConfig } from './segmenter-config.ts';
-import { FlowRing, canStart, flowKey, pduRef, removeWaiting } from './segmenter-queues.ts';
+import { FlowRing, canStart, doneOutput, flowKey, pduRef, queuedOutput, removeWaiting, startedOutput } from './segmenter-queues.ts';
 import type { FlowQueue, Pdu, StreamQueue } from './segmenter-queues.ts';
 import type {
   PduId, PduRef, SegmenterConfig, SegmenterCounterName, SegmenterEventName, SegmenterIdleReason, SegmenterInput, SegmenterOutput,
@@ -24,7 +24,8 @@ const COUNTER_NAMES: readonly SegmenterCounterName[] = [
  * Module-local copies for the per-segment path (as in src/flow/ccp-counter-table.ts): under a
  * transpiling loader (tsx) a read of an imported binding can cost a getter call.
  */
-const SEGMENT_AT = segmentAt;
+const SEGMENT_OF = segmentOf;
+const PAYLOAD_VIEW = payloadView;
 const FLOW_KEY = flowKey;
 const FITS_DEVICE_ID = fitsDeviceId;
 /** Part 9 Table 3-1 code of each flow label; anything else is not a flow. */
@@ -192,12 +193,13 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     const c = this.#config;
     const pdu: Pdu = {
       tt: c.tt, destinationID, sourceID: c.sourceID, cos, streamID, vc: bits.vc, prio: bits.prio, crf: bits.crf,
-      seq: ++this.#seq, id, flowID, payload, flow, stream, queuedAt: now, startedAt: null, mtu: 0, offset: 0, aborting: false,
+      seq: ++this.#seq, id, flowID, payload, buffer: viewBuffer(payload), base: payload.byteOffset, flow, stream,
+      queuedAt: now, startedAt: null, mtu: 0, offset: 0, aborting: false,
     };
     flow.waiting.push(pdu);
     stream.waiting.push(pdu);
     this.#counters.pdusQueued++;
-    out.push({ kind: 'queued', ...pduRef(pdu) });
+    out.push(queuedOutput(pdu));
   }
 
   #pull(destinationID: number, flowID: FlowIdLabel, max: number | undefined, now: Time, out: SegmenterOutput[]): void {
@@ -208,8 +210,8 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
       return;
     }
     this.#counters.pulls++;
+    let flow = this.#flows.get(key);
     for (let sent = 0; sent < n; sent++) {
-      const flow = this.#flows.get(key);
       const reason = flow === undefined ? 'empty' : this.#serve(flow, now, out);
       if (reason !== null) {
         if (sent === 0) {
@@ -218,6 +220,8 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
         }
         return;
       }
+      // Looked up again only when a PDU ended, which may have released the flow.
+      if ((flow as FlowQueue).active === null) flow = this.#flows.get(key);
     }
   }
 
@@ -278,15 +282,17 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
       this.#finish(p);
       return null;
     }
-    const packet = SEGMENT_AT(p, p.payload, p.offset, p.mtu);
-    const bytes = packet.payload.length;
-    p.offset += bytes;
+    const n = p.payload.length;
+    const at = p.offset;
+    const end = Math.min(n, at + p.mtu);
+    const packet = SEGMENT_OF(p, PAYLOAD_VIEW(p.payload, p.buffer, p.base, at, end), at, n, p.mtu);
+    p.offset = end;
     c.segmentsSent++;
-    c.bytesSent += bytes;
+    c.bytesSent += end - at;
     out.push({ kind: 'send', seq: p.seq, flowID: p.flowID, packet });
-    if (p.offset === p.payload.length) {
+    if (end === n) {
       c.pdusDone++;
-      out.push({ kind: 'pdu-done', ...pduRef(p) });
+      out.push(doneOutput(p));
       this.#finish(p);
     }
     return null;
@@ -300,7 +306,7 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     p.mtu = mtu;
     p.startedAt = now;
     this.#counters.pdusStarted++;
-    out.push({ kind: 'pdu-started', segments: segmentCount(p.payload.length, mtu), mtu, ...pduRef(p) });
+    out.push(startedOutput(p, segmentCount(p.payload.length, mtu), mtu));
   }
 
   /** The PDU's context is closed ("the sending processing element has an analogous definition for open and closed", §3.2.4). */
