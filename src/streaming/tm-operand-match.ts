@@ -83,7 +83,7 @@ export function designationKey(d: TmDesignation): string | undefined {
 /**
  * How narrow a designation is, smallest first: a stream, a class, a class group by its size,
  * a destination, all traffic. The ingress draws credits for a queue from the narrowest credit
- * context that covers it (riodp decision, docs/conformance-streaming-tm.md).
+ * context that covers it (riodp decision, docs/conformance.md section 8, traffic management).
  */
 export function specificity(d: TmDesignation): number {
   const o = designationOperand(d);
