@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { open, readFile } from 'node:fs/promises';
+import { LineError, nameErrorClass } from './line-error.ts';
 
 /**
  * The standard streams of `riodp segment` and `riodp reassemble`, passed in so that tests can run
@@ -16,15 +17,8 @@ export function processIo(): CliIo {
 }
 
 /** A file error: printed as one line, exit 1 (a usage error is exit 2). */
-export class FileError extends Error {
-  constructor(message: string) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super(message);
-    Error.stackTraceLimit = limit;
-  }
-}
-Object.defineProperty(FileError.prototype, 'name', { value: 'FileError', writable: true, configurable: true });
+export class FileError extends LineError {}
+nameErrorClass(FileError, 'FileError');
 
 /** `<what> <path>: cannot <verb> it (<errno code>)`, the form `riodp model --input` uses. */
 export function fileError(what: string, verb: string, e: unknown): FileError {

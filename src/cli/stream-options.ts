@@ -4,21 +4,15 @@ import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { TT } from '../wire/header.ts';
 import type { Tt } from '../wire/header.ts';
 import { PDU_MAX, isFlowIdLabel, isMtu } from '../streaming/segment-pdu.ts';
+import { LineError, nameErrorClass } from './line-error.ts';
 
 /**
  * The option values of `riodp segment` and `riodp reassemble`. Commander hands them over as
  * strings and they are checked here, so that every usage error of these commands is one stderr
  * line naming the option, the value, what it must be and the clause (exit 2).
  */
-export class UsageError extends Error {
-  constructor(message: string) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super(message);
-    Error.stackTraceLimit = limit;
-  }
-}
-Object.defineProperty(UsageError.prototype, 'name', { value: 'UsageError', writable: true, configurable: true });
+export class UsageError extends LineError {}
+nameErrorClass(UsageError, 'UsageError');
 
 export const CLAUSE_MTU = 'Part 10 §5.5.1 Table 5-6 MTU';
 const CLAUSE_TT = 'Part 3 §2.4 tt';

@@ -1,8 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { loadEngine } from '../../src/cli/model/engines.ts';
 import { toHex } from '../../src/wire/hex.ts';
 import { makeCcp } from '../../src/wire/type7.ts';
@@ -10,24 +7,14 @@ import { abort, bytes, cont, end, start } from '../support/type9-segments.ts';
 import { riodp } from '../support/spawn.ts';
 import { lines } from './output.ts';
 import { serialHex, type9Tm } from './vectors.ts';
+import { tempFiles, trace } from './traces.ts';
 
 /**
  * `riodp model segmenter` and `riodp model reassembler` end to end (docs/model.md, Part 10
  * §3.2.5): the CLI run from source on traces, as a testbench would run it.
  */
 
-const dir = mkdtempSync(join(tmpdir(), 'riodp-model-streaming-'));
-let files = 0;
-
-function file(text: string, ext = 'yaml'): string {
-  const p = join(dir, `f${files++}.${ext}`);
-  writeFileSync(p, text);
-  return p;
-}
-
-function trace(objects: readonly unknown[]): string {
-  return objects.map((o) => JSON.stringify(o)).join('\n') + '\n';
-}
+const file = tempFiles('riodp-model-streaming-');
 
 type Line = Record<string, unknown>;
 

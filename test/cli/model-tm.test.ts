@@ -1,8 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describeEngine } from '../../src/cli/model/describe.ts';
 import { ModelDriver } from '../../src/cli/model/driver.ts';
 import { loadEngine } from '../../src/cli/model/engines.ts';
@@ -17,6 +14,7 @@ import { EGRESS, INGRESS, describe, fromEgress, fromIngress, rawFrom } from '../
 import { riodp } from '../support/spawn.ts';
 import { lines } from './output.ts';
 import { serialHex } from './vectors.ts';
+import { tempFiles, trace } from './traces.ts';
 
 /**
  * `riodp model tm-ingress` and `riodp model tm-egress` (docs/model.md, Part 10 §3.4): the CLI run
@@ -27,18 +25,8 @@ import { serialHex } from './vectors.ts';
 
 type Line = Record<string, unknown>;
 
-const dir = mkdtempSync(join(tmpdir(), 'riodp-model-tm-'));
-let files = 0;
-
-function file(text: string): string {
-  const p = join(dir, `f${files++}.json`);
-  writeFileSync(p, text);
-  return p;
-}
-
-function trace(objects: readonly unknown[]): string {
-  return objects.map((o) => JSON.stringify(o)).join('\n') + '\n';
-}
+const newFile = tempFiles('riodp-model-tm-');
+const file = (text: string): string => newFile(text, 'json');
 
 function json(stdout: string): Line[] {
   return lines(stdout).map((l) => JSON.parse(l) as Line);

@@ -10,19 +10,9 @@ import type { CcpFields } from '../../src/wire/type7.ts';
 import { riodp } from '../support/spawn.ts';
 import { lines } from './output.ts';
 import { serialHex } from './vectors.ts';
+import { tempFiles, trace } from './traces.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'riodp-model-test-'));
-let files = 0;
-
-function file(text: string, ext = 'yaml'): string {
-  const p = join(dir, `f${files++}.${ext}`);
-  writeFileSync(p, text);
-  return p;
-}
-
-function trace(objects: readonly unknown[]): string {
-  return objects.map((o) => (typeof o === 'string' ? o : JSON.stringify(o))).join('\n') + '\n';
-}
+const file = tempFiles('riodp-model-test-');
 
 function json(stdout: string): Record<string, unknown>[] {
   return lines(stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -59,7 +49,7 @@ test('usage errors exit 2 with nothing on stdout: unknown engine, missing engine
     [['model', 'router'], /value 'router' is invalid for argument 'engine'/],
     [['model'], /missing required argument 'engine'/],
     [['model', 'ccp-endpoint', '--until', '-5'], /'-5' is not a time in nanoseconds/],
-    [['model', 'ccp-endpoint', '--input', join(dir, 'nope.jsonl')], /^riodp: --input .*nope\.jsonl: cannot read it \(ENOENT\)$/m],
+    [['model', 'ccp-endpoint', '--input', join(tmpdir(), 'riodp-no-such-dir', 'nope.jsonl')], /^riodp: --input .*nope\.jsonl: cannot read it \(ENOENT\)$/m],
   ] as const) {
     const r = riodp([...args], '');
     assert.equal(r.status, 2, args.join(' '));
