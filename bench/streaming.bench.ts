@@ -10,6 +10,9 @@
  *    serial framing, no CRC): one `pdu` input, `pull`s with `max` 32 until the PDU is out, each
  *    `send` packet fed to the reassembler as a `packet` input, the last one giving the `pdu`
  *    delivery; and the same with one `pull` for the whole PDU (last row);
+ *  - the same, pulls of 32, with a Reassembler with `bufferPool: 4` whose receiver hands each
+ *    delivered PDU back with a `recycle` input once it has read it, so that PDUs are reassembled into
+ *    recycled buffers instead of new allocations;
  *  - the same with LP-Serial framing on both sides: encodeSerialPacket (CRC-16, early CRC, pad)
  *    after the segmenter and decodeSerialPacket (CRC verify, join) before the reassembler;
  *  - `Buffer.copy` of the same 64 KiB; for reference a fresh 64 KiB Uint8Array filled by `set`
@@ -72,6 +75,7 @@ const pair = (): Pair => ({ segmenter: new Segmenter({ mtu: MTU, sourceID: 1 }),
 const batched = pair();
 const whole = pair();
 const serialPair = pair();
+const recycling: Pair = { segmenter: new Segmenter({ mtu: MTU, sourceID: 1 }), reassembler: new Reassembler({ mtu: MTU, bufferPool: 4 }) };
 // Up to PULL_MAX serial packets of 276 bytes (270 logical + 2 CRCs + pad), back to back as a receive buffer holds them.
 const frames = new Uint8Array(PULL_MAX * 284);
 const spans: number[] = [];
@@ -117,8 +121,23 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
+/** `transport` with the delivered PDU read (one byte, as a receiver that is done with it) and recycled. */
+function recycled(p: Pair): number {
+  const got = transport(p, pullInput);
+  const b = got[got.length - 1]!;
+  p.reassembler.handle({ kind: 'recycle', payload: got }, now);
+  return b;
+}
+
 for (const got of [transport(batched, pullInput), transport(whole, pullWhole), serial(serialPair)]) {
   if (!same(got, payload)) throw new Error('the round trip did not deliver the PDU');
+}
+{
+  const first = transport(recycling, pullInput);
+  recycling.reassembler.handle({ kind: 'recycle', payload: first }, now);
+  const second = transport(recycling, pullInput);
+  if (!same(second, payload) || second.buffer !== first.buffer) throw new Error('the recycled buffer did not carry the next PDU');
+  recycling.reassembler.handle({ kind: 'recycle', payload: second }, now);
 }
 
 const segmentArgs = { payload, mtu: MTU, destinationID: 2, sourceID: 1, cos: 7, streamID: 0x1234, flowID: '0A' } as const;
@@ -131,6 +150,7 @@ const TASKS = {
   fresh: 'reference: new 64 KiB Uint8Array + set',
   alias: 'reference: Buffer.copy with dst − src ≡ 16 (mod 4096)',
   whole: 'Segmenter + Reassembler, transport-level objects, one pull of the whole PDU',
+  recycle: `Segmenter + Reassembler, transport-level objects, pulls of ${PULL_MAX}, each PDU recycled (bufferPool 4)`,
 } as const;
 const bench = new Bench({ time, warmup: true, warmupTime: 300 });
 bench
@@ -156,6 +176,9 @@ bench
   })
   .add(TASKS.whole, () => {
     sink ^= transport(whole, pullWhole).length;
+  })
+  .add(TASKS.recycle, () => {
+    sink ^= recycled(recycling);
   });
 
 await bench.run();

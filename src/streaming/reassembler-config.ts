@@ -15,7 +15,12 @@ export interface ResolvedReassemblerConfig {
   readonly idleTimeout: number | null;
   readonly vcCount: VcCount;
   readonly crfSupported: boolean;
+  /** Buffers kept for reuse; 0: recycling off. */
+  readonly bufferPool: number;
 }
+
+/** Recycled buffers kept at most: 64 MiB of 64 KiB PDUs. */
+const BUFFER_POOL_MAX = 1024;
 
 /** "0x0000 - 64k segmentation contexts" (Table 5-5): the CAR's largest count, also given as 65536. */
 const SEG_SUPPORT_MAX = 0x10000;
@@ -34,5 +39,6 @@ export function resolveReassemblerConfig(config: ReassemblerConfig): ResolvedRea
     idleTimeout: positiveIntegerOrNull(orDefault(config.idleTimeout, null), 'idleTimeout'),
     vcCount: oneOf(orDefault(config.vcCount, 0), VC_COUNTS, 'vcCount', 'or'),
     crfSupported: booleanFlag(orDefault(config.crfSupported, true), 'crfSupported'),
+    bufferPool: integerInRange(orDefault(config.bufferPool, 0), 0, BUFFER_POOL_MAX, 'bufferPool'),
   };
 }

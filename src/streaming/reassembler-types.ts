@@ -57,6 +57,14 @@ export interface ReassemblerConfig {
   readonly vcCount?: VcCount;
   /** Whether the system supports CRF (Part 6 Table 6-7) or not (Table 6-6). For the delivered flowID only. Default true. */
   readonly crfSupported?: boolean;
+  /**
+   * Buffers kept for reuse, 0..1024 (riodp API, not the spec). 0, the default: recycling is off, a
+   * `recycle` input is an `invalid-input`, and every multi-segment PDU gets a newly allocated
+   * buffer. Above 0: a receiver may give a delivered payload back with `recycle`, and later PDUs
+   * are reassembled into recycled buffers before new ones are allocated; recycled buffers beyond
+   * this many are let go.
+   */
+  readonly bufferPool?: number;
 }
 
 export type ReassemblerInput =
@@ -71,7 +79,18 @@ export type ReassemblerInput =
    * with it; an open PDU keeps the MTU it started with. A value that is not an MTU is ignored
    * (`invalid-input`).
    */
-  | { readonly kind: 'set-mtu'; readonly mtu: number };
+  | { readonly kind: 'set-mtu'; readonly mtu: number }
+  /**
+   * With `bufferPool` above 0: the receiver is done with a delivered PDU and gives its buffer back
+   * for reuse. Ownership rule: `payload` must be the very `payload` of a `pdu` output of this
+   * reassembler, and from this input on the caller must not read, write or keep it or any other
+   * view of its memory: a later PDU is written into that memory and delivered to someone else.
+   * Only multi-segment PDUs delivered in a buffer of their own can come back (a single segment's
+   * PDU is a view of its packet, which the engine never owned). A payload the engine did not lend
+   * or that came back already is ignored as an `invalid-input` (counter `invalidInputs`); the
+   * engine cannot detect use after recycling, which is the caller's to avoid.
+   */
+  | { readonly kind: 'recycle'; readonly payload: Uint8Array };
 
 /** The rules of §3.2.5 that find a PDU defective. */
 export type ReassemblyRule = 3 | 4 | 5 | 6 | 7 | 8 | 9;
@@ -114,7 +133,8 @@ export interface ReassembledPdu {
   /**
    * The PDU. A single segment's is the packet's own payload view, no copy: it stays valid while
    * the packet's bytes do. A multi-segment PDU's is a view of a buffer allocated for that PDU only,
-   * which the engine never touches again.
+   * which the engine never touches again, unless the receiver gives it back with `recycle`
+   * (`bufferPool`).
    */
   readonly payload: Uint8Array;
   /** Segments the PDU arrived in. */

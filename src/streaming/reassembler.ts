@@ -11,6 +11,7 @@ import type {
 } from './reassembler-types.ts';
 import { ReassemblyContext, contextKey, packetFlow } from './reassembly-context.ts';
 import { DEFECT_ERRORS } from './reassembly-defects.ts';
+import { BufferPool } from './reassembly-pool.ts';
 
 const COUNTER_NAMES: readonly ReassemblerCounterName[] = [
   'segments', 'pdus', 'pduBytes', 'defects', 'missingContext', 'openExistingContext', 'longSegment', 'shortSegment', 'pduLengthError',
@@ -51,10 +52,13 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
   #last: ReassemblyContext | null = null;
   /** Length of the multi-segment PDU delivered last: the first allocation of the next PDU's buffer. */
   #lastPduBytes = 0;
+  /** Recycled buffers (`bufferPool`); null when recycling is off. */
+  readonly #pool: BufferPool | null;
 
   constructor(config: ReassemblerConfig = {}) {
     this.#config = resolveReassemblerConfig(config);
     this.#mtu = this.#config.mtu;
+    this.#pool = this.#config.bufferPool > 0 ? new BufferPool(this.#config.bufferPool) : null;
   }
 
   handle(input: ReassemblerInput, now: Time): ReassemblerOutput[] {
@@ -70,6 +74,9 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
       case 'set-mtu':
         this.#setMtu(input.mtu, out);
         break;
+      case 'recycle':
+        this.#recycle(input.payload, out);
+        break;
       default:
         this.#invalid(`unknown input kind ${describe((input as { kind?: unknown }).kind)}`, out);
     }
@@ -79,6 +86,11 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
   /** The MTU single segments and new PDUs are judged with. */
   get mtu(): number {
     return this.#mtu;
+  }
+
+  /** Recycled buffers waiting for reuse (0 when `bufferPool` is 0). */
+  get pooledBuffers(): number {
+    return this.#pool?.size ?? 0;
   }
 
   /** SegSupport as a number of contexts. */
@@ -106,6 +118,7 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
       crfSupported: c.crfSupported,
       openContexts: this.openContexts(),
       timers: this.#timers.pending(),
+      ...(this.#pool === null ? {} : { bufferPool: c.bufferPool, pooledBuffers: this.#pool.size }),
       stats: this.counters(),
     };
   }
@@ -168,7 +181,7 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
       const fits = n === mtu;
       if (!fits) this.#defect(out, { rule: 4, context: key, segment: 'start', vsid: vsidOf(p), received: n, payloadLength: n, mtu });
       if (this.#open.size < this.#config.contexts) {
-        opened = new ReassemblyContext(key, p, flow, mtu, now, fits, this.#lastPduBytes);
+        opened = new ReassemblyContext(key, p, flow, mtu, now, fits, this.#lastPduBytes, this.#pool);
         this.#open.set(key, opened);
         this.#last = opened;
       } else if (fits) {
@@ -255,7 +268,21 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
     }
     ctx.append(p.payload);
     this.#lastPduBytes = received;
-    this.#deliver(out, key, ctx.vsid, ctx.tt, ctx.flow, ctx.delivered(), ctx.segments);
+    const payload = ctx.delivered();
+    const pool = this.#pool;
+    if (pool !== null) {
+      pool.lend(payload);
+      const spare = ctx.unshared(payload);
+      if (spare !== null) pool.keep(spare);
+    }
+    this.#deliver(out, key, ctx.vsid, ctx.tt, ctx.flow, payload, ctx.segments);
+  }
+
+  /** `recycle` (reassembler-types.ts): the buffer of a delivered PDU back from its receiver. */
+  #recycle(payload: unknown, out: ReassemblerOutput[]): void {
+    const pool = this.#pool;
+    if (pool === null) this.#invalid('recycle: bufferPool is 0, recycling is off', out);
+    else if (!pool.giveBack(payload)) this.#invalid('recycle: not a payload this reassembler delivered in a buffer of its own, or recycled already', out);
   }
 
   /**

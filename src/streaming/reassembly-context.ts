@@ -5,6 +5,7 @@ import { TT_NAMES } from '../wire/header.ts';
 import type { Type9DataPacket, Type9StartPacket } from '../wire/type9-types.ts';
 import { PDU_MAX } from './segment-pdu.ts';
 import type { ContextKey, OpenContextInfo } from './reassembler-types.ts';
+import type { BufferPool } from './reassembly-pool.ts';
 import type { Vsid } from './vsid.ts';
 
 /**
@@ -16,7 +17,9 @@ import type { Vsid } from './vsid.ts';
  * allocation is 4 × MTU unless the opener passes a larger capacity (the reassembler passes the
  * length of the PDU it delivered last, so a stream of equal PDUs is copied once, into one buffer:
  * docs/performance.md). The delivered PDU is a view of that buffer, which the context then drops:
- * the bytes stay valid for the receiver, and the packets' buffers are never retained.
+ * the bytes stay valid for the receiver, and the packets' buffers are never retained. With
+ * `bufferPool` the first buffer comes from buffers receivers recycled when one is large enough
+ * (reassembly-pool.ts).
  */
 
 /**
@@ -72,9 +75,10 @@ export class ReassemblyContext {
 
   /**
    * Opens the context on a start segment; `assembling` copies its payload in (rule 2). `capacity`:
-   * bytes of the first allocation, at least 4 × MTU, at most 65536.
+   * bytes of the first allocation, at least 4 × MTU, at most 65536. `pool`: where a buffer is
+   * taken from before one is allocated (`bufferPool`), null when recycling is off.
    */
-  constructor(key: ContextKey, p: Type9StartPacket, flow: PacketFlow, mtu: number, now: Time, assembling: boolean, capacity = 0) {
+  constructor(key: ContextKey, p: Type9StartPacket, flow: PacketFlow, mtu: number, now: Time, assembling: boolean, capacity = 0, pool: BufferPool | null = null) {
     this.key = key;
     this.vsid = { sourceID: p.sourceID, destinationID: p.destinationID, cos: p.cos, streamID: p.streamID };
     this.tt = p.tt;
@@ -85,7 +89,7 @@ export class ReassemblyContext {
     this.mtu = mtu;
     this.openedAt = now;
     this.lastSegmentAt = now;
-    this.#buffer = assembling ? new Uint8Array(Math.min(PDU_MAX, Math.max(INITIAL_MTUS * mtu, capacity))) : null;
+    this.#buffer = assembling ? firstBuffer(Math.min(PDU_MAX, Math.max(INITIAL_MTUS * mtu, capacity)), pool) : null;
     this.append(p.payload);
   }
 
@@ -155,6 +159,16 @@ export class ReassemblyContext {
     return buf.subarray(0, n);
   }
 
+  /**
+   * The buffer, once the context is closed and `delivered()` handed out a copy instead of a view
+   * of it: the receiver holds nothing of it, so it may be reused. null otherwise (a discarded PDU
+   * has already let its buffer go).
+   */
+  unshared(delivered: Uint8Array): ArrayBuffer | null {
+    const buf = this.#buffer;
+    return buf === null || delivered.buffer === buf.buffer ? null : (buf.buffer as ArrayBuffer);
+  }
+
   info(): OpenContextInfo {
     return {
       context: this.key,
@@ -170,4 +184,10 @@ export class ReassemblyContext {
       lastSegmentAt: this.lastSegmentAt,
     };
   }
+}
+
+/** A PDU's first buffer: `size` bytes, from the pool when it holds one that large (its whole length is used, it is the PDU's own). */
+function firstBuffer(size: number, pool: BufferPool | null): Uint8Array {
+  const spare = pool === null ? null : pool.take(size);
+  return spare === null ? new Uint8Array(size) : new Uint8Array(spare);
 }

@@ -15,7 +15,8 @@ import { bool, duration, int, mtu, vcCount } from './schema.ts';
  * `--lenient`); a delivered PDU prints its length and its payload in hex.
  */
 
-export type ModelReassemblerConfig = Required<ReassemblerConfig>;
+/** Without `bufferPool`: a JSON line cannot be the payload object the engine delivered, so `recycle` has no model. */
+export type ModelReassemblerConfig = Required<Omit<ReassemblerConfig, 'bufferPool'>>;
 
 const IDLE_PREFIX = 'idle:';
 
