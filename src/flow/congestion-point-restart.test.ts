@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { CongestionPoint } from './congestion-point.ts';
+import { deq, enq } from '../../test/support/congestion-point.ts';
 import type { BufferedPacket, CongestionPointConfig, CongestionPointOutput } from './congestion-point-types.ts';
 
 type Out = CongestionPointOutput;
@@ -13,16 +14,6 @@ const MAINT: BufferedPacket = { sourceID: 5, destinationID: 9, tt: 0, prio: 0, c
 
 function cp(c: Partial<CongestionPointConfig> = {}): CongestionPoint {
   return new CongestionPoint({ role: 'switch', highWatermark: 2, lowWatermark: 0, routes: { default: 4 }, ...c });
-}
-function enq(e: CongestionPoint, p: BufferedPacket, n = 1): Out[] {
-  const out: Out[] = [];
-  for (let i = 0; i < n; i++) out.push(...e.handle({ kind: 'enqueue', packet: p }, 0));
-  return out;
-}
-function deq(e: CongestionPoint, p: BufferedPacket, n = 1): Out[] {
-  const out: Out[] = [];
-  for (let i = 0; i < n; i++) out.push(...e.handle({ kind: 'dequeue', packet: p }, 0));
-  return out;
 }
 function level(e: CongestionPoint, destinationID: number, lvl: number, flowID: FlowIdLabel = '0A'): Out[] {
   return e.handle({ kind: 'set-restart-level', destinationID, tgtdestinationID: 9, flowID, level: lvl }, 0);

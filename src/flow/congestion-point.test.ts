@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CongestionPoint } from './congestion-point.ts';
+import { deq, enq } from '../../test/support/congestion-point.ts';
 import type { BufferedPacket, CongestionPointConfig, CongestionPointOutput } from './congestion-point-types.ts';
 
 type Out = CongestionPointOutput;
@@ -16,16 +17,6 @@ const TYPE7: BufferedPacket = { sourceID: 6, destinationID: 9, tt: 0, prio: 3, c
 
 function cp(c: Partial<CongestionPointConfig> = {}): CongestionPoint {
   return new CongestionPoint({ role: 'switch', highWatermark: 3, lowWatermark: 1, routes: { default: 4 }, ...c });
-}
-function enq(e: CongestionPoint, p: BufferedPacket, n = 1): Out[] {
-  const out: Out[] = [];
-  for (let i = 0; i < n; i++) out.push(...e.handle({ kind: 'enqueue', packet: p }, 0));
-  return out;
-}
-function deq(e: CongestionPoint, p: BufferedPacket, n = 1): Out[] {
-  const out: Out[] = [];
-  for (let i = 0; i < n; i++) out.push(...e.handle({ kind: 'dequeue', packet: p }, 0));
-  return out;
 }
 /** Every CCP field the congestion point chooses, plus the port. */
 function ccps(out: readonly Out[]): string[] {
