@@ -1,10 +1,12 @@
 import { encodePacket, encodeSerialPacket, packetLength, serialPacketLength } from '../wire/packet.ts';
 import { encodeSymbol, symbolLength } from '../wire/symbol.ts';
+import { SYMBOL64_LENGTH, encodeSymbol64 } from '../wire/symbol64.ts';
 import { encodeSmp, smpLength } from '../wire/smp/index.ts';
 import { packetFromJson } from './json/packet.ts';
 import { symbolFromJson } from './json/symbol.ts';
+import { symbol64FromJson } from './json/symbol64.ts';
 import { smpFromJson } from './json/smp.ts';
-import { symbolOptions } from './layers.ts';
+import { symbol64Options, symbolOptions } from './layers.ts';
 import type { CodecFlags } from './main.ts';
 
 /** One encode per `--layer`: the JSON object read by the format's reader, then its codec. */
@@ -24,7 +26,12 @@ export function encodeItem(json: unknown, f: CodecFlags): Uint8Array {
       return out;
     }
     case 'symbol': {
-      const opts = symbolOptions(f);
+      if (f.link === 'cs64') {
+        const out = new Uint8Array(SYMBOL64_LENGTH);
+        encodeSymbol64(symbol64FromJson(json, symbol64Options(f)), out, 0);
+        return out;
+      }
+      const opts = symbolOptions(f, f.link);
       const s = symbolFromJson(json, opts);
       const out = new Uint8Array(symbolLength(f.link));
       encodeSymbol(s, out, 0, opts);

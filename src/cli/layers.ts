@@ -3,8 +3,10 @@ import { TT_NAMES } from '../wire/header.ts';
 import type { Packet } from '../wire/packet.ts';
 import { codecFor, decodePacket, decodeSerialPacket } from '../wire/packet.ts';
 import { decodeSymbol, symbolLength } from '../wire/symbol.ts';
+import { SYMBOL64_LENGTH, decodeSymbol64 } from '../wire/symbol64.ts';
 import { decodeSmp } from '../wire/smp/index.ts';
 import type { CodecFlags } from './main.ts';
+import type { Link } from '../wire/symbol-types.ts';
 
 /** The first line of the field tree: the layer and, for packets, the format and transport size. */
 export function describe(value: object, f: CodecFlags): string {
@@ -26,23 +28,32 @@ export function decodeItem(bytes: Uint8Array, f: CodecFlags): object {
     case 'transport':
       return decodePacket(bytes, 0, bytes.length, { strict, ackIdBits });
     case 'symbol': {
-      const n = symbolLength(f.link);
+      const n = f.link === 'cs64' ? SYMBOL64_LENGTH : symbolLength(f.link);
       if (bytes.length !== n) {
         const code = bytes.length < n ? WireErrorCode.truncated : WireErrorCode.trailing;
         throw new WireError(code, 'symbol', Math.min(bytes.length, n), 'Part 6 §3.1', `a ${f.link.toUpperCase()} symbol is ${n} bytes, got ${bytes.length}`);
       }
-      return decodeSymbol(bytes, 0, n, symbolOptions(f));
+      if (f.link === 'cs64') return decodeSymbol64(bytes, 0, n, symbol64Options(f));
+      return decodeSymbol(bytes, 0, n, symbolOptions(f, f.link));
     }
     case 'smp':
       return decodeSmp(bytes, 0, bytes.length, { strict });
   }
 }
 
-export function symbolOptions(f: CodecFlags) {
+export function symbolOptions(f: CodecFlags, link: Link) {
   return {
-    link: f.link,
+    link,
     voqFormat: f.voqFormat,
     strict: !f.lenient,
     ...(f.voqGroupSize === undefined ? {} : { part12GroupSize: f.voqGroupSize }),
   } as const;
+}
+
+/**
+ * A CS64 VoQ-backpressure symbol exists only in the Part 12 form (§3.2): `--voq-format` does not
+ * apply, `--voq-group-size` is its RX Port Group Size.
+ */
+export function symbol64Options(f: CodecFlags) {
+  return { strict: !f.lenient, ...(f.voqGroupSize === undefined ? {} : { part12GroupSize: f.voqGroupSize }) } as const;
 }

@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import type * as CommanderModule from 'commander';
 import { LINKS } from '../wire/symbol-types.ts';
 import type { Link } from '../wire/symbol-types.ts';
+import { LINK_CS64 } from '../wire/symbol64-types.ts';
+import type { Link64 } from '../wire/symbol64-types.ts';
 import { VOQ_FORMATS } from '../wire/voq-stype2.ts';
 import type { VoqFormat } from '../wire/voq-stype2.ts';
 import { ENGINE_NAMES, ENGINE_SUMMARIES } from './model/names.ts';
@@ -21,9 +23,13 @@ type Command = CommanderModule.Command;
 export const LAYERS = ['serial', 'transport', 'symbol', 'smp'] as const;
 export type Layer = (typeof LAYERS)[number];
 
+/** `--link`: the control symbol of the link, Control Symbol 24, 48 or 64 (Part 6 §3.1). */
+export const CLI_LINKS = [...LINKS, LINK_CS64] as const;
+export type CliLink = Link | Link64;
+
 export interface CodecFlags {
   readonly layer: Layer;
-  readonly link: Link;
+  readonly link: CliLink;
   readonly voqFormat: VoqFormat;
   readonly voqGroupSize?: number;
   readonly lenient: boolean;
@@ -32,9 +38,9 @@ export interface CodecFlags {
 function codecOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--layer <layer>', 'what each item is').choices(LAYERS).default('serial'))
-    .addOption(new Option('--link <link>', 'control symbol size of the link (CS24 links also carry 5-bit ackIDs)').choices(LINKS).default('cs48'))
+    .addOption(new Option('--link <link>', 'control symbol size of the link (CS24 links also carry 5-bit ackIDs)').choices(CLI_LINKS).default('cs48'))
     .addOption(new Option('--voq-format <format>', 'stype2 VoQ backpressure format').choices(VOQ_FORMATS).default('seed'))
-    .addOption(new Option('--voq-group-size <n>', 'port group size field (bits, 0..6) of the part12-rev4.1 format').argParser(parseGroupSize))
+    .addOption(new Option('--voq-group-size <n>', 'port group size field (bits, 0..6) of the part12-rev4.1 format (and of CS64 VoQ symbols)').argParser(parseGroupSize))
     .option('--lenient', 'accept reserved and undefined values (labelled) instead of rejecting them', false);
 }
 

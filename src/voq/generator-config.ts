@@ -3,11 +3,13 @@ import { findEfBlocks, EF_ID } from '../registers/ef-chain.ts';
 import type { RegisterSpace } from '../registers/space.ts';
 import { VOQ_LAYOUT, readVoqPortControl, voqPortOffset } from '../registers/voq-block.ts';
 import type { VoqPortControl } from '../registers/voq-block.ts';
+import type { VoqSymbolForm } from '../wire/voq-cs64.ts';
 import { VOQ_FORMATS } from '../wire/voq-stype2.ts';
 import type { VoqFormat } from '../wire/voq-stype2.ts';
 import { makeDetector } from './detectors.ts';
 import type { CongestionDetector } from './detectors.ts';
 import type { VoqGeneratorConfig, VoqGeneratorInput, VoqPortSettings } from './generator-types.ts';
+import { symbolForm } from './symbol-form.ts';
 
 /** A port's settings with every field present. */
 export interface PortSettings {
@@ -26,6 +28,7 @@ export interface ResolvedGeneratorConfig {
   readonly refreshPeriod: number | null;
   readonly resendOnLinkRecovery: boolean;
   readonly activeVcs: 0 | 1 | 2 | 4 | 8;
+  readonly symbol: VoqSymbolForm;
 }
 
 /** Table 5-3 reset values: every control bit 0b0, TX Port Group Size 0x0. */
@@ -65,6 +68,7 @@ export function resolveGeneratorConfig(config: VoqGeneratorConfig): ResolvedGene
     refreshPeriod: positiveIntegerOrNull(orDefault(config.refreshPeriod, null), 'refreshPeriod'),
     resendOnLinkRecovery: booleanFlag(orDefault(config.resendOnLinkRecovery, true), 'resendOnLinkRecovery'),
     activeVcs: oneOf(orDefault(config.activeVcs, 0), [0, 1, 2, 4, 8], 'activeVcs', 'or'),
+    symbol: symbolForm(config.symbol, format),
   };
 }
 

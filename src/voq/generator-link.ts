@@ -1,3 +1,6 @@
+import { vcOfVcid } from '../wire/symbol-types.ts';
+import { voqCs64Layout } from '../wire/voq-cs64.ts';
+import type { VoqSymbolForm } from '../wire/voq-cs64.ts';
 import { voqLayout } from '../wire/voq-stype2.ts';
 import type { VoqFormat, VoqLayout } from '../wire/voq-stype2.ts';
 import type { SendReason } from './generator-types.ts';
@@ -15,6 +18,16 @@ export interface PendingGroup {
   readonly scope: number;
   readonly group: number;
   readonly reason: SendReason;
+}
+
+/**
+ * VC0 and the optional VCs a VC_Status VCID can name with `activeVcs` of them active, ascending:
+ * Part 6 Table 3-12 "When using fewer than 8 VCs, bits in the VCID are ignored starting from the
+ * LSB", so 2 active VCs are VC1 and VC5, and 4 are VC1, VC3, VC5 and VC7.
+ */
+export function activeVcList(activeVcs: 0 | 1 | 2 | 4 | 8): number[] {
+  if (activeVcs === 0) return [0];
+  return [0, ...new Set(Array.from({ length: 8 }, (_, vcid) => vcOfVcid(vcid, activeVcs)))];
 }
 
 /** Part 12 allows up to 64 groups (6 group bits), the seed 32. */
@@ -35,16 +48,18 @@ export class LinkState {
     format: VoqFormat,
     groupSize: number,
     devicePorts: number,
+    symbol: VoqSymbolForm = 'cs48',
   ) {
-    this.layout = voqLayout(format, groupSize);
-    // Part 12 §3.1: "The combined size of the Port Group and Port Status Bits is 13 bits."
+    this.layout = symbol === 'cs64' ? voqCs64Layout(groupSize) : voqLayout(format, groupSize);
+    // Part 12 §3.1: "The combined size of the Port Group and Port Status Bits is 13 bits"; §3.2
+    // (CS64): "is 20 bits".
     this.reach = Math.min(devicePorts, this.layout.portsPerGroup * this.layout.groups);
     this.groups = Math.ceil(this.reach / this.layout.portsPerGroup);
   }
 
-  scopes(activeVcs: number): number[] {
+  scopes(activeVcs: 0 | 1 | 2 | 4 | 8): number[] {
     if (!this.linking) return [ALL_VCS];
-    return Array.from({ length: activeVcs + 1 }, (_, v) => v);
+    return activeVcList(activeVcs);
   }
 
   sent(scope: number, group: number): number {

@@ -1,5 +1,7 @@
 import type { TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { ControlSymbol } from '../wire/symbol.ts';
+import type { ControlSymbol64 } from '../wire/symbol64.ts';
+import type { VoqSymbolForm } from '../wire/voq-cs64.ts';
 import type { VoqFormat } from '../wire/voq-stype2.ts';
 import type { CongestionDetector, DetectorConfig } from './detectors.ts';
 
@@ -53,9 +55,18 @@ export interface VoqGeneratorConfig {
   readonly resendOnLinkRecovery?: boolean;
   /**
    * VCs besides VC0 in use (Part 6: 0, 1, 2, 4 or 8). Only linked links use it: VC_Status VCIDs
-   * map to VC1–VC8 by Part 6 Table 3-12 and congestion is tracked per VC 0..activeVcs. Default 0.
+   * map to VC1–VC8 by Part 6 Table 3-12 and congestion is tracked per VC0 and each VC that table
+   * names (2 active VCs: VC1, VC5; 4: VC1, VC3, VC5, VC7). Default 0.
    */
   readonly activeVcs?: 0 | 1 | 2 | 4 | 8;
+  /**
+   * The control symbol the links send (Part 12 Chapter 3, §4.1 d). 'cs48' (default): the message
+   * rides in the stype2 field of a CS48 ('next-stype2', 'fill'). 'cs64', only with format
+   * 'part12-rev4.1': the message is its own CS64 stype0 0b1101 symbol ('next-cs64', §3.2), with
+   * TX Port Group Size bits of its 20 status‖group bits for the group and a VC_IND naming the VC
+   * on a per-VC link, 0b1111 (all VCs) otherwise (§3.3).
+   */
+  readonly symbol?: VoqSymbolForm;
 }
 
 /** The carrier fields of the control symbol the link layer is about to send (CS48, stype2 excluded). */
@@ -83,6 +94,12 @@ export type VoqGeneratorInput =
   | { readonly kind: 'next-stype2'; readonly port: number; readonly stype0: number; readonly vcid?: number }
   /** As 'next-stype2', and the engine returns the whole CS48 symbol built with `buildSymbol`. */
   | { readonly kind: 'fill'; readonly port: number; readonly symbol: CarrierFields }
+  /**
+   * CS64 links (`symbol: 'cs64'`): the link layer of `port` has an stype0 slot and asks for a VoQ
+   * backpressure symbol. `stype1` (Part 6 Table 3-18, default NOP 0x38) is the stype1 function the
+   * symbol carries alongside. Answered by a 'cs64' output.
+   */
+  | { readonly kind: 'next-cs64'; readonly port: number; readonly stype1?: number }
   | TimerInput<'refresh'>;
 
 /** Why a group was sent: a status change (§4.2 e), the timer (f), link recovery (g). */
@@ -101,18 +118,20 @@ export interface VoqMessage {
 export type VoqGeneratorEventName =
   /** An input named a port, input or output the device does not have. */
   | 'unknown-port'
-  /** A VC outside 0..activeVcs, or a VC_Status carrier on a device with no VCs but VC0. */
+  /** A VC that is not VC0 or an active VC (Part 6 Table 3-12), or a VC_Status carrier on a device with no VCs but VC0. */
   | 'unknown-vc'
   /** A depth that is not a non-negative integer, or an observation the configured detector does not take. */
   | 'detector-input-ignored'
   /** §4.2 c: a linked link offered a carrier other than Status or VC_Status while a message waited. */
   | 'carrier-refused'
-  /** 'fill' carrier fields out of range for a CS48 symbol: nothing is sent, nothing consumed. */
+  /** 'fill' carrier fields out of range for a CS48 symbol, or a 'next-cs64' stype1 that is not 8 bits: nothing is sent, nothing consumed. */
   | 'invalid-symbol'
   /** 'port-control' with a field of the wrong type or range (e.g. TX Port Group Size 7, "Reserved"). */
   | 'invalid-control'
   /** Part 12 Table 5-3: "This field shall be changed only when Enable VoQ Symbol Generation is cleared." */
-  | 'group-size-change-refused';
+  | 'group-size-change-refused'
+  /** A CS48 input ('next-stype2', 'fill') to a `symbol: 'cs64'` generator, or 'next-cs64' to a CS48 one: nothing is sent or consumed. */
+  | 'symbol-form-mismatch';
 
 export type VoqGeneratorOutput =
   /**
@@ -131,6 +150,12 @@ export type VoqGeneratorOutput =
    * link a Status symbol for VC0, or a VC_Status symbol for `vc`).
    */
   | { readonly kind: 'symbol-wanted'; readonly port: number; readonly group: number; readonly vc: number | null }
+  /**
+   * The answer to 'next-cs64': the oldest due group as a CS64 VoQ-backpressure symbol built with
+   * `buildSymbol64`, or `message` and `symbol` null when nothing is due (the link layer then
+   * sends its own stype0).
+   */
+  | { readonly kind: 'cs64'; readonly port: number; readonly message: VoqMessage | null; readonly symbol: ControlSymbol64 | null }
   | TimerOutput<'refresh'>
   | {
     readonly kind: 'event';
@@ -141,4 +166,5 @@ export type VoqGeneratorOutput =
 
 export type VoqGeneratorCounterName =
   | 'messages' | 'nops' | 'changeTriggers' | 'timerRefreshes' | 'linkRecoveries'
-  | 'unknownPort' | 'unknownVc' | 'detectorIgnored' | 'carrierRefused' | 'invalidSymbol' | 'invalidControl' | 'groupSizeChangeRefused';
+  | 'unknownPort' | 'unknownVc' | 'detectorIgnored' | 'carrierRefused' | 'invalidSymbol' | 'invalidControl' | 'groupSizeChangeRefused'
+  | 'symbolFormMismatch';

@@ -169,8 +169,9 @@ test('VoQ Backpressure §2.5: with presorted input VoQs only the link receiving 
 });
 
 test('VoQ Backpressure §2.4 (decision): without linking a port is congested when any of its VCs is', () => {
+  // Part 6 Table 3-12: the two optional VCs are VC1 and VC5.
   const g = gen({ ports: 1, activeVcs: 2 });
-  assert.deepEqual(wanted(g.handle({ kind: 'queue-depth', port: 0, vc: 2, depth: 5 }, 0)), ['0:g0']);
+  assert.deepEqual(wanted(g.handle({ kind: 'queue-depth', port: 0, vc: 5, depth: 5 }, 0)), ['0:g0']);
   assert.equal(next(g, 0), voqSymbol({ group: 0, congestedOffsets: [0] }));
   assert.deepEqual(wanted(g.handle({ kind: 'queue-depth', port: 0, vc: 1, depth: 5 }, 0)), []);
 });

@@ -3,11 +3,12 @@ import type { Counters, Engine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
 import { buildSymbol } from '../wire/symbol.ts';
 import { Stype0, vcOfVcid } from '../wire/symbol-types.ts';
-import { PART12_VOQ, SEED_VOQ, encodeStype2 } from '../wire/voq-stype2.ts';
+import { Stype1_64 } from '../wire/symbol64-types.ts';
 import type { CongestionDetector, DepthObservation, DetectorChange } from './detectors.ts';
 import { mergePortSettings, resolveGeneratorConfig } from './generator-config.ts';
 import type { PortSettings, ResolvedGeneratorConfig } from './generator-config.ts';
-import { ALL_VCS, LinkState } from './generator-link.ts';
+import { badCarrier, badStype0, cs64SymbolOf, inRange, messageOf, stype2Of } from './generator-encode.ts';
+import { ALL_VCS, LinkState, activeVcList } from './generator-link.ts';
 import type { PendingGroup } from './generator-link.ts';
 import type {
   CarrierFields, SendReason, VoqGeneratorConfig, VoqGeneratorCounterName, VoqGeneratorEventName, VoqGeneratorInput,
@@ -17,6 +18,7 @@ import type {
 const COUNTER_NAMES: readonly VoqGeneratorCounterName[] = [
   'messages', 'nops', 'changeTriggers', 'timerRefreshes', 'linkRecoveries',
   'unknownPort', 'unknownVc', 'detectorIgnored', 'carrierRefused', 'invalidSymbol', 'invalidControl', 'groupSizeChangeRefused',
+  'symbolFormMismatch',
 ];
 
 /** Seed NOP "0b000 0b000 0000 0000"; Part 12 has no NOP and Part 6 sets the field "to logic 0s". */
@@ -86,6 +88,9 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
       case 'fill':
         this.#nextStype2(input.port, input.symbol.stype0, input.symbol.parameter0, input.symbol, out);
         break;
+      case 'next-cs64':
+        this.#nextCs64(input.port, input.stype1, out);
+        break;
       case 'timer':
         if (!this.#timers.expire(input.name, now)) break;
         this.#counters.timerRefreshes++;
@@ -127,6 +132,7 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
     const c = this.#config;
     return {
       format: c.format,
+      symbol: c.symbol,
       ports: c.ports,
       refreshPeriod: c.refreshPeriod,
       resendOnLinkRecovery: c.resendOnLinkRecovery,
@@ -149,7 +155,7 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
   }
 
   #newLink(s: PortSettings): LinkState {
-    return new LinkState(s.generation, s.vcLinking, this.#config.format, s.txPortGroupSize, this.#config.ports);
+    return new LinkState(s.generation, s.vcLinking, this.#config.format, s.txPortGroupSize, this.#config.ports, this.#config.symbol);
   }
 
   #flushInitial(out: VoqGeneratorOutput[]): void {
@@ -161,9 +167,10 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
   #observe(kind: DepthObservation['kind'], ports: readonly number[], vc: number | undefined, depth: number, out: VoqGeneratorOutput[], make: () => DepthObservation): void {
     for (const p of ports) if (!this.#knownPort(p, out)) return;
     const v = vc ?? 0;
-    if (!Number.isInteger(v) || v < 0 || v > this.#config.activeVcs) {
+    const vcs = activeVcList(this.#config.activeVcs);
+    if (!vcs.includes(v)) {
       this.#counters.unknownVc++;
-      this.#event(out, 'unknown-vc', ports[0], `vc ${String(vc)} is not 0–${this.#config.activeVcs}`);
+      this.#event(out, 'unknown-vc', ports[0], `vc ${String(vc)} is not an active VC (${vcs.join(', ')})`);
       return;
     }
     if (kind !== this.#detector.accepts || typeof depth !== 'number' || !Number.isSafeInteger(depth) || depth < 0) {
@@ -263,7 +270,7 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
   }
 
   #nextStype2(q: number, stype0: number, p0: number | undefined, carrier: CarrierFields | null, out: VoqGeneratorOutput[]): void {
-    if (!this.#knownPort(q, out)) return;
+    if (!this.#knownPort(q, out) || !this.#symbolForm('cs48', q, out)) return;
     const bad = carrier === null ? badStype0(stype0, p0) : badCarrier(carrier);
     if (bad !== undefined) {
       this.#counters.invalidSymbol++;
@@ -272,7 +279,7 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
     }
     const link = this.#links[q] as LinkState;
     const message = link.enabled ? this.#take(q, link, stype0, p0 ?? 0, out) : null;
-    const stype2 = message === null ? NOP : this.#encode(link, message);
+    const stype2 = message === null ? NOP : stype2Of(link, message);
     if (message === null) this.#counters.nops++;
     else this.#counters.messages++;
     if (carrier === null) {
@@ -281,6 +288,37 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
     }
     const symbol = buildSymbol({ link: 'cs48', ...carrier, stype2 }, { voqFormat: this.#config.format, part12GroupSize: link.layout.groupBits });
     out.push({ kind: 'stype2', port: q, stype2, message, symbol });
+  }
+
+  /**
+   * Part 12 §3.2: on a CS64 link the message is its own stype0 symbol, so there is no carrier to
+   * restrict it: the oldest due group of any VC goes out, its VC named by the VC_IND.
+   */
+  #nextCs64(q: number, stype1: number | undefined, out: VoqGeneratorOutput[]): void {
+    if (!this.#knownPort(q, out) || !this.#symbolForm('cs64', q, out)) return;
+    const s1 = stype1 ?? Stype1_64.nop;
+    if (!inRange(s1, 8)) {
+      this.#counters.invalidSymbol++;
+      this.#event(out, 'invalid-symbol', q, `stype1 ${String(stype1)} is not 8 bits`);
+      return;
+    }
+    const link = this.#links[q] as LinkState;
+    const message = link.enabled ? this.#takeFirst(q, link, link.pending()) : null;
+    if (message === null) {
+      this.#counters.nops++;
+      out.push({ kind: 'cs64', port: q, message: null, symbol: null });
+      return;
+    }
+    this.#counters.messages++;
+    out.push({ kind: 'cs64', port: q, message, symbol: cs64SymbolOf(link, message, s1) });
+  }
+
+  /** Whether the input's symbol form is the configured one; a mismatch is counted and reported. */
+  #symbolForm(form: 'cs48' | 'cs64', q: number, out: VoqGeneratorOutput[]): boolean {
+    if (this.#config.symbol === form) return true;
+    this.#counters.symbolFormMismatch++;
+    this.#event(out, 'symbol-form-mismatch', q, `a ${form.toUpperCase()} input to a ${this.#config.symbol.toUpperCase()} generator`);
+    return false;
   }
 
   /**
@@ -310,32 +348,22 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
         scope = vcOfVcid(p0 & 7, active);
       } else scope = 0;
     }
-    for (const e of link.pending(scope)) {
+    return this.#takeFirst(q, link, link.pending(scope));
+  }
+
+  /**
+   * The first of `entries` (oldest first) still worth sending: a group due for a change that was
+   * undone meanwhile is dropped, since the upstream view is already right.
+   */
+  #takeFirst(q: number, link: LinkState, entries: readonly PendingGroup[]): VoqMessage | null {
+    for (const e of entries) {
       link.dequeue(e);
-      const { bits, participating } = this.#status(q, scope, e.group);
-      if (e.reason === 'change' && ((bits ^ link.sent(scope, e.group)) & participating) === 0) continue;
-      link.setSent(scope, e.group, bits);
-      return this.#message(link, e, bits);
+      const { bits, participating } = this.#status(q, e.scope, e.group);
+      if (e.reason === 'change' && ((bits ^ link.sent(e.scope, e.group)) & participating) === 0) continue;
+      link.setSent(e.scope, e.group, bits);
+      return messageOf(link, e, bits);
     }
     return null;
-  }
-
-  #message(link: LinkState, e: PendingGroup, bits: number): VoqMessage {
-    const base = e.group * link.layout.portsPerGroup;
-    const congestedPorts: number[] = [];
-    for (let o = 0; o < link.layout.portsPerGroup; o++) if ((bits >>> o) & 1) congestedPorts.push(base + o);
-    return { group: e.group, vc: e.scope === ALL_VCS ? null : e.scope, portStatus: bits, congestedPorts, reason: e.reason };
-  }
-
-  #encode(link: LinkState, m: VoqMessage): number {
-    const seed = link.layout.format === 'seed';
-    return encodeStype2({
-      format: link.layout.format,
-      portGroupSize: link.layout.groupBits,
-      cmd: seed ? SEED_VOQ.cmdBackpressure : PART12_VOQ.cmdBackpressure,
-      portGroup: m.group,
-      portStatus: m.portStatus,
-    });
   }
 
   #knownPort(port: number, out: VoqGeneratorOutput[]): boolean {
@@ -348,25 +376,4 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
   #event(out: VoqGeneratorOutput[], name: VoqGeneratorEventName, port: number | undefined, detail: string): void {
     out.push(port === undefined ? { kind: 'event', name, detail } : { kind: 'event', name, port, detail });
   }
-}
-
-function inRange(v: unknown, bits: number): boolean {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 2 ** bits;
-}
-
-function badStype0(stype0: number, vcid: number | undefined): string | undefined {
-  if (!inRange(stype0, 3)) return `stype0 ${String(stype0)} is not 3 bits`;
-  if (stype0 === Stype0.vcStatus && !inRange(vcid, 3)) return `a VC_Status carrier needs a 3-bit vcid, got ${String(vcid)}`;
-  return undefined;
-}
-
-/** Part 6 Figure 3-2 field widths of a CS48. */
-function badCarrier(c: CarrierFields): string | undefined {
-  if (typeof c !== 'object') return 'symbol must be an object';
-  const widths = { stype0: 3, parameter0: 6, parameter1: 6, stype1: 3, cmd: 3 } as const;
-  for (const [field, bits] of Object.entries(widths)) {
-    const v = c[field as keyof CarrierFields];
-    if (!inRange(v, bits)) return `${field} ${String(v)} is not ${bits} bits`;
-  }
-  return undefined;
 }

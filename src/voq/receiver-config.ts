@@ -1,12 +1,16 @@
 import { booleanFlag, integerInRange, nonNegativeInteger, oneOf, orDefault } from '../engine/config-checks.ts';
+import type { VoqSymbolForm } from '../wire/voq-cs64.ts';
 import { VOQ_FORMATS } from '../wire/voq-stype2.ts';
 import type { VoqFormat } from '../wire/voq-stype2.ts';
+import { symbolForm } from './symbol-form.ts';
 import type { ReverseMap, VoqReceiverConfig, VoqReceiverPortConfig, VoqRoute } from './receiver-types.ts';
 
 export const DEFAULT_QUEUES = 4;
 export const MAX_QUEUES = 256;
 /** The widest Part 12 layout: 7 status bits × 64 groups (Part 12 §3.1, group size 6). */
 export const MAX_DOWNSTREAM_PORTS = 448;
+/** The widest CS64 layout: 14 status bits × 64 groups (Part 12 §3.2, group size 6). */
+export const MAX_DOWNSTREAM_PORTS_CS64 = 896;
 
 export interface ResolvedPortConfig {
   readonly queues: number;
@@ -23,6 +27,7 @@ export interface ResolvedVoqReceiverConfig {
   readonly routes: readonly VoqRoute[];
   readonly vcs: 0 | 1 | 2 | 4 | 8;
   readonly clearOnLinkUp: boolean;
+  readonly symbol: VoqSymbolForm;
 }
 
 /** The queue a downstream port is staged in, or undefined when the table has no entry for it. */
@@ -57,7 +62,7 @@ function checkPort(p: VoqReceiverPortConfig, n: number, format: VoqFormat): Reso
   };
 }
 
-function checkRoutes(routes: unknown, ports: readonly ResolvedPortConfig[]): VoqRoute[] {
+function checkRoutes(routes: unknown, ports: readonly ResolvedPortConfig[], maxDownstream: number): VoqRoute[] {
   if (!Array.isArray(routes)) throw new RangeError('routes must be an array');
   const seen = new Set<number>();
   return routes.map((r: VoqRoute, i) => {
@@ -65,7 +70,7 @@ function checkRoutes(routes: unknown, ports: readonly ResolvedPortConfig[]): Voq
     if (seen.has(destID)) throw new RangeError(`routes[${i}].destID must be unique`);
     seen.add(destID);
     const localPort = integerInRange(r.localPort, 0, ports.length - 1, `routes[${i}].localPort`);
-    const downstreamPort = integerInRange(r.downstreamPort, 0, MAX_DOWNSTREAM_PORTS - 1, `routes[${i}].downstreamPort`);
+    const downstreamPort = integerInRange(r.downstreamPort, 0, maxDownstream - 1, `routes[${i}].downstreamPort`);
     const port = ports[localPort] as ResolvedPortConfig;
     // §2.3 the reverse map must take the port "to the same queue that the forward lookup used".
     if (reverseMapQueue(port.reverseMap, port.queues, downstreamPort) === undefined) {
@@ -80,11 +85,13 @@ export function resolveConfig(config: VoqReceiverConfig): ResolvedVoqReceiverCon
   const given: unknown = config.ports;
   if (!Array.isArray(given) || given.length === 0) throw new RangeError('ports must be a non-empty array');
   const ports = config.ports.map((p, n) => checkPort(p, n, format));
+  const symbol = symbolForm(config.symbol, format);
   return {
     format,
     ports,
-    routes: checkRoutes(config.routes, ports),
+    routes: checkRoutes(config.routes, ports, symbol === 'cs64' ? MAX_DOWNSTREAM_PORTS_CS64 : MAX_DOWNSTREAM_PORTS),
     vcs: oneOf(orDefault(config.vcs, 0), [0, 1, 2, 4, 8], 'vcs', 'or'),
     clearOnLinkUp: booleanFlag(orDefault(config.clearOnLinkUp, true), 'clearOnLinkUp'),
+    symbol,
   };
 }

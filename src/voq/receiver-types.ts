@@ -1,4 +1,6 @@
 import type { ControlSymbol } from '../wire/symbol.ts';
+import type { ControlSymbol64 } from '../wire/symbol64.ts';
+import type { VoqSymbolForm } from '../wire/voq-cs64.ts';
 import type { VoqFormat } from '../wire/voq-stype2.ts';
 
 /**
@@ -79,6 +81,12 @@ export interface VoqReceiverConfig {
    * recorded congestion (every queue of it unblocks, cause `link-up`). False keeps it. Default true.
    */
   readonly clearOnLinkUp?: boolean;
+  /**
+   * The control symbol the links carry VoQ messages in (Part 12 Chapter 3, §4.1 d): 'cs48'
+   * (default; 'symbol' and 'stype2' inputs) or 'cs64', only with format 'part12-rev4.1' ('cs64'
+   * inputs, §3.2: 20 status‖group bits split by the RX Port Group Size, and a VC_IND).
+   */
+  readonly symbol?: VoqSymbolForm;
 }
 
 export type VoqReceiverInput =
@@ -93,6 +101,12 @@ export type VoqReceiverInput =
    * VC_Status symbol it came with; absent when it came with any other stype0.
    */
   | { readonly kind: 'stype2'; readonly port: number; readonly stype2: number; readonly vc?: number }
+  /**
+   * A Control Symbol 64 received on a local port (`symbol: 'cs64'`). A VoQ-backpressure symbol
+   * (stype0 0b1101) is read here from its parameter0/parameter1 with the port's RX Port Group
+   * Size (the symbol's own `voq` view is not used); its VC_IND names the VC (§3.2, §3.3).
+   */
+  | { readonly kind: 'cs64'; readonly port: number; readonly symbol: ControlSymbol64 }
   /** A packet to stage: the forward lookup of destID picks local port, downstream port and queue. */
   | { readonly kind: 'packet'; readonly destID: number; readonly vc?: number; readonly packetId: number | string }
   /** The link of a local port may take one packet now: the engine answers with `transmit` or event `idle`. */
@@ -105,7 +119,7 @@ export type VoqReceiverInput =
 export type QueueChangeCause = 'backpressure' | 'link-up';
 
 export type VoqReceiverEventName =
-  /** stype2 CMD NOP (seed 0b000; Part 12 an all-zero field): no VoQ message. */
+  /** stype2 CMD NOP (seed 0b000; Part 12 an all-zero field): no VoQ message. A 'cs64' symbol whose stype0 is not VoQ-backpressure carries none either. */
   | 'nop'
   /** Seed CMD 0b010–0b111, Part 12 CMD 0b0 with a non-zero parameter: "Reserved", ignored. */
   | 'reserved-cmd'
@@ -128,7 +142,16 @@ export type VoqReceiverEventName =
   /** A transmit opportunity on a port whose link is down: nothing is committed. */
   | 'link-down'
   /** A control write with a value the port cannot take (linking without per-VC staging, a group size outside 0–6 or in the seed format). */
-  | 'control-rejected';
+  | 'control-rejected'
+  /**
+   * Part 12 §3.2 Table 3-3: "Reception of a reserved value in the VC_IND field shall cause the
+   * receiving endpoint to ignore the VoQ Backpressure control symbol without error."
+   */
+  | 'reserved-vc-ind'
+  /** A CS48 input ('symbol', 'stype2') to a `symbol: 'cs64'` receiver, or a 'cs64' input to a CS48 one: ignored. */
+  | 'symbol-form-mismatch'
+  /** A 'cs64' input whose symbol is not a Control Symbol 64 with 4-bit stype0 and 12-bit parameters. */
+  | 'invalid-symbol';
 
 export type VoqReceiverOutput =
   /** The packet the link may carry now: the oldest head of an unblocked queue of the port. */
@@ -158,4 +181,4 @@ export type VoqReceiverOutput =
 export type VoqReceiverCounterName =
   | 'backpressure' | 'nop' | 'reservedCmd' | 'notExtended' | 'invalidStype2' | 'unknownPort' | 'receptionUnsupported'
   | 'unlinkedBackpressure' | 'unknownVc' | 'noRoute' | 'staged' | 'transmitted' | 'idle' | 'linkDownOpportunity'
-  | 'controlRejected' | 'blocked' | 'unblocked' | 'linkUpClears';
+  | 'controlRejected' | 'blocked' | 'unblocked' | 'linkUpClears' | 'reservedVcInd' | 'symbolFormMismatch' | 'invalidSymbol';

@@ -1,9 +1,11 @@
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Engine, Time } from '../engine/contract.ts';
 import type { ControlSymbol } from '../wire/symbol.ts';
+import type { ControlSymbol64 } from '../wire/symbol64.ts';
 import { Stype0, vcOfVcid } from '../wire/symbol-types.ts';
 import { STYPE2_BITS, VoqCmdName, decodeStype2 } from '../wire/voq-stype2.ts';
 import { resolveConfig, reverseMapQueue } from './receiver-config.ts';
+import { readCs64 } from './receiver-cs64.ts';
 import type { ResolvedPortConfig, ResolvedVoqReceiverConfig } from './receiver-config.ts';
 import type {
   QueueChangeCause, VoqReceiverConfig, VoqReceiverCounterName, VoqReceiverEventName, VoqReceiverInput, VoqReceiverOutput, VoqRoute,
@@ -14,7 +16,7 @@ import type { QueueChange, StagedPacket } from './staging.ts';
 const COUNTER_NAMES: readonly VoqReceiverCounterName[] = [
   'backpressure', 'nop', 'reservedCmd', 'notExtended', 'invalidStype2', 'unknownPort', 'receptionUnsupported',
   'unlinkedBackpressure', 'unknownVc', 'noRoute', 'staged', 'transmitted', 'idle', 'linkDownOpportunity',
-  'controlRejected', 'blocked', 'unblocked', 'linkUpClears',
+  'controlRejected', 'blocked', 'unblocked', 'linkUpClears', 'reservedVcInd', 'symbolFormMismatch', 'invalidSymbol',
 ];
 
 /** A VC_Status symbol whose VCID names no active VC (none are active beyond VC0). */
@@ -64,10 +66,13 @@ export class VoqReceiver implements Engine<VoqReceiverInput, VoqReceiverOutput> 
     const out: VoqReceiverOutput[] = [];
     switch (input.kind) {
       case 'symbol':
-        this.#symbol(input.port, input.symbol, out);
+        if (this.#symbolForm('cs48', input.port, out)) this.#symbol(input.port, input.symbol, out);
         break;
       case 'stype2':
-        this.#stype2(input.port, input.stype2, input.vc, out);
+        if (this.#symbolForm('cs48', input.port, out)) this.#stype2(input.port, input.stype2, input.vc, out);
+        break;
+      case 'cs64':
+        if (this.#symbolForm('cs64', input.port, out)) this.#cs64(input.port, input.symbol, out);
         break;
       case 'packet':
         this.#packet(input.destID, input.vc ?? 0, input.packetId, now, out);
@@ -128,6 +133,7 @@ export class VoqReceiver implements Engine<VoqReceiverInput, VoqReceiverOutput> 
     const c = this.#config;
     return {
       format: c.format,
+      symbol: c.symbol,
       vcs: c.vcs,
       clearOnLinkUp: c.clearOnLinkUp,
       routes: [...c.routes].sort((a, b) => a.destID - b.destID),
@@ -193,16 +199,42 @@ export class VoqReceiver implements Engine<VoqReceiverInput, VoqReceiverOutput> 
       this.#event(out, 'reception-unsupported', port);
       return;
     }
+    this.#apply(p, port, vc, m.portGroup, m.format === 'seed' ? 6 : 13 - m.portGroupSize, m.portStatus, out);
+  }
+
+  /** Part 12 §3.2 (receiver-cs64.ts); a reserved VC_IND is ignored "without error". */
+  #cs64(port: number, s: ControlSymbol64, out: VoqReceiverOutput[]): void {
+    const p = this.#port(port, out);
+    if (p === undefined) return;
+    const r = readCs64(s, p.rxPortGroupSize, this.#config.vcs, NO_VC);
+    if (r.kind === 'invalid') {
+      this.#counters.invalidSymbol++;
+      this.#event(out, 'invalid-symbol', port, undefined, 'not a Control Symbol 64');
+    } else if (r.kind === 'no-message') {
+      this.#counters.nop++;
+      this.#event(out, 'nop', port, undefined, `stype0 ${r.stype0}`);
+    } else if (r.kind === 'reserved-vc-ind') {
+      this.#counters.reservedVcInd++;
+      this.#event(out, 'reserved-vc-ind', port, undefined, `VC_IND 0b${r.vcInd.toString(2)}`);
+    } else if (!p.config.reception) {
+      this.#counters.receptionUnsupported++;
+      this.#event(out, 'reception-unsupported', port);
+    } else {
+      this.#apply(p, port, r.vc, r.group, r.perGroup, r.status, out);
+    }
+  }
+
+  /** Applies the status of one port group to the lanes the message acts on. */
+  #apply(p: PortState, port: number, vc: number | 'all' | undefined, group: number, perGroup: number, status: number, out: VoqReceiverOutput[]): void {
     const lanes = this.#messageLanes(p, port, vc, out);
     if (lanes === undefined) return;
     this.#counters.backpressure++;
-    const perGroup = m.format === 'seed' ? 6 : 13 - m.portGroupSize;
-    const base = m.portGroup * perGroup;
+    const base = group * perGroup;
     const changes: QueueChange[] = [];
     // The message carries the status of every port of its group: a 0 bit clears congestion.
     for (const lane of lanes) {
       for (let offset = 0; offset < perGroup; offset++) {
-        const change = p.staging.setPort(lane, base + offset, ((m.portStatus >>> offset) & 1) === 1);
+        const change = p.staging.setPort(lane, base + offset, ((status >>> offset) & 1) === 1);
         if (change !== undefined) changes.push(change);
       }
     }
@@ -214,10 +246,11 @@ export class VoqReceiver implements Engine<VoqReceiverInput, VoqReceiverOutput> 
    * The lanes a message acts on. Without linking, §3.2 "the VoQ backpressure symbol is not
    * associated with any particular VC" and "A device with queuing within VCs shall flow control
    * corresponding port queues in all VCs when linking is disabled"; with it, "the upstream device
-   * may flow control just the queue within the corresponding VC".
+   * may flow control just the queue within the corresponding VC". A CS64 whose VC_IND says "All
+   * VCs" (`'all'`) acts on every VC even under linking, as it names them all (Part 12 §3.3).
    */
-  #messageLanes(p: PortState, port: number, vc: number | undefined, out: VoqReceiverOutput[]): number[] | undefined {
-    if (!p.enableVcLinking) return Array.from({ length: p.staging.lanes }, (_, i) => i);
+  #messageLanes(p: PortState, port: number, vc: number | 'all' | undefined, out: VoqReceiverOutput[]): number[] | undefined {
+    if (!p.enableVcLinking || vc === 'all') return Array.from({ length: p.staging.lanes }, (_, i) => i);
     if (vc === undefined) {
       // §4.2 c "The backpressure symbol shall only be included with a VC_status or Status control symbol" when linked.
       this.#counters.unlinkedBackpressure++;
@@ -309,6 +342,14 @@ export class VoqReceiver implements Engine<VoqReceiverInput, VoqReceiverOutput> 
     if (this.#config.format === 'seed') return 'rxPortGroupSize exists only in the part12-rev4.1 format';
     if (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > 6) return 'rxPortGroupSize must be an integer from 0 to 6 (0x7 is reserved)';
     return undefined;
+  }
+
+  /** Whether an input's symbol form is the configured one; a mismatch is counted and reported. */
+  #symbolForm(form: 'cs48' | 'cs64', port: number, out: VoqReceiverOutput[]): boolean {
+    if (this.#config.symbol === form) return true;
+    this.#counters.symbolFormMismatch++;
+    this.#event(out, 'symbol-form-mismatch', port, undefined, `a ${form.toUpperCase()} input to a ${this.#config.symbol.toUpperCase()} receiver`);
+    return false;
   }
 
   #report(p: PortState, port: number, changes: readonly QueueChange[], cause: QueueChangeCause, out: VoqReceiverOutput[]): void {

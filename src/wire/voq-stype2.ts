@@ -67,13 +67,15 @@ export interface VoqLayout {
 }
 
 const SEED_LAYOUT: VoqLayout = { format: 'seed', groupBits: 5, statusBits: 6, portsPerGroup: 6, groups: 32 };
-const PART12_LAYOUTS: readonly VoqLayout[] = [0, 1, 2, 3, 4, 5, 6].map((g) => ({
-  format: 'part12-rev4.1',
-  groupBits: g,
-  statusBits: PART12_VOQ.parameterBits - g,
-  portsPerGroup: PART12_VOQ.parameterBits - g,
-  groups: 1 << g,
-}));
+
+/**
+ * The Part 12 layouts of a `bits`-bit status‖group parameter, indexed by group size 0–6: 13 bits
+ * in the CS48 stype2 (§3.1), 20 in the CS64 parameter0‖parameter1 (§3.2, voq-cs64.ts).
+ */
+export function part12Layouts(bits: number): readonly VoqLayout[] {
+  return [0, 1, 2, 3, 4, 5, 6].map((g) => ({ format: 'part12-rev4.1', groupBits: g, statusBits: bits - g, portsPerGroup: bits - g, groups: 1 << g }));
+}
+const PART12_LAYOUTS = part12Layouts(PART12_VOQ.parameterBits);
 
 /** The layout for a format; the Part 12 group size defaults to its reset value 0 (Table 5-3). */
 export function voqLayout(format: VoqFormat = 'seed', part12GroupSize = 0): VoqLayout {
@@ -81,7 +83,12 @@ export function voqLayout(format: VoqFormat = 'seed', part12GroupSize = 0): VoqL
   if ((format as string) !== 'part12-rev4.1') {
     throw new WireError(WireErrorCode.invalid, 'voqFormat', 0, 'DECISIONS §5', `unknown VoQ format '${format as string}'`);
   }
-  const layout = Number.isInteger(part12GroupSize) ? PART12_LAYOUTS[part12GroupSize] : undefined;
+  return pickPart12Layout(PART12_LAYOUTS, part12GroupSize);
+}
+
+/** One of `part12Layouts(…)` by group size; 0x7 ("Reserved") and non-integers are refused. */
+export function pickPart12Layout(layouts: readonly VoqLayout[], part12GroupSize: number): VoqLayout {
+  const layout = Number.isInteger(part12GroupSize) ? layouts[part12GroupSize] : undefined;
   if (layout === undefined) {
     throw new WireError(
       WireErrorCode.invalid,
@@ -121,7 +128,7 @@ export function decodeStype2(stype2: number, opts: VoqOptions = {}, at = 0): Voq
       throw new WireError(WireErrorCode.reserved, 'stype2', at, clause, `CMD 0b${bin(cmd, seed ? 3 : 1)} takes a zero parameter, got 0b${bin(parameter, seed ? 11 : 13)}`);
     }
   }
-  const congestedPorts = cmdName === VoqCmdName.backpressure ? portsOf(portGroup, portStatus, layout) : [];
+  const congestedPorts = cmdName === VoqCmdName.backpressure ? portsInGroup(portGroup, portStatus, layout) : [];
   return seed
     ? { format: 'seed', cmd, cmdName, portGroup, portStatus, congestedPorts }
     : { format: 'part12-rev4.1', portGroupSize: layout.groupBits, cmd, cmdName, portGroup, portStatus, congestedPorts };
@@ -184,14 +191,20 @@ export function congestedPortsOf(stype2: number, format: VoqFormat = 'seed', par
 /** The port group and the offset inside it of a port number. */
 export function groupOfPort(port: number, format: VoqFormat = 'seed', part12GroupSize = 0): { group: number; offset: number } {
   const layout = voqLayout(format, part12GroupSize);
+  return portInLayout(port, layout, portsClause(layout));
+}
+
+/** The group and offset of a port in a layout; a port the layout cannot name throws `range`. */
+export function portInLayout(port: number, layout: VoqLayout, clause: string): { group: number; offset: number } {
   const max = layout.portsPerGroup * layout.groups;
   if (!Number.isInteger(port) || port < 0 || port >= max) {
-    throw new WireError(WireErrorCode.range, 'port', 0, portsClause(layout), `port ${String(port)} is not 0–${max - 1}`);
+    throw new WireError(WireErrorCode.range, 'port', 0, clause, `port ${String(port)} is not 0–${max - 1}`);
   }
   return { group: Math.floor(port / layout.portsPerGroup), offset: port % layout.portsPerGroup };
 }
 
-function portsOf(group: number, status: number, layout: VoqLayout): number[] {
+/** Ports whose status bit is set, ascending: status bit k is port group × ports-per-group + k. */
+export function portsInGroup(group: number, status: number, layout: VoqLayout): number[] {
   const ports: number[] = [];
   const base = group * layout.portsPerGroup;
   for (let o = 0; o < layout.statusBits; o++) if ((status >>> o) & 1) ports.push(base + o);

@@ -42,7 +42,7 @@ test('usage errors exit 2: unknown option, unknown command, no command', () => {
 
 test('usage errors exit 2: --layer and --link outside their choices', () => {
   usageError(['decode', '--layer', 'physical'], /'--layer <layer>' argument 'physical' is invalid.*serial, transport, symbol, smp/);
-  usageError(['encode', '--link', 'cs64'], /'--link <link>' argument 'cs64' is invalid/);
+  usageError(['encode', '--link', 'cs96'], /'--link <link>' argument 'cs96' is invalid/);
 });
 
 test('Part 12 §5.1.2.2 Table 5-3: --voq-group-size is a bit count 0..6; 7 and non-numbers are usage errors (exit 2)', () => {

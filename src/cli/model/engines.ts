@@ -58,5 +58,9 @@ export async function loadEngine(name: EngineName): Promise<LoadedEngine> {
       return wrap((await import('./tm-ingress.ts')).tmIngressAdapter);
     case 'tm-egress':
       return wrap((await import('./tm-egress.ts')).tmEgressAdapter);
+    case 'voq-gen':
+      return wrap((await import('./voq-gen.ts')).voqGenAdapter);
+    case 'voq-rx':
+      return wrap((await import('./voq-rx.ts')).voqRxAdapter);
   }
 }
