@@ -1,0 +1,174 @@
+import type { Time, TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { SmpAttribute } from '../wire/smp/attributes.ts';
+import type { Contact } from './types.ts';
+
+/**
+ * Discovery of remote session management participants (Annex 2 §3.3, Chapter 5): engine
+ * `SessionDiscovery` (src/session/discovery.ts). It reads remote registers through maintenance
+ * reads it asks the driver for (`read` outputs answered by `read-result` inputs) and reports, per
+ * node, how to reach its management process.
+ */
+
+export type Conveyance = Contact['conveyance'];
+
+export interface DiscoveryTarget {
+  readonly node: number;
+  /** hop_count of the MAINTENANCE read requests (Part 3 §2.5); 0xFF reaches an end point. Default 0xFF. */
+  readonly hop?: number;
+}
+
+/** §3.3 "they may scan management space for all remote nodes": device IDs first..last. */
+export interface DiscoveryScan {
+  readonly first: number;
+  readonly last: number;
+  readonly hop?: number;
+}
+
+export interface DiscoveryConfig {
+  /** §3.3 "an implementation-specific mechanism, such as a built-in table, to check only for specified remote systems". */
+  readonly targets?: readonly DiscoveryTarget[];
+  readonly scan?: DiscoveryScan;
+  /** This end point's own device ID, skipped by the scan. */
+  readonly self?: number;
+  /** Device ID width (8, 16 or 32). Default 16. */
+  readonly deviceIdBits?: 8 | 16 | 32;
+  /** Conveyances this end point can send management messages over, most preferred first. Default ['type11', 'type9']. */
+  readonly conveyances?: readonly Conveyance[];
+  /** §5.2 validation mode: reserved fields of the block checked and illegal registers reported. Default false. */
+  readonly validation?: boolean;
+  /** Time to wait for each read's result before the node is unreachable. Default 100 ms (ns). */
+  readonly readTimeout?: number;
+  /** Time between reads of a node whose registers are still being initialised. Default 250 ms (ns). */
+  readonly pollPeriod?: number;
+  /** Re-reads of a node still initialising before it is reported as it stands. Default 4. */
+  readonly pollLimit?: number;
+  /** Nodes read at the same time, each with one read outstanding. Default 4. */
+  readonly parallel?: number;
+  /** Extended features blocks followed per node before the walk stops (Part 1 §5.3 lists are finite). Default 256. */
+  readonly maxEfBlocks?: number;
+  /**
+   * COS used with a StreamID from the Component Tag CSR, which carries none: Table 5-6 "The COS
+   * field in the VSID should be the highest priority COS supported by the interface" and Part 10
+   * leaves the priority of cos values to the implementation. Default 0.
+   */
+  readonly tagCos?: number;
+  /** ProtoID the block's attributes are named under (the block does not say). Default 0x0000. */
+  readonly attributeProtoID?: number;
+  /** Read a block again later while another processor holds Lock_Val (it may be half written). Default true. */
+  readonly waitForLock?: boolean;
+}
+
+export interface StartInput {
+  readonly kind: 'start';
+}
+
+/** Discover one node (again), e.g. after §3.8.3's Stream_Unknown suggests it rebooted. */
+export interface DiscoverInput {
+  readonly kind: 'discover';
+  readonly node: number;
+  readonly hop?: number;
+}
+
+/** The driver's answer to a `read`: the 32-bit word, or why there is none. */
+export interface ReadResultInput {
+  readonly kind: 'read-result';
+  readonly tag: number;
+  readonly value?: number;
+  readonly error?: string;
+}
+
+export type DiscoveryTimerName = `read:${number}` | `poll:${number}`;
+
+export type DiscoveryInput = StartInput | DiscoverInput | ReadResultInput | TimerInput<DiscoveryTimerName>;
+
+/** A MAINTENANCE read of one word at `offset` of `node`'s configuration space. */
+export interface ReadOutput {
+  readonly kind: 'read';
+  readonly tag: number;
+  readonly node: number;
+  readonly hop: number;
+  readonly offset: number;
+}
+
+/** Where a contact was advertised. */
+export type ContactSource = 'block' | 'component-tag';
+
+export interface FoundContact {
+  readonly contact: Contact;
+  readonly source: ContactSource;
+  /** The block's header offset, or 0x6C for the Component Tag CSR. */
+  readonly offset: number;
+  /** Sess_Mgmt_Init_Stage (0 for the Component Tag CSR, which has none). */
+  readonly initStage: number;
+  /** Lock_Val (0xFFFF unlocked; also for the Component Tag CSR). */
+  readonly lockVal: number;
+  /** Sess_Mgmt_Num_Attr; null while "not initialized". */
+  readonly numAttr: number | null;
+  /** The valid attributes, decoded (§5.2.5 "formatted as per the attributes defined in Section 3.5.3"). */
+  readonly attributes: readonly SmpAttribute[];
+}
+
+export type NonParticipation =
+  /** No session block, and Component Tag CSR bit 0 is 0 (§5.3 "the node does not conform"). */
+  | 'no-advertisement'
+  /** Every block says Conveyance 0xF "Not Supported". */
+  | 'not-supported'
+  /** Blocks still in their reset state, initialisation in progress, after every poll. */
+  | 'incomplete'
+  /** A Component Tag advertisement the Operations CARs do not allow (§5.3). */
+  | 'operations'
+  /** Every advertisement found was unusable (reserved or invalid values). */
+  | 'illegal';
+
+export type UnreachableReason = 'read-error' | 'timeout' | 'no-common-conveyance';
+
+export type DiscoveryEvent =
+  | {
+    readonly event: 'participant';
+    readonly node: number;
+    /** The contact chosen by `conveyances` preference. */
+    readonly contact: Contact;
+    readonly source: ContactSource;
+    /** Every usable contact found, blocks in chain order, then the Component Tag CSR. */
+    readonly contacts: readonly FoundContact[];
+    /** The chosen contact's attributes. */
+    readonly attributes: readonly SmpAttribute[];
+    readonly initStage: number;
+    /** Init_Stage 0, Lock_Val free and Num_Attr initialised on the chosen contact's block. */
+    readonly complete: boolean;
+    /** An illegal register was reported for this node (§3.7.3 "judged to be suspect"). */
+    readonly suspect: boolean;
+  }
+  | { readonly event: 'not-participating'; readonly node: number; readonly why: NonParticipation }
+  | { readonly event: 'unreachable'; readonly node: number; readonly reason: UnreachableReason; readonly error: string; readonly offset?: number }
+  | { readonly event: 'illegal-block'; readonly node: number; readonly offset: number; readonly field: string; readonly clause: string; readonly detail: string }
+  | { readonly event: 'ef-chain'; readonly node: number; readonly offset: number; readonly reason: 'pointer' | 'loop' | 'limit'; readonly detail: string }
+  | { readonly event: 'stale-result'; readonly tag: number }
+  | { readonly event: 'ignored'; readonly reason: string }
+  /** Every node asked for is reported and nothing is pending. */
+  | { readonly event: 'done'; readonly nodes: number; readonly participants: number };
+
+export interface DiscoveryEventOutput {
+  readonly kind: 'event';
+  readonly at: Time;
+  readonly detail: DiscoveryEvent;
+}
+
+export type DiscoveryOutput = ReadOutput | DiscoveryEventOutput | TimerOutput<DiscoveryTimerName>;
+
+export const DISCOVERY_COUNTERS = [
+  'reads',
+  'readErrors',
+  'readTimeouts',
+  'badResults',
+  'staleResults',
+  'polls',
+  'nodes',
+  'participants',
+  'notParticipating',
+  'unreachable',
+  'illegal',
+  'efChainErrors',
+  'ignored',
+] as const;
+export type DiscoveryCounter = (typeof DISCOVERY_COUNTERS)[number];

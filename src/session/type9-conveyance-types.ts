@@ -1,0 +1,152 @@
+import type { TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { IdleTimerName, ReassemblerEvent } from '../streaming/reassembler-types.ts';
+import type { SegmenterRefusal } from '../streaming/segmenter-types.ts';
+import type { FlowIdLabel } from '../wire/flow-id.ts';
+import type { Type9DataPacket, Type9Packet } from '../wire/type9-types.ts';
+import type { Contact, SmpPriority } from './types.ts';
+
+/**
+ * The Type 9 conveyance of Annex 2 session management: engine `type9-conveyance`. Management
+ * messages for a node whose contact is Type 9 travel as PDUs on the stream it advertised (§3.3
+ * "<StreamID> identifies a stream dedicated for the reception of management messages. <COS>
+ * identifies the class of service"), and DATA3 data PDUs (§4.3.4–§4.3.5 "When the data is carried
+ * by the Data Streaming Protocol ... no additional header needs to be used") on their own stream.
+ * Both are cut into Part 10 segments by a `Segmenter` and received Type 9 segments are put back
+ * together by a `Reassembler` (src/streaming/): this engine adds the routing between the session
+ * engine's outputs and inputs and those two, and the transmit order.
+ *
+ * Flows. Annex 2 §3.7.2 asks that ACCEPT, CLOSE, FLOW_CONTROL and STATUS "be sent and received with
+ * higher priority" than the other messages: 'high' messages go on `highFlow`, 'normal' messages and
+ * data PDUs on `normalFlow`. Part 10 §3.2.5 segmentation rule 1 lets PDUs of different flows be
+ * segmented concurrently, so a high message need not wait for a long data PDU to end.
+ *
+ * Transmit order. Segments leave only when pulled (`pull`, one per transmit opportunity of the
+ * link, as the segmenter itself works): the next segment of a flow that is `highFlow` first, then
+ * of any flow in the segmenter's round-robin (`pull-any`).
+ */
+
+export interface Type9ConveyanceConfig {
+  /** This end point's device ID: the sourceID of its segments; segments for other IDs are dropped. */
+  readonly nodeId: number;
+  /** tt of the segments sent (Part 3 §2.4). Default 1 (Dev16, as Annex 2's 2-octet IDs, §3.5.2.2). */
+  readonly tt?: number;
+  /**
+   * MTU in bytes, 32..256 in steps of 4, for segmenting and reassembling: "The MTU is a system-wide
+   * parameter agreed to by all processing elements participating in the SAR process" (Part 10
+   * §3.2.4). Default 256.
+   */
+  readonly mtu?: number;
+  /** Whether the system supports CRF (Part 6 Table 6-7) or not (Table 6-6). Default true. */
+  readonly crfSupported?: boolean;
+  /**
+   * Flow of 'high' messages. Default the flow whose requests carry prio 1 and CRF 0 (0C with CRF,
+   * 0B without), the prio the Type 11 conveyance gives them.
+   */
+  readonly highFlow?: FlowIdLabel;
+  /** Flow of 'normal' messages and data PDUs. Default 0A (prio 0). */
+  readonly normalFlow?: FlowIdLabel;
+  /** MaxPDU of destinations, bytes 1..65536, as the segmenter takes it (Part 10 §5.4.3). Default 65536 for all. */
+  readonly defaultMaxPdu?: number;
+  readonly maxPdu?: ReadonlyMap<number, number> | Readonly<Record<string, number>>;
+  /** SegSupport of this end point (Part 10 §5.4.3 Table 5-5), as the reassembler takes it. Default 0 (65536 contexts). */
+  readonly segSupport?: number;
+  /** Reassembly idle timeout (Part 10 §3.2.5 "a time-out as part of the lost packet detection mechanism"); null off. Default null. */
+  readonly idleTimeout?: number | null;
+  /**
+   * Other destination IDs this end point receives on, e.g. the broadcast ID of Annex 2 §7.3.2.1
+   * ("0xFE for 8-bit IDs or 0xFFFE for 16-bit IDs"). The reassembler then keys contexts by
+   * destinationID as well (Part 10 §3.2.4 "can be a multicast target"). Default none.
+   */
+  readonly multicastIds?: readonly number[];
+}
+
+/** A caller's label for a message or PDU, echoed in its events. */
+export type Type9Id = string | number;
+
+/** A management message: the session engine's SendMessageOutput (`message` unused); `contact` must be Type 9. */
+export interface Type9SendInput {
+  readonly kind: 'send';
+  readonly to: number;
+  readonly contact: Contact;
+  readonly priority: SmpPriority;
+  /** Not copied: segments are views of it (as the segmenter's), so it must not change before its `sent` event. */
+  readonly bytes: Uint8Array;
+  readonly id?: Type9Id;
+}
+
+/** A data PDU: the session engine's SendPduOutput. */
+export interface Type9SendPduInput {
+  readonly kind: 'send-pdu';
+  readonly to: number;
+  readonly streamID: number;
+  readonly cos: number;
+  /** Not copied, as `bytes` of a message. */
+  readonly pdu: Uint8Array;
+  readonly id?: Type9Id;
+}
+
+export type Type9ConveyanceInput =
+  | Type9SendInput
+  | Type9SendPduInput
+  /** A received Type 9 packet. */
+  | { readonly kind: 'packet'; readonly packet: Type9Packet }
+  /** A transmit opportunity: up to `max` segments (a positive integer, default 1). */
+  | { readonly kind: 'pull'; readonly max?: number }
+  | TimerInput<IdleTimerName>;
+
+/** A reassembled PDU, shaped like the session engine's PduInput. */
+export interface Type9PduOutput {
+  readonly kind: 'pdu';
+  readonly from: number;
+  readonly streamID: number;
+  readonly cos: number;
+  /** The PDU: a buffer of its own (a single segment's payload is copied out of its packet). */
+  readonly pdu: Uint8Array;
+}
+
+/** What a sent unit was: a management message ('send') or a data PDU ('send-pdu'). */
+export type Type9Unit = 'message' | 'pdu';
+
+export type Type9Event =
+  /** The unit's last segment was pulled. */
+  | { readonly name: 'sent'; readonly unit: Type9Unit; readonly to: number; readonly streamID: number; readonly cos: number; readonly length: number; readonly id?: Type9Id }
+  /** The unit was not queued: the contact is not Type 9, or the segmenter refused it (`clause` names the rule). */
+  | {
+    readonly name: 'refused';
+    readonly unit: Type9Unit;
+    readonly reason: SegmenterRefusal | 'wrong-conveyance' | 'invalid-priority';
+    readonly clause?: string;
+    readonly to: number;
+    readonly length: number;
+    readonly id?: Type9Id;
+  }
+  /** A segment whose destinationID is neither this node's nor one of `multicastIds`: dropped. */
+  | { readonly name: 'not-for-us'; readonly destinationID: number; readonly sourceID: number }
+  | { readonly name: 'invalid-input'; readonly detail: string };
+
+export type Type9EventOutput = { readonly kind: 'event' } & Type9Event;
+
+export type Type9ConveyanceOutput =
+  /** A segment to transmit (payload without the P pad byte, which encodeType9 appends). */
+  | { readonly kind: 'packet'; readonly packet: Type9DataPacket }
+  | Type9PduOutput
+  /** A pull found no segment to send. */
+  | { readonly kind: 'idle' }
+  | Type9EventOutput
+  /** What the reassembler reports about received segments (defective PDUs, aborts, time-outs, TM packets), as it reports it. */
+  | ReassemblerEvent
+  | TimerOutput<IdleTimerName>;
+
+export type Type9CounterName =
+  | 'messagesQueued'
+  | 'pdusQueued'
+  | 'refused'
+  | 'sent'
+  | 'segmentsSent'
+  | 'segmentsReceived'
+  | 'pdusDelivered'
+  | 'reassemblyEvents'
+  | 'notForUs'
+  | 'pulls'
+  | 'idlePulls'
+  | 'invalidInputs';

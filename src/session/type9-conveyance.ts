@@ -1,0 +1,281 @@
+import { booleanFlag, deviceIdForTt, fitsDeviceId, orDefault, transportType } from '../engine/config-checks.ts';
+import { zeroCounters } from '../engine/contract.ts';
+import type { Counters, Engine, Time } from '../engine/contract.ts';
+import { Reassembler } from '../streaming/reassembler.ts';
+import type { ReassemblerOutput } from '../streaming/reassembler-types.ts';
+import { isFlowIdLabel } from '../streaming/segment-pdu.ts';
+import { Segmenter } from '../streaming/segmenter.ts';
+import type { SegmenterConfig, SegmenterOutput } from '../streaming/segmenter-types.ts';
+import type { FlowIdLabel } from '../wire/flow-id.ts';
+import { TT } from '../wire/header.ts';
+import type { Type9Packet } from '../wire/type9-types.ts';
+import type {
+  Type9ConveyanceConfig, Type9ConveyanceInput, Type9ConveyanceOutput, Type9CounterName, Type9Event, Type9Id, Type9SendInput,
+  Type9SendPduInput, Type9Unit,
+} from './type9-conveyance-types.ts';
+import type { SmpPriority } from './types.ts';
+
+const COUNTER_NAMES: readonly Type9CounterName[] = [
+  'messagesQueued', 'pdusQueued', 'refused', 'sent', 'segmentsSent', 'segmentsReceived', 'pdusDelivered', 'reassemblyEvents',
+  'notForUs', 'pulls', 'idlePulls', 'invalidInputs',
+];
+
+/** The validated configuration of a `Type9Conveyance`, defaults filled in (the MTU and MaxPDUs are the segmenter's). */
+interface ResolvedType9Config {
+  readonly nodeId: number;
+  readonly tt: number;
+  readonly highFlow: FlowIdLabel;
+  readonly normalFlow: FlowIdLabel;
+  readonly accepted: ReadonlySet<number>;
+}
+
+/** A unit queued in the segmenter, by the segmenter's PDU number. */
+interface Unit {
+  readonly unit: Type9Unit;
+  readonly id: Type9Id | undefined;
+}
+
+type Out = Type9ConveyanceOutput[];
+
+const PRIORITIES: readonly SmpPriority[] = ['high', 'normal'];
+
+function checkFlow(v: unknown, field: string): FlowIdLabel {
+  if (!isFlowIdLabel(v)) throw new RangeError(`${field} must be a Part 9 Table 3-1 flow (0A–0F, 1A–8A)`);
+  return v;
+}
+
+function resolve(config: Type9ConveyanceConfig): ResolvedType9Config & { readonly crfSupported: boolean } {
+  const tt = transportType(orDefault(config.tt, TT.dev16), 'tt');
+  const nodeId = deviceIdForTt(config.nodeId, tt, 'nodeId');
+  const crfSupported = booleanFlag(orDefault(config.crfSupported, true), 'crfSupported');
+  const ids = orDefault<unknown>(config.multicastIds, []);
+  if (!Array.isArray(ids)) throw new RangeError('multicastIds must be a list of device IDs');
+  const accepted = new Set<number>([nodeId, ...ids.map((id: unknown, i) => deviceIdForTt(id, tt, `multicastIds[${i}]`))]);
+  return {
+    nodeId,
+    tt,
+    crfSupported,
+    // Part 6 Table 6-7: prio 1 CRF 0 is flow C; Table 6-6 (no CRF): prio 1 is flow B.
+    highFlow: checkFlow(orDefault<unknown>(config.highFlow, crfSupported ? '0C' : '0B'), 'highFlow'),
+    normalFlow: checkFlow(orDefault<unknown>(config.normalFlow, '0A'), 'normalFlow'),
+    accepted,
+  };
+}
+
+/**
+ * The Type 9 conveyance of Annex 2 session management (type9-conveyance-types.ts describes the
+ * rules): the session engine's `send` (Type 9 contact) and `send-pdu` outputs through a Part 10
+ * `Segmenter`, received segments through a `Reassembler`. Sans-IO; its only timers are the
+ * reassembler's idle timers, passed through under their own names.
+ *
+ * Outputs of one input come in the order they happen: a pull's segments, each followed by the
+ * `sent` event of the unit it ended; a received segment's PDU or reassembler events, then timers.
+ */
+export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9ConveyanceOutput> {
+  readonly #config: ResolvedType9Config;
+  readonly #segmenter: Segmenter;
+  readonly #reassembler: Reassembler;
+  readonly #units = new Map<number, Unit>();
+  readonly #counters: Counters<Type9CounterName> = zeroCounters(COUNTER_NAMES);
+
+  constructor(config: Type9ConveyanceConfig) {
+    const c = resolve(config);
+    this.#config = c;
+    const seg: SegmenterConfig = {
+      sourceID: c.nodeId,
+      tt: c.tt,
+      crfSupported: c.crfSupported,
+      ...(config.mtu === undefined ? {} : { mtu: config.mtu }),
+      ...(config.defaultMaxPdu === undefined ? {} : { defaultMaxPdu: config.defaultMaxPdu }),
+      ...(config.maxPdu === undefined ? {} : { maxPdu: config.maxPdu }),
+    };
+    this.#segmenter = new Segmenter(seg);
+    this.#reassembler = new Reassembler({
+      crfSupported: c.crfSupported,
+      destinationInContext: c.accepted.size > 1,
+      ...(config.mtu === undefined ? {} : { mtu: config.mtu }),
+      ...(config.segSupport === undefined ? {} : { segSupport: config.segSupport }),
+      ...(config.idleTimeout === undefined ? {} : { idleTimeout: config.idleTimeout }),
+    });
+  }
+
+  handle(input: Type9ConveyanceInput, now: Time): Type9ConveyanceOutput[] {
+    const out: Out = [];
+    switch (input.kind) {
+      case 'send':
+        this.#send(input, now, out);
+        break;
+      case 'send-pdu':
+        this.#sendPdu(input, now, out);
+        break;
+      case 'packet':
+        this.#packet(input.packet, now, out);
+        break;
+      case 'pull':
+        this.#pull(input.max, now, out);
+        break;
+      case 'timer':
+        this.#fromReassembler(this.#reassembler.handle(input, now), out);
+        break;
+      default:
+        this.#invalid(`unknown input kind ${describe((input as { kind?: unknown }).kind)}`, out);
+    }
+    return out;
+  }
+
+  counters(): Counters<Type9CounterName> {
+    return { ...this.#counters };
+  }
+
+  snapshot(): Record<string, unknown> {
+    const c = this.#config;
+    return {
+      nodeId: c.nodeId,
+      tt: c.tt,
+      highFlow: c.highFlow,
+      normalFlow: c.normalFlow,
+      multicastIds: [...c.accepted].filter((id) => id !== c.nodeId).sort((a, b) => a - b),
+      segmenter: this.#segmenter.snapshot(),
+      reassembler: this.#reassembler.snapshot(),
+      stats: this.counters(),
+    };
+  }
+
+  /** §3.3: a management message goes to the (StreamID, COS) its target advertised. */
+  #send(input: Type9SendInput, now: Time, out: Out): void {
+    const contact = input.contact as { readonly conveyance?: unknown; readonly streamID: number; readonly cos: number } | undefined;
+    const length = lengthOf(input.bytes);
+    if (contact?.conveyance !== 'type9') {
+      this.#refuse(out, { name: 'refused', unit: 'message', reason: 'wrong-conveyance', to: input.to, length }, input.id);
+      return;
+    }
+    if (!PRIORITIES.includes(input.priority)) {
+      this.#refuse(out, { name: 'refused', unit: 'message', reason: 'invalid-priority', to: input.to, length }, input.id);
+      return;
+    }
+    const flowID = input.priority === 'high' ? this.#config.highFlow : this.#config.normalFlow;
+    this.#queue('message', input.to, contact.streamID, contact.cos, flowID, input.bytes, input.id, now, out);
+  }
+
+  /** §4.3.4–§4.3.5: DATA3, the PDU alone on its stream ("no additional header needs to be used"). */
+  #sendPdu(input: Type9SendPduInput, now: Time, out: Out): void {
+    this.#queue('pdu', input.to, input.streamID, input.cos, this.#config.normalFlow, input.pdu, input.id, now, out);
+  }
+
+  #queue(unit: Type9Unit, to: number, streamID: number, cos: number, flowID: FlowIdLabel, payload: Uint8Array, id: Type9Id | undefined, now: Time, out: Out): void {
+    for (const o of this.#segmenter.handle({ kind: 'pdu', destinationID: to, cos, streamID, flowID, payload }, now)) {
+      if (o.kind === 'queued') {
+        this.#units.set(o.seq, { unit, id });
+        this.#counters[unit === 'message' ? 'messagesQueued' : 'pdusQueued']++;
+      } else if (o.kind === 'refused') {
+        this.#refuse(out, { name: 'refused', unit, reason: o.reason, clause: o.clause, to, length: o.length }, id);
+      }
+    }
+  }
+
+  /**
+   * One segment per step: the first `highFlow` flow that has one to send (Annex 2 §3.7.2), else the
+   * segmenter's round robin over every flow.
+   */
+  #pull(max: unknown, now: Time, out: Out): void {
+    const n = max === undefined ? 1 : typeof max === 'number' && Number.isSafeInteger(max) && max > 0 ? max : 0;
+    if (n === 0) {
+      this.#invalid(`pull: max ${describe(max)} is not a positive integer`, out);
+      return;
+    }
+    this.#counters.pulls++;
+    for (let sent = 0; sent < n; sent++) {
+      if (this.#pullHigh(now, out) || this.#fromSegmenter(this.#segmenter.handle({ kind: 'pull-any' }, now), out)) continue;
+      if (sent === 0) {
+        this.#counters.idlePulls++;
+        out.push({ kind: 'idle' });
+      }
+      return;
+    }
+  }
+
+  #pullHigh(now: Time, out: Out): boolean {
+    const high = this.#config.highFlow;
+    for (const f of this.#segmenter.busyFlows()) {
+      if (f.flowID !== high) continue;
+      if (this.#fromSegmenter(this.#segmenter.handle({ kind: 'pull', destinationID: f.destinationID, flowID: high }, now), out)) return true;
+    }
+    return false;
+  }
+
+  /** Maps a pull's outputs; true when it sent a segment. */
+  #fromSegmenter(outputs: readonly SegmenterOutput[], out: Out): boolean {
+    let sent = false;
+    for (const o of outputs) {
+      if (o.kind === 'send') {
+        sent = true;
+        this.#counters.segmentsSent++;
+        out.push({ kind: 'packet', packet: o.packet });
+      } else if (o.kind === 'pdu-done') {
+        const u = this.#units.get(o.seq);
+        this.#units.delete(o.seq);
+        this.#counters.sent++;
+        const e = { name: 'sent', unit: u?.unit ?? 'pdu', to: o.destinationID, streamID: o.streamID, cos: o.cos, length: o.length } as const;
+        event(out, u?.id === undefined ? e : { ...e, id: u.id });
+      }
+    }
+    return sent;
+  }
+
+  #packet(p: Type9Packet, now: Time, out: Out): void {
+    if (!isPacket(p)) {
+      this.#invalid('packet: not a decoded Type 9 packet', out);
+      return;
+    }
+    if (!this.#config.accepted.has(p.destinationID)) {
+      this.#counters.notForUs++;
+      event(out, { name: 'not-for-us', destinationID: p.destinationID, sourceID: p.sourceID });
+      return;
+    }
+    this.#counters.segmentsReceived++;
+    this.#fromReassembler(this.#reassembler.handle({ kind: 'packet', packet: p }, now), out);
+  }
+
+  #fromReassembler(outputs: readonly ReassemblerOutput[], out: Out): void {
+    for (const o of outputs) {
+      if (o.kind === 'pdu') {
+        this.#counters.pdusDelivered++;
+        // A single segment's PDU is a view of its packet, whose bytes belong to the driver.
+        const pdu = o.segments === 1 ? o.payload.slice() : o.payload;
+        out.push({ kind: 'pdu', from: o.vsid.sourceID, streamID: o.vsid.streamID, cos: o.vsid.cos, pdu });
+      } else {
+        if (o.kind === 'event') this.#counters.reassemblyEvents++;
+        out.push(o);
+      }
+    }
+  }
+
+  #refuse(out: Out, e: Extract<Type9Event, { name: 'refused' }>, id: Type9Id | undefined): void {
+    this.#counters.refused++;
+    event(out, id === undefined ? e : { ...e, id });
+  }
+
+  #invalid(detail: string, out: Out): void {
+    this.#counters.invalidInputs++;
+    event(out, { name: 'invalid-input', detail });
+  }
+}
+
+function event(out: Out, e: Type9Event): void {
+  out.push({ kind: 'event', ...e });
+}
+
+function lengthOf(b: unknown): number {
+  return b instanceof Uint8Array ? b.length : 0;
+}
+
+/** Inputs also arrive as JSON (`riodp model`): a packet must at least be an object with IDs and a segment type. */
+function isPacket(p: unknown): p is Type9Packet {
+  if (typeof p !== 'object' || p === null) return false;
+  const r = p as Record<string, unknown>;
+  return typeof r['segment'] === 'string' && fitsDeviceId(r['destinationID'], 2) && fitsDeviceId(r['sourceID'], 2);
+}
+
+function describe(v: unknown): string {
+  return typeof v === 'number' || typeof v === 'string' ? JSON.stringify(v) : typeof v;
+}
