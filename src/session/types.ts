@@ -243,7 +243,7 @@ export type SessionInput =
   | BroadcastCommand
   | FlowCommand
   | UserDefinedCommand
-  | TimerInput<SessionTimerName>;
+  | TimerInput;
 
 // ---------------------------------------------------------------------------------------------
 // Outputs
@@ -301,7 +301,7 @@ export interface EventOutput {
   readonly detail: SessionEvent;
 }
 
-export type SessionOutput = SendMessageOutput | SendPduOutput | DeliverOutput | EventOutput | TimerOutput<SessionTimerName>;
+export type SessionOutput = SendMessageOutput | SendPduOutput | DeliverOutput | EventOutput | TimerOutput;
 
 export const SESSION_COUNTERS = [
   'messagesIn',
