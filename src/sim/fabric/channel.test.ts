@@ -1,0 +1,99 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Scheduler } from '../kernel/scheduler.ts';
+import { makeLink } from './channel.ts';
+import { dataRate, wireTime } from './link-rate.ts';
+import type { LinkSpec, PortRx, PortTx, SimPacket, SimSymbol } from './types.ts';
+
+const x1: LinkSpec = { lanes: 1, baud: 1.25, encoding: '8b10b', propagation: 0 };
+
+function packet(id: number, prio: 0 | 1 | 2 | 3 = 0, bytes = 24): SimPacket {
+  return { id, kind: 'data', src: 1, dst: 2, prio, crf: 0, vc: 0, bytes, flow: 0, createdAt: 0 };
+}
+
+class Source implements PortTx {
+  readonly queue: SimPacket[] = [];
+  readonly symbols: SimSymbol[] = [];
+  pull(_now: number, free: number, reserve: number): SimPacket | null {
+    const i = this.queue.findIndex((p) => free > (3 - p.prio) * reserve);
+    return i < 0 ? null : (this.queue.splice(i, 1)[0] ?? null);
+  }
+  onSymbol(s: SimSymbol): void {
+    this.symbols.push(s);
+  }
+}
+
+class Sink implements PortRx {
+  readonly got: [number, number][] = [];
+  receive(p: SimPacket, now: number): void {
+    this.got.push([p.id, now]);
+  }
+}
+
+test('issue 7 §2 links: wire time is exact for every lane count, baud rate and coding', () => {
+  // 1x 1.25 Gbaud 8b/10b = 1 Gbit/s: 8000 ps per octet.
+  assert.equal(wireTime(x1, 1), 8000);
+  assert.equal(wireTime({ ...x1, lanes: 4, baud: 3.125 }, 10), 8000);
+  // 16x 25.78125 Gbaud 64b/67b: 8000 × 67 / (64 × 16 × 25.78125) ps per octet = 20.303… → 1000 octets 20304 ps (rounded up).
+  assert.equal(wireTime({ lanes: 16, baud: 25.78125, encoding: '64b67b', propagation: 0 }, 1000), 20304);
+  assert.equal(dataRate({ lanes: 4, baud: 6.25, encoding: '8b10b', propagation: 0 }), 20e9);
+  assert.throws(() => makeLink(new Scheduler(), 'l', { ...x1, baud: 1 }, { tx: new Source(), rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: new Sink(), buffers: { packets: 8 } }), /baud/);
+});
+
+test('issue 7 §2 links: packets take their wire time plus a delimiter, then the propagation delay', () => {
+  const s = new Scheduler();
+  const a = new Source();
+  const b = new Sink();
+  const link = makeLink(s, 'l', { ...x1, propagation: 5000 }, { tx: a, rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: b, buffers: { packets: 8 } });
+  a.queue.push(packet(1), packet(2));
+  link.ab.kick(0);
+  s.run();
+  // (24 + 6) octets × 8000 ps = 240000 ps each, back to back.
+  assert.deepEqual(b.got, [[1, 245_000], [2, 485_000]]);
+});
+
+test('issue 7 §2 links never lose packets: a packet waits for a credit, which returns one symbol time plus propagation after the buffer is freed', () => {
+  const s = new Scheduler();
+  const a = new Source();
+  const freeing: PortRx = {
+    receive(p, now) {
+      got.push([p.id, now]);
+      // The receiver empties the buffer 1 µs later.
+      s.schedule(now + 1_000_000, { onEvent: (_k, _d, t) => { link.ab.freed(1, t); } }, 0);
+    },
+  };
+  const got: [number, number][] = [];
+  const link = makeLink(s, 'l', { ...x1, propagation: 1000 }, { tx: a, rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: freeing, buffers: { packets: 4, reservePerPriority: 1 } });
+  for (let i = 1; i <= 4; i++) a.queue.push(packet(i, 3));
+  link.ab.kick(0);
+  s.run();
+  // Four buffers: packets 1–4 go at once (prio 3 needs more than 0 free).
+  assert.deepEqual(got.map(([id]) => id), [1, 2, 3, 4]);
+  assert.equal(link.ab.free, 4);
+  const s2 = new Scheduler();
+  const a2 = new Source();
+  const got2: [number, number][] = [];
+  const slow: PortRx = {
+    receive(p, now) {
+      got2.push([p.id, now]);
+      s2.schedule(now + 1_000_000, { onEvent: (_k, _d, t) => { link2.ab.freed(1, t); } }, 0);
+    },
+  };
+  const link2 = makeLink(s2, 'l', { ...x1, propagation: 1000 }, { tx: a2, rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: slow, buffers: { packets: 4, reservePerPriority: 1 } });
+  // Priority 0 needs more than 3 free buffers: one packet in flight at a time.
+  a2.queue.push(packet(1), packet(2));
+  link2.ab.kick(0);
+  s2.run();
+  // Packet 1 arrives at 241000; buffer freed at 1241000; the credit symbol (6 octets = 48000 ps)
+  // arrives at 1290000; packet 2 then takes 240000 + 1000.
+  assert.deepEqual(got2, [[1, 241_000], [2, 1_531_000]]);
+  assert.equal(link2.ba.stats.symbols, 2);
+});
+
+test('issue 7 §2: a transmitter that breaks the priority buffer rule is a modelling error', () => {
+  const s = new Scheduler();
+  const rogue: PortTx = { pull: () => packet(1, 0) };
+  const link = makeLink(s, 'l', x1, { tx: rogue, rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: new Sink(), buffers: { packets: 3, reservePerPriority: 0 } });
+  link.ab.kick(0);
+  assert.throws(() => { s.run(); }, /priority 0 packet pulled/);
+});

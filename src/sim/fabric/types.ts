@@ -1,0 +1,99 @@
+/**
+ * The fabric model's shared vocabulary (issue 7 §2). Everything here is simulated time in integer
+ * picoseconds on the kernel's `Scheduler` (src/sim/kernel/scheduler.ts).
+ *
+ * Shape of a fabric: end points and switches own ports; a link is two `Channel`s, one per
+ * direction (src/sim/fabric/channel.ts). A channel carries packets and control symbols from a
+ * transmitting `PortTx` to a receiving `PortRx`, each taking its real wire time at the link's
+ * rate, then the propagation delay. Link-level flow control is transmitter-controlled with
+ * buffer credits (Part 6 §5 "transmitter-controlled flow control": the receiver reports its free
+ * buffers in control symbols): a packet leaves only when the receiver is known to have a buffer
+ * for its priority, so links never lose packets.
+ */
+
+export type Priority = 0 | 1 | 2 | 3;
+
+export type PacketKind = 'data' | 'ccp' | 'tm' | 'arb' | 'smp';
+
+export interface SimPacket {
+  /** Unique per simulation, increasing in creation order (a deterministic tie-break). */
+  readonly id: number;
+  readonly kind: PacketKind;
+  /** sourceID and destinationID (device IDs). */
+  readonly src: number;
+  readonly dst: number;
+  readonly prio: Priority;
+  readonly crf: 0 | 1;
+  /** Part 6 VC bit / VC number; 0 unless the scenario runs VCs. */
+  readonly vc: number;
+  /** Octets on the wire for the packet itself (header, payload, CRCs, pad), from the codecs' length functions. */
+  readonly bytes: number;
+  /** The traffic flow this packet belongs to (index into the scenario's flows), -1 for control traffic. */
+  readonly flow: number;
+  /** When the source created the PDU (or the packet, for single-packet traffic), ps. */
+  readonly createdAt: number;
+  /** Segment position within its PDU, for PDU latency and SAR. */
+  readonly pdu?: { readonly id: number; readonly index: number; readonly count: number; readonly bytes: number };
+  /** The decoded packet the protocol engines need (a CCP's `Type7Packet`, a Type 9 segment, an SMP message). */
+  readonly wire?: unknown;
+}
+
+/** Issue 7 §2 "Links: lane count (1x, 2x, 4x, 8x, 16x), baud rate (1.25 to 25.78125 Gbaud) with 8b/10b or 64b/67b efficiency, propagation delay". */
+export interface LinkSpec {
+  readonly lanes: 1 | 2 | 4 | 8 | 16;
+  /** Gbaud per lane, 1.25 … 25.78125. */
+  readonly baud: number;
+  readonly encoding: '8b10b' | '64b67b';
+  /** One-way propagation delay, ps. */
+  readonly propagation: number;
+  /**
+   * Control symbol form on this link: CS48 (6 octets, Baud Rate Class 2) or CS64 (8 octets,
+   * Baud Rate Class 3). Default: cs64 with 64b/67b, cs48 with 8b/10b.
+   */
+  readonly symbol?: 'cs48' | 'cs64';
+}
+
+/** A receiving port's buffers as the link-level flow control sees them. */
+export interface RxBufferSpec {
+  /** Packet buffers (maximum-size packets) at the receiving port. */
+  readonly packets: number;
+  /**
+   * Buffers kept for higher priorities (Part 6 §5 deadlock avoidance): a packet of priority p is
+   * accepted only while more than (3 − p) × reservePerPriority buffers are free. Default 1.
+   */
+  readonly reservePerPriority?: number;
+}
+
+/** A control symbol in flight; its wire time is the link's symbol size. */
+export type SimSymbol =
+  /** Buffer status: the receiver freed `count` buffers (stype0 packet-accepted / status). */
+  | { readonly kind: 'credit'; readonly count: number }
+  /** A VoQ backpressure stype2 (CS48) or CS64 VoQ symbol, as the generator made it. */
+  | { readonly kind: 'voq'; readonly stype2?: number; readonly cs64?: unknown; readonly vc?: number };
+
+/** The transmitting side of a channel: the channel pulls packets from it when it may send. */
+export interface PortTx {
+  /**
+   * The next packet to put on the wire now, given the receiver's free buffers as the transmitter
+   * knows them; null when nothing may go. The port removes the packet from its queue.
+   */
+  pull(now: number, freeBuffers: number, reservePerPriority: number): SimPacket | null;
+  /** A control symbol arrived from the far end (credits are applied by the channel first). */
+  onSymbol?(symbol: SimSymbol, now: number): void;
+}
+
+/** The receiving side of a channel. */
+export interface PortRx {
+  /** The packet's last bit arrived; the receiver has a buffer for it (the credit rule held). */
+  receive(packet: SimPacket, now: number): void;
+}
+
+/** Occupancy and event sinks every component reports into (src/sim/results/). */
+export interface Probe {
+  /** A buffer's occupancy changed (packets and octets), for occupancy-over-time series. */
+  occupancy(component: string, now: number, packets: number, bytes: number): void;
+  /** Named counters (CCPs sent, VoQ symbols, CCP drops, XOFF time …). */
+  count(name: string, by?: number): void;
+  /** A flow's XOFF state changed at an end point (for XOFF time per flow). */
+  xoff(flow: number, now: number, off: boolean): void;
+}
