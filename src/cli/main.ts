@@ -64,7 +64,7 @@ function modelCommand(program: Command): void {
   const engines = ENGINE_NAMES.map((n) => `  ${n.padEnd(width)}  ${ENGINE_SUMMARIES[n]}`).join('\n');
   program
     .command('model')
-    .description('run a Part 9 or Part 10 engine as a golden model: JSON Lines in (stdin or --input), JSON Lines out (docs/model.md)')
+    .description('run a Part 9, Part 10 or VoQ backpressure engine as a golden model, or an Annex 2 session management end point: JSON Lines in (stdin or --input), JSON Lines out (docs/model.md)')
     .addArgument(new Argument('<engine>', 'the engine to run').choices(ENGINE_NAMES))
     .option('--config <file>', 'engine configuration, JSON or YAML (riodp model <engine> --describe lists the fields)')
     .option('--input <file>', 'read the input lines from a file instead of stdin')
@@ -76,6 +76,20 @@ function modelCommand(program: Command): void {
     .action(async (engine: EngineName, flags: { config?: string; input?: string; until?: number; lenient: boolean; maxExpiries: number; describe: boolean }) => {
       const { runModel } = await import('./model/run.ts');
       process.exitCode = await runModel(engine, flags);
+    });
+}
+
+function simCommand(program: Command): void {
+  program
+    .command('sim')
+    .description('simulate a fabric scenario (the built-in one with no argument) and write an HTML report, results.json and CSVs (docs/simulator.md)')
+    .argument('[scenario]', 'scenario file (YAML)')
+    .option('--out <dir>', "report directory (default: the scenario's output.dir, else riodp-report)")
+    .option('--seed <n>', "seed of every variant's random streams, replacing the scenario's", parseCount('a seed (a non-negative integer)'))
+    .option('--json', 'print the summary as one JSON object instead of a table', false)
+    .action(async (file: string | undefined, flags: { out?: string; seed?: number; json: boolean }) => {
+      const { runSim } = await import('./sim.ts');
+      process.exitCode = await runSim(file, flags);
     });
 }
 
@@ -115,6 +129,7 @@ export function buildProgram(): Command {
 
   modelCommand(program);
   streamingCommands(program);
+  simCommand(program);
   return program;
 }
 

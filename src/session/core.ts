@@ -15,6 +15,7 @@ import { PendingTable } from './pending.ts';
 import type { PendingWhat } from './pending.ts';
 import { StreamIdAllocator, streamIdStart } from './stream-ids.ts';
 import { StreamTable } from './stream-table.ts';
+import { fitsMessage, messageLimit } from './type11-mailbox.ts';
 import { SESSION_COUNTERS } from './types.ts';
 import type { Contact, SessionCounter, SessionEvent, SessionOutput } from './types.ts';
 
@@ -79,27 +80,56 @@ export class SessionCore {
     this.out.push({ kind: 'send', to, contact, priority: priorityOf(message), message, bytes });
   }
 
+  /**
+   * The largest message `contact` takes: over Type 11 its mailbox's (16 segments for mailboxes
+   * 0–3, one for 4–63, decision T2), 0 when the ID names no Part 2 mailbox; undefined over Type 9
+   * (Part 10 segments a PDU of any length the management process sends).
+   */
+  messageLimit(contact: Contact): number | undefined {
+    if (contact.conveyance !== 'type11') return undefined;
+    return messageLimit(contact.mailbox, this.config.type11SegmentSize) ?? 0;
+  }
+
+  /** Whether `bytes` can reach `contact` (the conveyance would refuse it); reported as 'dropped' when not. */
+  fits(to: number, contact: Contact, m: SmpMessage, bytes: Uint8Array): boolean {
+    const limit = this.messageLimit(contact);
+    if (limit === undefined || fitsMessage(bytes.length, limit)) return true;
+    const reason = limit === 0
+      ? `unusable-mailbox: ${contact.conveyance === 'type11' ? contact.mailbox : ''} names no Part 2 mailbox`
+      : `too-long-for-mailbox: ${m.command} of ${bytes.length} octets > ${limit}`;
+    this.event({ event: 'dropped', reason, node: to });
+    return false;
+  }
+
   /** Sends to a node whose contact is known; without one the application must discover it first. */
   sendTo(to: number, message: SmpMessage): boolean {
-    const contact = this.contacts.get(to);
-    if (contact === undefined) {
-      this.event({ event: 'dropped', reason: 'no-contact', node: to });
-      return false;
-    }
-    const bytes = this.encode(message, to);
-    if (bytes === undefined) return false;
-    this.emit(to, contact, message, bytes);
+    const ready = this.#ready(to, message);
+    if (ready === undefined) return false;
+    this.emit(to, ready.contact, message, ready.bytes);
     return true;
   }
 
+  /** The contact and octets of a message to a node, or undefined (event 'dropped') when it cannot go. */
+  #ready(to: number, message: SmpMessage): { readonly contact: Contact; readonly bytes: Uint8Array } | undefined {
+    const contact = this.contacts.get(to);
+    if (contact === undefined) {
+      this.event({ event: 'dropped', reason: 'no-contact', node: to });
+      return undefined;
+    }
+    const bytes = this.encode(message, to);
+    return bytes !== undefined && this.fits(to, contact, message, bytes) ? { contact, bytes } : undefined;
+  }
+
   /**
-   * Answers a node. Its contact when known; otherwise its SourceID reached through this end
-   * point's own kind of conveyance and address (a decision: a node that found this one through
-   * discovery advertises the same way).
+   * Answers a node: `to` is the node the conveyance says the message came from (decision X1). Its
+   * contact when known; otherwise that node reached through this end point's own kind of
+   * conveyance and address (decision E1: a node that found this one through discovery advertises
+   * the same way).
    */
   reply(to: number, message: SmpMessage): void {
+    const contact = this.replyContact(to);
     const bytes = this.encode(message, to);
-    if (bytes !== undefined) this.emit(to, this.replyContact(to), message, bytes);
+    if (bytes !== undefined && this.fits(to, contact, message, bytes)) this.emit(to, contact, message, bytes);
   }
 
   replyContact(node: number): Contact {
@@ -108,13 +138,9 @@ export class SessionCore {
 
   /** Sends a REQUEST, OPEN, CLOSE or STATUS query and waits for its answer (§3.7.1). */
   request(key: string, to: number, message: SmpMessage, what: PendingWhat, periods?: { readonly retry: number; readonly timeout: number }): boolean {
-    const contact = this.contacts.get(to);
-    if (contact === undefined) {
-      this.event({ event: 'dropped', reason: 'no-contact', node: to });
-      return false;
-    }
-    const bytes = this.encode(message, to);
-    if (bytes === undefined) return false;
+    const ready = this.#ready(to, message);
+    if (ready === undefined) return false;
+    const { contact, bytes } = ready;
     this.pending.resolve(key, this.out);
     this.emit(to, contact, message, bytes);
     this.pending.add(

@@ -1,6 +1,6 @@
 import { smpBytes } from '../wire/smp/index.ts';
 import type { SessionCore } from './core.ts';
-import { maxPdu, pduToDataMessages } from './data-formats.ts';
+import { DEFAULT_MAX_MESSAGE, maxPdu, pduOctetsPerMessage, pduToDataMessages } from './data-formats.ts';
 import type { DataFormat } from './data-formats.ts';
 import { BROADCAST_STREAM_ID, ETHERNET_PROTO_ID, broadcastPlan } from './ethernet.ts';
 import type { StreamRecord } from './stream-table.ts';
@@ -60,6 +60,16 @@ function sendDataMessages(
     dropped(core, `pdu-too-large: ${pdu.length} > ${maxPdu(format)} for ${format}`, ref);
     return;
   }
+  // Decision T2: a mailbox 0–3 takes 16 segments, 4–63 one; over Type 9 the Part 2 message size stays the bound.
+  const maxMessage = core.messageLimit(contact) ?? DEFAULT_MAX_MESSAGE;
+  if (maxMessage === 0) {
+    dropped(core, `unusable-mailbox: ${contact.conveyance === 'type11' ? contact.mailbox : ''} names no Part 2 mailbox`, ref);
+    return;
+  }
+  if (pduOctetsPerMessage(format, maxMessage, s.dataOffset) < 1) {
+    dropped(core, `no-room-for-data: a ${maxMessage}-octet message holds no PDU octet after the ${format} header and ${s.dataOffset} Offset octets`, ref);
+    return;
+  }
   const messages = pduToDataMessages(pdu, {
     format,
     sourceID: core.config.nodeId,
@@ -71,6 +81,7 @@ function sendDataMessages(
     // §3.5.3.3 Offset octets "can be used to convey information such as TCP/IP offload information":
     // their content is vendor-defined, so this end point sends zeros.
     offsetOctets: new Uint8Array(s.dataOffset),
+    maxMessage,
   });
   core.counters.pdusSent++;
   for (const m of messages) core.emit(ref.remote, contact, m, smpBytes(m));
@@ -104,10 +115,19 @@ export function transmitUnopened(core: SessionCore, ref: StreamRef, pdu: Uint8Ar
  * messages must be sent by unicast transmission. The reserved StreamID value 0xF000 may be used
  * for transmission of broadcast traffic. Note that no OPEN message is required" (§7.3.2.2). Over
  * Type 11 the frame goes as DATA messages naming StreamID 0xF000; over Type 9 as a PDU on it.
+ *
+ * Multicast is used only when this end point's own conveyance is Type 9: a Type 11 message
+ * needs a response to each of its segments (Part 2 §3.1), which a multicast group cannot give, so
+ * the Type 11 conveyance takes no multicast (decision T20). A Type 11 end point configured for
+ * multicast broadcasts by unicast instead and reports it ('multicast-unavailable').
  */
 export function broadcast(core: SessionCore, frame: Uint8Array, members: readonly number[]): void {
   const c = core.config;
-  const plan = broadcastPlan(members, c.nodeId, c.multicast, c.deviceIdBits);
+  const multicast = c.multicast && c.contact.conveyance === 'type9';
+  if (c.multicast && !multicast) {
+    core.event({ event: 'multicast-unavailable', reason: 'Type 11 takes no multicast: broadcast by unicast on StreamID 0xF000 (§7.3.2.2)' });
+  }
+  const plan = broadcastPlan(members, c.nodeId, multicast, c.deviceIdBits);
   const targets: { readonly to: number; readonly contact: Contact }[] = [];
   if (plan.mode === 'multicast') {
     // A multicast group has no advertisement of its own: the members share this end point's conveyance.

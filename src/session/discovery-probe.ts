@@ -10,6 +10,7 @@ import { attempt } from '../wire/errors.ts';
 import { ATTRIBUTE_BYTES, attributeFromValue, attributeIdBits, checkAttributeStrict } from '../wire/smp/attributes.ts';
 import type { SmpAttribute } from '../wire/smp/attributes.ts';
 import type { FoundContact, NonParticipation } from './discovery-types.ts';
+import { MAILBOX_COUNT, isMailbox } from './type11-mailbox.ts';
 import type { Contact } from './types.ts';
 
 /**
@@ -25,6 +26,12 @@ const PE_FEATURES_OFFSET = 0x10;
 const EXTENDED_FEATURES = bitMask(28);
 const CLAUSE_TAG = 'Annex 2 §5.3 Table 5-6';
 const CLAUSE_STREAM_ID = 'Annex 2 §3.5.2.5 Table 3-1';
+/** Table 5-3 "formatted according to the definition in Part 2": mailboxes 0–63 (decision T2). */
+const CLAUSE_MAILBOX = 'Annex 2 §5.2.3 Table 5-3, Part 2 Table 4-4';
+
+function mailboxDetail(mailbox: number): string {
+  return `mailbox ID ${mailbox} names no Part 2 mailbox (0–${MAILBOX_COUNT - 1})`;
+}
 
 export interface ProbeOptions {
   readonly validation: boolean;
@@ -153,6 +160,10 @@ function* readBlock(base: number, o: ProbeOptions, illegal: IllegalRegister[]): 
     report({ offset: advAt, field: 'advertisement.conveyanceInfo', clause: CLAUSE_STREAM_ID, detail: 'StreamID 0xFFFF is invalid' });
     unusable = true;
   }
+  if (adv.mailbox !== null && !isMailbox(adv.mailbox)) {
+    report({ offset: advAt, field: 'advertisement.conveyanceInfo', clause: CLAUSE_MAILBOX, detail: mailboxDetail(adv.mailbox) });
+    unusable = true;
+  }
 
   const initStage = range.sessMgmtInitStage;
   const numAttr = range.sessMgmtNumAttr === NUM_ATTR_NOT_INITIALIZED ? null : range.sessMgmtNumAttr;
@@ -198,6 +209,7 @@ function* readTag(blocks: number, o: ProbeOptions, illegal: IllegalRegister[]): 
     return fail('componentTag.sessMgmtChan', 'Annex 2 §5.3, §3.3', 'a Type 9 Component Tag advertisement beside a Session Management block');
   }
   if (tag.streamId === 0xffff) return fail('componentTag.sessMgmtChanInfo', CLAUSE_STREAM_ID, 'StreamID 0xFFFF is invalid');
+  if (tag.mailbox !== null && !isMailbox(tag.mailbox)) return fail('componentTag.sessMgmtChanInfo', 'Annex 2 §5.3 Table 5-6, Part 2 Table 4-4', mailboxDetail(tag.mailbox));
   // §5.3 "Only devices whose Destination Operations CAR and Source Operations CAR indicate
   // support for Data Message and/or Data Streaming transactions may advertise support".
   const needed = (OPERATIONS_BITS.dataMessage | OPERATIONS_BITS.dataStreaming) >>> 0;

@@ -8,6 +8,7 @@ import { discoverWith } from './discovery.ts';
 import type { DiscoveryEvent } from './discovery.ts';
 import { initialiseAdvertisement } from './local-advertisement.ts';
 import type { BlockPlan } from './local-advertisement.ts';
+import { MAILBOX_COUNT } from './type11-mailbox.ts';
 import type { Contact } from './types.ts';
 
 const VERDICTS = new Set<DiscoveryEvent['event']>(['participant', 'not-participating', 'unreachable']);
@@ -33,7 +34,8 @@ test('Annex 2 §3.3, §5.2: whatever the registers read (any words, errors), eve
   );
 });
 
-const mailbox = fc.integer({ min: 0, max: 0xff }).map((m): Contact => ({ conveyance: 'type11', mailbox: m }));
+/** Part 2 mailboxes 0–63: the only ones advertised (decision T2). */
+const mailbox = fc.integer({ min: 0, max: MAILBOX_COUNT - 1 }).map((m): Contact => ({ conveyance: 'type11', mailbox: m }));
 const stream = fc.record({ streamID: fc.integer({ min: 0, max: 0xfffe }), cos: fc.integer({ min: 0, max: 0xff }) }).map((s): Contact => ({ conveyance: 'type9', ...s }));
 const periods = fc.array(fc.nat({ max: 0xffffffff }), { maxLength: 8 }).map((us) => us.map((u) => attrPeriod('REQUEST_RETRY_PERIOD', u)));
 const tagStream = fc.oneof(fc.integer({ min: 0, max: 0xff }), fc.integer({ min: 0xff00, max: 0xfffe })).map((id): Contact => ({ conveyance: 'type9', streamID: id, cos: 0 }));

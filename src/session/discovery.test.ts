@@ -127,6 +127,23 @@ test('Annex 2 §3.5.2.5 Table 3-1: an advertised StreamID 0xFFFF ("Invalid") is 
   assert.equal(r.participants.length, 0);
 });
 
+test('Annex 2 §5.2.3 Table 5-3, §5.3 Table 5-6 (decision T2): an advertised mailbox ID above 63 names no Part 2 mailbox: reported as an illegal block in both modes and not used', () => {
+  for (const validation of [false, true]) {
+    const block = node({ messaging: true, session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 64 }] } });
+    const r = run({ 1: block }, { targets: [{ node: 1 }], validation });
+    assert.deepEqual(r.illegal.map((i) => [i.offset, i.field, i.clause, i.detail]), [
+      [B + 8, 'advertisement.conveyanceInfo', 'Annex 2 §5.2.3 Table 5-3, Part 2 Table 4-4', 'mailbox ID 64 names no Part 2 mailbox (0–63)'],
+    ]);
+    assert.deepEqual([r.participants.length, r.notParticipating.map((n) => n.why)], [0, ['illegal']]);
+    const tag = node({ messaging: true, session: { componentTag: { conveyance: 'MESSAGING', mailbox: 200 } } });
+    const t = run({ 2: tag }, { targets: [{ node: 2 }], validation });
+    assert.deepEqual(t.illegal.map((i) => [i.field, i.detail]), [['componentTag.sessMgmtChanInfo', 'mailbox ID 200 names no Part 2 mailbox (0–63)']]);
+    assert.deepEqual([t.participants.length, t.notParticipating.map((n) => n.why)], [0, ['illegal']]);
+  }
+  const last = run({ 3: node({ messaging: true, session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 63 }] } }) }, { targets: [{ node: 3 }] });
+  assert.deepEqual(last.participants.map((p) => p.contact), [{ conveyance: 'type11', mailbox: 63 }]);
+});
+
 test('Annex 2 §5.2: validation mode reports non-zero reserved fields as an illegal block, once each, and the node is suspect; non-validation mode ignores them', () => {
   const s = T11_BLOCK();
   // Write Enable bits 0-15, Attribute Range bits 0-7, Conveyance_Info bits 4-23 of a Type 11 block.

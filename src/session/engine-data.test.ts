@@ -45,7 +45,7 @@ test('Annex 2 §4.3.2, §3.5.3.9: a stream whose ACCEPT names DATA1 carries its 
 
 test('Annex 2 §4.3.3, §3.5.3.10: DATA2 streams get a dedicated mailbox named by CONVEYANCE in the ACCEPT and carry the implementation-specific octet', () => {
   const d2: ProtocolSupport = { ...P, dataHeaderFormat: 'DATA2', data2Octet: 0x42 };
-  const { net, tx } = opened({ protocols: [d2] }, { protocols: [d2], dataMailboxes: [5] });
+  const { net, tx } = opened({ protocols: [d2] }, { protocols: [d2], dataMailboxes: [3] });
   const accept = as(net.trace.find((m) => m.command === 'ACCEPT')?.message, 'ACCEPT');
   assert.deepEqual(accept.attributes.map((a) => a.name), ['OPEN_MESSAGE_NUMBER', 'DATA_HEADER_FORMAT', 'CONVEYANCE']);
   const pdu = bytes(300);
@@ -54,7 +54,7 @@ test('Annex 2 §4.3.3, §3.5.3.10: DATA2 streams get a dedicated mailbox named b
   const data = net.trace.filter((m) => m.command === 'DATA2');
   assert.equal(data.length, 1);
   assert.ok(data[0]?.message?.command === 'DATA2' && data[0].message.implementationSpecific === 0x42);
-  assert.deepEqual(data[0].contact, { conveyance: 'type11', mailbox: 5 });
+  assert.deepEqual(data[0].contact, { conveyance: 'type11', mailbox: 3 });
   assert.deepEqual(net.deliveries.map((d) => [d.stream, d.pdu]), [[rxOf(1, tx), pdu]]);
   // Without a free mailbox the second DATA2 OPEN is refused.
   net.input(1, { kind: 'open', to: 2, protoID: PROTO, ref: 'second' });
@@ -118,14 +118,31 @@ test('Annex 2 §7.3.2.2: without multicast a broadcast is unicast to every membe
   assert.deepEqual(net.eventsOf('dropped', 1).map((e) => [e.reason, e.node]), [['no-contact', 3]]);
 });
 
-test('Annex 2 §7.3.2.1: with multicast a broadcast is one message to destination ID 0xFFFE (16-bit IDs) or 0xFE (8-bit)', () => {
+test('Annex 2 §7.3.2.1: with multicast a broadcast over Type 9 is one PDU on StreamID 0xF000 to destination ID 0xFFFE (16-bit IDs) or 0xFE (8-bit)', () => {
   for (const [bits, dest] of [[16, 0xfffe], [8, 0xfe]] as const) {
-    const net = sessionPair({ protocols: [ETH], multicast: true, deviceIdBits: bits }, { protocols: [ETH] });
-    net.input(1, { kind: 'broadcast', frame: bytes(64) });
+    const net = new SessionNet();
+    net.add({ nodeId: 1, contact: { conveyance: 'type9', streamID: 0xe100, cos: 1 }, protocols: [ETH], multicast: true, deviceIdBits: bits });
+    net.add({ nodeId: 2, contact: { conveyance: 'type9', streamID: 0xe200, cos: 2 }, protocols: [ETH], deviceIdBits: bits });
+    net.connect();
+    const frame = bytes(64);
+    net.input(1, { kind: 'broadcast', frame });
     net.settle();
-    assert.deepEqual(net.trace.filter((m) => m.command === 'DATA').map((m) => m.to), [dest]);
-    assert.equal(net.deliveries.length, 1);
+    assert.deepEqual(net.trace.map((m) => [m.command, m.to, m.streamID]), [['PDU', dest, 0xf000]]);
+    assert.deepEqual(net.deliveries.map((d) => [d.node, d.stream, d.protoID, d.pdu]), [[2, { remote: 1, direction: 'rx', streamID: 0xf000 }, 0x0102, frame]]);
+    assert.deepEqual(net.eventsOf('multicast-unavailable'), []);
   }
+});
+
+test('Annex 2 §7.3.2, decision T20: an end point whose conveyance is Type 11 broadcasts by unicast on StreamID 0xF000 even with multicast configured, and says so', () => {
+  const net = sessionPair({ protocols: [ETH], multicast: true }, { protocols: [ETH] });
+  const frame = bytes(60);
+  net.input(1, { kind: 'broadcast', frame, members: [2] });
+  net.settle();
+  assert.deepEqual(net.trace.map((m) => [m.command, m.to, m.message?.command === 'DATA' ? m.message.streamID : -1]), [['DATA', 2, 0xf000]]);
+  assert.deepEqual(net.deliveries.map((d) => [d.node, d.stream, d.pdu]), [[2, { remote: 1, direction: 'rx', streamID: 0xf000 }, frame]]);
+  assert.deepEqual(net.eventsOf('multicast-unavailable', 1), [
+    { event: 'multicast-unavailable', reason: 'Type 11 takes no multicast: broadcast by unicast on StreamID 0xF000 (§7.3.2.2)' },
+  ]);
 });
 
 test('Annex 2 §3.5.2.5, §3.8.2: vendor-specific StreamIDs 0xE000-0xEFFF carry DATA without an OPEN (delivered under ProtoID 0x0101)', () => {

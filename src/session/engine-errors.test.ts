@@ -148,11 +148,24 @@ test('Annex 2 §3.8.4, §4.2.9: a USERDEFINED command not understood gets STATUS
 
 test('Annex 2 §3.7.2, §4.2.9: the userdefined command sends USERDEFINED at normal priority; an invalid one is dropped', () => {
   const e = node2();
-  const out = e.handle({ kind: 'userdefined', to: 1, cmd: 0xf1, streamID: 3, data: Uint8Array.of(9) }, 0);
+  const out = e.handle({ kind: 'userdefined', to: 1, cmd: 0xf1, streamID: 3, data: Uint8Array.of(9, 0, 0, 0, 0, 0, 0, 0) }, 0);
   const s = out.find((o) => o.kind === 'send');
   assert.ok(s?.kind === 'send' && s.message.command === 'USERDEFINED' && s.priority === 'normal');
   const bad = e.handle({ kind: 'userdefined', to: 1, cmd: 0x20, streamID: 3, data: Uint8Array.of(9) }, 0);
   assert.equal(evs(bad)[0]?.event, 'dropped');
+});
+
+test('Annex 2 §4.2.9, Table 4-11 (decision E27): the userdefined command takes data of whole double-words only, so the Type 11 pad never joins the data', () => {
+  const e = node2();
+  for (const n of [1, 7, 9, 13]) {
+    const out = e.handle({ kind: 'userdefined', to: 1, cmd: 0xf1, streamID: 3, data: new Uint8Array(n) }, 0);
+    assert.deepEqual(out.filter((o) => o.kind === 'send'), [], `${n} octets`);
+    assert.deepEqual(evs(out).map((d) => (d.event === 'dropped' ? d.reason : d.event)), [`invalid-userdefined: data of ${n} octets is not whole double-words (8 octets each)`]);
+  }
+  for (const n of [0, 8, 16]) {
+    const s = e.handle({ kind: 'userdefined', to: 1, cmd: 0xf1, streamID: 3, data: new Uint8Array(n) }, 0).find((o) => o.kind === 'send');
+    assert.ok(s?.kind === 'send' && s.bytes.length === 8 + n && s.bytes.length % 8 === 0, `${n} octets`);
+  }
 });
 
 test('Annex 2 §3.7.2: within one input, ACCEPT, CLOSE, FLOW_CONTROL and STATUS go ahead of OPEN, REFUSE and DATA', () => {

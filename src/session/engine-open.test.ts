@@ -195,10 +195,11 @@ test('Annex 2 §3.3: a command for a node whose contact is unknown is dropped (t
   assert.deepEqual(events(out), [{ event: 'dropped', reason: 'no-contact', node: 9 }]);
 });
 
-test('Annex 2 §3.3: an answer to a node with no known contact goes to its SourceID through this end point\'s own conveyance (a decision)', () => {
+test('Annex 2 §3.3: an answer to a node with no known contact goes to the node it came from (the transport source, not the header SourceID) through this end point\'s own conveyance (a decision)', () => {
   const e = new SessionEngine({ ...BASE, nodeId: 2, contact: { conveyance: 'type9', streamID: 0x40, cos: 3 } });
   // The management stream is known by its StreamID; the PDU's COS is not looked at (a decision).
-  const out = e.handle({ kind: 'pdu', from: 5, streamID: 0x40, cos: 0, pdu: smpBytes(smpOpen({ sourceID: 5, protoID: PROTO, openMessageNumber: 1 })) }, 0);
+  // The header names node 7; the conveyance says node 5 sent it (decision X1).
+  const out = e.handle({ kind: 'pdu', from: 5, streamID: 0x40, cos: 0, pdu: smpBytes(smpOpen({ sourceID: 7, protoID: PROTO, openMessageNumber: 1 })) }, 0);
   const s = firstSend(out);
   assert.equal(s.to, 5);
   assert.deepEqual(s.contact, { conveyance: 'type9', streamID: 0x40, cos: 3 });

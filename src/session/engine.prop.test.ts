@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { prng } from '../../test/support/arb-trace.ts';
 import { fcParams } from '../../test/support/fc.ts';
 import { sessionPair } from '../../test/support/session-pair.ts';
 import type { SessionNet } from '../../test/support/session-pair.ts';
@@ -34,18 +35,6 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ op: fc.constant('send' as const), node, pick, size: fc.integer({ min: 1, max: 6000 }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('request' as const), node }) },
 );
-
-/** mulberry32: the link's own reproducible randomness, seeded by fast-check. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function streams(net: SessionNet, n: number): StreamRef[] {
   return (net.engine(n).snapshot()['streams'] as (StreamRef & { protoID: number })[]).map((s) => ({ remote: s.remote, direction: s.direction, streamID: s.streamID }));
@@ -102,7 +91,8 @@ test('Annex 2 §3.7.1, §3.8.3, §3.4: over a lossy, duplicating link every OPEN
       fc.double({ min: 0, max: 0.3, noNaN: true }),
       (steps, seed, loss, dup) => {
         const net = sessionPair({ protocols: [P] }, { protocols: [P] });
-        const rand = rng(seed);
+        // The link's own reproducible randomness (mulberry32), seeded by fast-check.
+        const rand = prng(seed);
         net.link = (m) => {
           // DATA has no sequence numbers: a lost or reordered segment would splice two PDUs. Data keeps its order and arrives.
           if (m.command.startsWith('DATA') || m.command === 'PDU') return [1];

@@ -27,7 +27,7 @@ test('Annex 2 §3.2-§3.3: a bad configuration is refused with a RangeError nami
     [{ nodeId: 0x10000 }, /^RangeError: nodeId must be/],
     [{ nodeId: 0x100, deviceIdBits: 8 }, /^RangeError: nodeId must be an integer from 0 to 255/],
     [{ contact: { conveyance: 'type12' } }, /contact\.conveyance must be/],
-    [{ contact: { conveyance: 'type11', mailbox: 256 } }, /contact\.mailbox must be/],
+    [{ contact: { conveyance: 'type11', mailbox: 64 } }, /contact\.mailbox must be an integer from 0 to 63/],
     [{ contact: { conveyance: 'type9', streamID: 1 } }, /contact\.cos must be/],
     [{ protocols: [{ protoID: 0xffff, attributes: [] }] }, /protocols\[0\]\.protoID must be/],
     [{ protocols: [P, P] }, /protocols\[1\]\.protoID must not repeat/],
@@ -36,6 +36,8 @@ test('Annex 2 §3.2-§3.3: a bad configuration is refused with a RangeError nami
     [{ conduitRole: 'boss' }, /conduitRole must be/],
     [{ userDefined: [0x10] }, /userDefined\[0\] must be an integer from 240 to 255/],
     [{ dataMailboxes: [-1] }, /dataMailboxes\[0\]/],
+    [{ dataMailboxes: [64] }, /dataMailboxes\[0\] must be an integer from 0 to 63/],
+    [{ type11SegmentSize: 100 }, /type11SegmentSize must be/],
     [{ validation: 'yes' }, /validation must be a boolean/],
   ];
   for (const [patch, re] of bad) assert.throws(() => new SessionEngine({ ...BASE, ...patch }), (e: unknown) => e instanceof RangeError && re.test(String(e)), JSON.stringify(patch));
@@ -79,8 +81,8 @@ test('Engine contract: a timer expiry delivered late, twice or for an unknown ti
 
 test('Annex 2 §3.3: a contact input with a malformed contact is dropped with an event; a good one makes the node reachable', () => {
   const e = new SessionEngine(BASE);
-  const out = e.handle({ kind: 'contact', node: 2, contact: { conveyance: 'type11', mailbox: 300 } }, 0);
-  assert.deepEqual(out, [{ kind: 'event', at: 0, detail: { event: 'dropped', reason: 'invalid-contact: contact.mailbox must be an integer from 0 to 255', node: 2 } }]);
+  const out = e.handle({ kind: 'contact', node: 2, contact: { conveyance: 'type11', mailbox: 64 } }, 0);
+  assert.deepEqual(out, [{ kind: 'event', at: 0, detail: { event: 'dropped', reason: 'invalid-contact: contact.mailbox must be an integer from 0 to 63', node: 2 } }]);
   assert.deepEqual(e.snapshot()['contacts'], []);
   e.handle({ kind: 'contact', node: 2, contact: { conveyance: 'type9', streamID: 5, cos: 1 } }, 0);
   assert.deepEqual(e.snapshot()['contacts'], [{ node: 2, contact: { conveyance: 'type9', streamID: 5, cos: 1 } }]);

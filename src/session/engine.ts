@@ -17,6 +17,7 @@ import { onStatus, queryTimedOut, statusQueryCommand, verify } from './status.ts
 import { answerCommandUnknown } from './status-rules.ts';
 import { flowCommand, flowTimerOf, onFlowControl, rtsExpired, sendCommand, xonExpired } from './stream-flow.ts';
 import { streamJson } from './stream-table.ts';
+import { DOUBLE_WORD } from './type11-mailbox.ts';
 import type { Contact, SessionConfig, SessionCounter, SessionInput, SessionOutput, UserDefinedCommand } from './types.ts';
 import { receive } from './validation.ts';
 
@@ -203,8 +204,19 @@ export class SessionEngine implements Engine<SessionInput, SessionOutput> {
     }
   }
 
+  /**
+   * A USERDEFINED message carries its data to the end of the message (Table 4-11 draws it in
+   * whole double-words). The Type 11 conveyance pads a message to double-words and the receiver
+   * cannot tell pad from data (decision T5), so the data must be whole double-words, which keeps
+   * what arrives what was sent over either conveyance (decision E27).
+   */
   #userDefined(c: UserDefinedCommand): void {
     const core = this.#core;
+    const length = (c.data as unknown) instanceof Uint8Array ? c.data.length : 0;
+    if (length % DOUBLE_WORD !== 0) {
+      core.event({ event: 'dropped', reason: `invalid-userdefined: data of ${length} octets is not whole double-words (8 octets each)`, node: c.to });
+      return;
+    }
     const m = attempt(() => smpUserDefined({ cmd: c.cmd, sourceID: core.config.nodeId, streamID: c.streamID, userDefinedData: c.data }));
     if (m.ok) core.sendTo(c.to, m.value);
     else core.event({ event: 'dropped', reason: `invalid-userdefined: ${m.error.message}`, node: c.to });

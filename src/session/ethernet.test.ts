@@ -113,11 +113,12 @@ test('Annex 2 §7.2 and §3.5.3: the built attributes are a complete, well-order
   assert.deepEqual(missingEthernetAttributes(back.attributes), []);
 });
 
-test('Annex 2 §7.2.1: an MTU outside 1..65535, a mailbox over 255 or a MAC that is not six octets is refused', () => {
+test('Annex 2 §7.2.1, §7.2.2 (decision T2): an MTU outside 1..65535, a mailbox over 63 or a MAC that is not six octets is refused', () => {
   const mac = parseHex('001122334455');
   assert.throws(() => ethernetAttributes({ mtu: 0, mailbox: 0, mac }), /mtu/);
   assert.throws(() => ethernetAttributes({ mtu: 0x10000, mailbox: 0, mac }), /mtu/);
-  assert.throws(() => ethernetAttributes({ mtu: 1500, mailbox: 256, mac }), /mailbox/);
+  assert.throws(() => ethernetAttributes({ mtu: 1500, mailbox: 64, mac }), /^RangeError: mailbox must be an integer from 0 to 63$/);
+  assert.equal(ethernetAttributes({ mtu: 1500, mailbox: 63, mac })[1].mailbox, 63);
   assert.throws(() => ethernetAttributes({ mtu: 1500, mailbox: 0, mac: parseHex('0011223344') }), /mac/);
 });
 

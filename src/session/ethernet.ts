@@ -3,6 +3,7 @@ import { attrConveyanceMailbox, attrMacAddress, attrMtu } from '../wire/smp/attr
 import { attributeName } from '../wire/smp/attributes.ts';
 import type { AttributeLike, ConveyanceAttribute, MacAddressAttribute, MtuAttribute } from '../wire/smp/attributes.ts';
 import { PROTO_ID } from '../wire/smp/header.ts';
+import { checkMailbox } from './type11-mailbox.ts';
 
 /**
  * Ethernet encapsulation (Annex 2 Chapter 7): its ProtoID and required attributes (§7.1–§7.2),
@@ -145,7 +146,7 @@ export function macIsOuiValid(mac: Uint8Array): boolean {
 export interface EthernetAttributeOptions {
   /** §7.2.1: "Only the lowest two octets should be used, allowing a maximum MTU of 64 KBytes". */
   readonly mtu: number;
-  /** §7.2.2 / Table 3-8: channel 0x0001 (message), "0x0000_00nn; nn indicates a mailbox". */
+  /** §7.2.2 / Table 3-8: channel 0x0001 (message), "0x0000_00nn; nn indicates a mailbox" (0–63). */
   readonly mailbox: number;
   /** §7.2.3: six octets. */
   readonly mac: Uint8Array;
@@ -158,7 +159,8 @@ export interface EthernetAttributeOptions {
  */
 export function ethernetAttributes(opts: EthernetAttributeOptions): readonly [MtuAttribute, ConveyanceAttribute, MacAddressAttribute] {
   const mtu = integerInRange(opts.mtu, 1, 0xffff, 'mtu');
-  const mailbox = integerInRange(opts.mailbox, 0, 0xff, 'mailbox');
+  // Table 3-8 has room for 0–255; a mailbox is a Part 2 one, 0–63 (decision T2).
+  const mailbox = checkMailbox(opts.mailbox, 'mailbox');
   if (!(opts.mac instanceof Uint8Array) || opts.mac.length !== 6) throw new RangeError('mac must be six octets');
   return [attrMtu(mtu), attrConveyanceMailbox(mailbox), attrMacAddress(opts.mac)];
 }

@@ -245,3 +245,15 @@ test('Annex 2 §5.3 Table 5-6: a Type 9 Component Tag advertisement needs a Stre
   assert.throws(() => initialiseAdvertisement(s, { componentTag: { conveyance: 'type9', streamID: 0x1234, cos: 0 } }), /componentTag\.streamID must have an MSB of 0x00 or 0xFF/);
   assert.equal(readParticipation(s).componentTag, null);
 });
+
+test('Annex 2 §5.2.3 Table 5-3, §5.3 Table 5-6 (decision T2): a mailbox ID that names no Part 2 mailbox (64–255) is not advertised, in a block or in the Component Tag CSR', () => {
+  const s = atReset(1);
+  assert.throws(() => initialiseAdvertisement(s, { blocks: [{ contact: { conveyance: 'type11', mailbox: 64 } }] }), /^RangeError: blocks\[0\]\.contact\.mailbox must be an integer from 0 to 63$/);
+  assert.equal(readParticipation(s).participating, false, 'nothing written');
+  const t11 = buildEndpointRegisters({ messaging: true });
+  t11.reset();
+  assert.throws(() => initialiseAdvertisement(t11, { componentTag: { conveyance: 'type11', mailbox: 255 } }), /^RangeError: componentTag\.mailbox must be an integer from 0 to 63$/);
+  assert.equal(t11.readWord(COMPONENT_TAG_OFFSET) >>> 31, 0, 'nothing written');
+  assert.equal(initialiseAdvertisement(s, { blocks: [{ contact: { conveyance: 'type11', mailbox: 63 } }] }).blocks[0]?.ok, true, 'mailbox 63 is the last one');
+  assert.equal(s.readWord(base(s) + 8), 0x0000003f);
+});

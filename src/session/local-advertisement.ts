@@ -10,6 +10,7 @@ import type { RegisterSpace } from '../registers/space.ts';
 import { attempt } from '../wire/errors.ts';
 import { ATTRIBUTE_BYTES, checkAttribute, writeAttribute } from '../wire/smp/attributes.ts';
 import type { AttributeLike } from '../wire/smp/attributes.ts';
+import { checkMailbox } from './type11-mailbox.ts';
 import type { Contact } from './types.ts';
 
 /**
@@ -203,8 +204,12 @@ export interface AdvertisementResult {
   readonly componentTag: 'written' | 'not-planned' | 'blocked';
 }
 
+/**
+ * Table 5-3 "the mailbox ID, formatted according to the definition in Part 2": a Part 2 mailbox
+ * 0–63 (decision T2). An ID the register could hold but no sender could reach is not advertised.
+ */
 function advertisementOf(c: Contact, field: string): AdvertisementConfig {
-  if (c.conveyance === 'type11') return { conveyance: 'MESSAGING', mailbox: integerInRange(c.mailbox, 0, 0xff, `${field}.mailbox`) };
+  if (c.conveyance === 'type11') return { conveyance: 'MESSAGING', mailbox: checkMailbox(c.mailbox, `${field}.mailbox`) };
   if ((c.conveyance as string) !== 'type9') throw new RangeError(`${field}.conveyance must be 'type11' or 'type9'`);
   // Table 3-1: "0xFFFF Invalid".
   return { conveyance: 'DATA_STREAMING', cos: integerInRange(c.cos, 0, 0xff, `${field}.cos`), streamId: integerInRange(c.streamID, 0, 0xfffe, `${field}.streamID`) };
@@ -222,7 +227,7 @@ function tagAdvertisementOf(space: RegisterSpace, c: Contact, plan: readonly Blo
   if (blocks > 0 && !(c.conveyance === 'type11' && plan.length === blocks && plan.every((b) => b.contact.conveyance === 'type9'))) {
     throw new RangeError('componentTag must be Type 11 with every Session Management block advertising Type 9, or the element must have no block (Annex 2 §5.3, §3.3)');
   }
-  if (c.conveyance === 'type11') return { conveyance: 'MESSAGING', mailbox: integerInRange(c.mailbox, 0, 0xff, 'componentTag.mailbox') };
+  if (c.conveyance === 'type11') return { conveyance: 'MESSAGING', mailbox: checkMailbox(c.mailbox, 'componentTag.mailbox') };
   // Table 5-6: "x = 1 = StreamID MSB = 0xFF, x = 0 = StreamID MSB = 0x00".
   const id = integerInRange(c.streamID, 0, 0xfffe, 'componentTag.streamID');
   if (id >>> 8 !== 0 && id >>> 8 !== 0xff) throw new RangeError('componentTag.streamID must have an MSB of 0x00 or 0xFF (Annex 2 §5.3 Table 5-6)');

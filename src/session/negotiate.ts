@@ -76,7 +76,7 @@ const hex = (n: number | bigint): string => `0x${n.toString(16).toUpperCase()}`;
 /**
  * Whether a standard attribute the receiver did not advertise is acceptable with this value
  * (§3.8.2 makes an OPEN value one the receiver advertised; for the rest the spec is silent, see
- * docs/conformance-session-negotiation.md):
+ * docs/conformance.md, Annex 2 section, negotiation decisions N*):
  * - the three periods and MTU are the sender's proposal and are applied, unless zero (nothing
  *   could be timed or carried with it);
  * - DATA_HEADER_FORMAT must be the one the receiver is configured for ("When the

@@ -60,7 +60,8 @@ export function onOpen(core: SessionCore, from: number, m: SmpOpen): void {
     return;
   }
   if (support.singleSession === true) {
-    const existing = core.streams.singleSession(from, m.protoID);
+    // Vendor-defined protocols share ProtoID 0x0101: a session is one of this protocol's only (§6.2).
+    const existing = core.streams.singleSession(from, m.protoID, (r) => supportFor(core.config.protocols, r.protoID, r.attributes) === support);
     if (existing !== undefined) {
       acceptExisting(core, from, m, existing);
       return;
@@ -162,6 +163,6 @@ function conduitOpen(core: SessionCore, from: number, m: SmpOpen, v: Accepted, s
   const existing = core.streams.get(from, 'rx', res.accept.streamID);
   if (existing === undefined) openRx(core, from, m, v, support, res.accept.streamID, mailbox, value);
   else core.reply(from, acceptFor(core, m, v, support, existing.ref.streamID, existing.dataMailbox, value));
-  if (res.open !== undefined) sendConduitOpen(core, from, res.conduit, res.open);
+  if (res.open !== undefined) sendConduitOpen(core, from, res.conduit, res.open, support);
   reportConduit(core, res.conduit.id);
 }

@@ -6,12 +6,13 @@ import { closeConduit, closeStream, sendClose } from './close.ts';
 import type { ConduitRecord, ConduitStreamValue } from './conduits.ts';
 import { isComplete } from './conduits.ts';
 import type { SessionCore } from './core.ts';
-import { planOpenAttempts, settingsFromAttributes, supportFor } from './negotiate.ts';
+import { PROTO_ID } from '../wire/smp/header.ts';
+import { identityMatches, planOpenAttempts, settingsFromAttributes, supportFor } from './negotiate.ts';
 import { conduitStreamOf, mergeAgreed, openMessageNumberOf, placeAttribute } from './open-attrs.ts';
-import type { OpenJob, Pending } from './pending.ts';
+import type { OpenJob } from './pending.ts';
 import { streamInfo, streamKey } from './stream-table.ts';
 import type { StreamRecord } from './stream-table.ts';
-import type { OpenCommand, StreamRef } from './types.ts';
+import type { OpenCommand, ProtocolSupport, StreamRef } from './types.ts';
 
 /**
  * The OPEN sender's side (Annex 2 §3.5.1.3–§3.5.1.5, §3.5.3.7, §3.8.2, §4.2.3–§4.2.5) and the
@@ -66,12 +67,20 @@ export function openCommand(core: SessionCore, c: OpenCommand): void {
  * The conduit procedure's own OPEN (§3.4.3 send_open with CONDUIT_STREAM = 0xFFFF‖receive). Its
  * attributes: the node's ADVERTISE for the protocol when there is one, else this end point's own
  * advertised attributes for it, since both ends of a conduit carry the same protocol (a decision).
+ * `own` is the protocol of the conduit's other stream: among vendor-defined protocols (§6.2) an
+ * ADVERTISE block of another VENDOR or PROTOCOL_NAME is not this protocol's.
  */
-export function sendConduitOpen(core: SessionCore, to: number, conduit: ConduitRecord, value: ConduitStreamValue): void {
+export function sendConduitOpen(
+  core: SessionCore,
+  to: number,
+  conduit: ConduitRecord,
+  value: ConduitStreamValue,
+  own: ProtocolSupport | undefined = supportFor(core.config.protocols, conduit.protoID),
+): void {
+  const adv = core.advertised.get(`${to}/${conduit.protoID}`);
   let attempts = attemptsFor(core, to, conduit.protoID, undefined);
-  if (!core.advertised.has(`${to}/${conduit.protoID}`)) {
-    const own = supportFor(core.config.protocols, conduit.protoID);
-    if (own !== undefined) attempts = planOpenAttempts(own.attributes, conduit.protoID);
+  if (adv === undefined || (own !== undefined && own.protoID === PROTO_ID.VENDOR_DEFINED && !identityMatches(own, adv))) {
+    attempts = own === undefined ? [] : planOpenAttempts(own.attributes, conduit.protoID);
     if (attempts.length === 0) attempts = [[]];
   }
   const job: OpenJob = { ref: `conduit-${conduit.id}`, byApplication: false, protoID: conduit.protoID, openMessageNumber: 0, attempts, attempt: 0, conduitId: conduit.id };
@@ -92,11 +101,19 @@ function sendOpen(core: SessionCore, to: number, base: OpenJob, conduitStream: C
   return core.request(openKey(omn), to, m, { command: 'OPEN', open: job });
 }
 
-/** The pending OPEN a response names by its OPEN_MESSAGE_NUMBER, when it came from that OPEN's target. */
-function matchOpen(core: SessionCore, from: number, m: SmpAccept | SmpRefuse): Pending | undefined {
+/**
+ * The OPEN a response answers, found by its OPEN_MESSAGE_NUMBER when it came from that OPEN's
+ * target, and no longer pending; undefined when the response is stale (and dealt with as such).
+ */
+function answeredOpen(core: SessionCore, from: number, m: SmpAccept | SmpRefuse): { readonly job: OpenJob; readonly open: SmpOpen } | undefined {
   const omn = openMessageNumberOf(m.attributes);
   const p = omn === undefined ? undefined : core.pending.get(openKey(omn));
-  return p !== undefined && p.to === from && p.what.command === 'OPEN' && p.what.open.protoID === m.protoID ? p : undefined;
+  if (p === undefined || p.to !== from || p.what.command !== 'OPEN' || p.what.open.protoID !== m.protoID) {
+    stale(core, from, m);
+    return undefined;
+  }
+  core.pending.resolve(p.key, core.out);
+  return { job: p.what.open, open: p.message as SmpOpen };
 }
 
 /**
@@ -114,14 +131,9 @@ function stale(core: SessionCore, from: number, m: SmpAccept | SmpRefuse): void 
 
 /** §4.2.4 "inform a requestor that a stream or virtual stream is now open and that the requestor can send data traffic using the StreamID specified". */
 export function onAccept(core: SessionCore, from: number, m: SmpAccept): void {
-  const p = matchOpen(core, from, m);
-  if (p === undefined || p.what.command !== 'OPEN') {
-    stale(core, from, m);
-    return;
-  }
-  core.pending.resolve(p.key, core.out);
-  const job = p.what.open;
-  const open = p.message as SmpOpen;
+  const answered = answeredOpen(core, from, m);
+  if (answered === undefined) return;
+  const { job, open } = answered;
   const ref: StreamRef = { remote: from, direction: 'tx', streamID: m.streamID };
   let r = core.streams.byRef(ref);
   if (r === undefined) {
@@ -152,7 +164,7 @@ export function onAccept(core: SessionCore, from: number, m: SmpAccept): void {
   // The answer joined another conduit (a repeat of its exchange), or named none: this OPEN's own record is left over.
   if (job.conduitId !== undefined && conduit?.id !== job.conduitId) core.conduits.remove(job.conduitId);
   core.event(job.byApplication ? { event: 'opened', stream: info(core, r), ref: job.ref } : { event: 'opened', stream: info(core, r) });
-  if (conduit !== undefined && next !== undefined) sendConduitOpen(core, from, conduit, next);
+  if (conduit !== undefined && next !== undefined) sendConduitOpen(core, from, conduit, next, supportFor(core.config.protocols, m.protoID, open.attributes));
   if (conduit !== undefined) reportConduit(core, conduit.id);
   if (abandoned) closeStream(core, r, 'conduit', true);
 }
@@ -165,13 +177,8 @@ export function onAccept(core: SessionCore, from: number, m: SmpAccept): void {
  * attempted": the one further attempt planOpenAttempts gives.
  */
 export function onRefuse(core: SessionCore, from: number, m: SmpRefuse): void {
-  const p = matchOpen(core, from, m);
-  if (p === undefined || p.what.command !== 'OPEN') {
-    stale(core, from, m);
-    return;
-  }
-  core.pending.resolve(p.key, core.out);
-  const job = p.what.open;
+  const job = answeredOpen(core, from, m)?.job;
+  if (job === undefined) return;
   if (job.attempt + 1 < job.attempts.length) {
     const c = job.conduitId === undefined ? undefined : core.conduits.get(job.conduitId);
     sendOpen(core, from, { ...job, attempt: job.attempt + 1 }, c && { transmit: 0xffff, receive: c.receive });

@@ -11,6 +11,18 @@ export const MAX_CONTEXT_OCTETS = 255 * 8;
 export const MAX_CONTEXT_ATTRIBUTES = (MAX_CONTEXT_OCTETS - 4) >> 3;
 /** StreamID of a STATUS that concerns no stream: 0xFFFF, "Invalid" as a stream (Table 3-1). */
 export const NO_STREAM_ID = 0xffff;
+/** Table 4-9: the four words before <ContextSpecificData>. */
+export const STATUS_HEADER_OCTETS = 16;
+
+/**
+ * Context octets a STATUS to `to` can carry: 2040, or fewer when the node's Type 11 mailbox takes
+ * a single segment (decision T2), whole double-words since <DataSize> counts them.
+ */
+export function contextRoom(core: SessionCore, to: number): number {
+  const limit = core.messageLimit(core.replyContact(to));
+  if (limit === undefined) return MAX_CONTEXT_OCTETS;
+  return Math.max(0, Math.min(MAX_CONTEXT_OCTETS, Math.floor((limit - STATUS_HEADER_OCTETS) / 8) * 8));
+}
 
 /** The stream a message names, if it names one. */
 export function streamOf(m: SmpMessage | undefined): number | undefined {
@@ -35,7 +47,7 @@ export function streamOf(m: SmpMessage | undefined): number | undefined {
  * flag bit is set." Only Command_Unknown is set: Figure 3-4 also shows Stream Unknown, but "In
  * the case that the Stream_Unknown bit is set in the status field, the only two valid flag bits
  * are Stream_Unknown and Closed" (a decision, see the conformance notes). A quote longer than
- * <DataSize> allows is cut at 2040 octets.
+ * <DataSize> allows is cut at 2040 octets, or at what the node's mailbox takes (`contextRoom`).
  */
 export function answerCommandUnknown(core: SessionCore, to: number, raw: Uint8Array, decoded: SmpMessage | undefined): void {
   core.counters.statusCommandUnknown++;
@@ -46,7 +58,7 @@ export function answerCommandUnknown(core: SessionCore, to: number, raw: Uint8Ar
       streamID: streamOf(decoded) ?? NO_STREAM_ID,
       mailbox: core.ownMailbox(),
       status: 0,
-      quote: raw.subarray(0, MAX_CONTEXT_OCTETS),
+      quote: raw.subarray(0, contextRoom(core, to)),
     }),
   );
 }
@@ -79,7 +91,8 @@ export function streamFlags(r: StreamRecord): number {
  * §4.2.8 "When a STATUS message is received with the 'Request_Status_of_Remote' bit set, a STATUS
  * message must be sent back to the originator for the streamID requested. The STATUS message which
  * is sent back must not have the 'Request_Status_of_Remote' bit set"; its context data is "a copy of
- * the ProtoID and attributes used to create the StreamID" (at most 254 attributes fit).
+ * the ProtoID and attributes used to create the StreamID" (at most 254 attributes fit, fewer when
+ * the querier's mailbox takes a single segment: `contextRoom`).
  */
 export function statusAnswer(core: SessionCore, r: StreamRecord): SmpStatus {
   return buildStatus({
@@ -88,7 +101,7 @@ export function statusAnswer(core: SessionCore, r: StreamRecord): SmpStatus {
     cos: r.cos,
     mailbox: core.ownMailbox(),
     status: streamFlags(r),
-    streamProtocol: { protoID: r.protoID, attributes: r.attributes.slice(0, MAX_CONTEXT_ATTRIBUTES) },
+    streamProtocol: { protoID: r.protoID, attributes: r.attributes.slice(0, Math.max(0, Math.min(MAX_CONTEXT_ATTRIBUTES, (contextRoom(core, r.ref.remote) - 4) >> 3))) },
   });
 }
 

@@ -108,10 +108,13 @@ export class StreamTable {
     return this.#byOpen.get(openIndex(remote, protoID, openMessageNumber));
   }
 
-  /** An rx stream of `remote` for `protoID` outside any conduit (§3.5.1.4 single session). */
-  singleSession(remote: number, protoID: number): StreamRecord | undefined {
+  /**
+   * An rx stream of `remote` for `protoID` outside any conduit (§3.5.1.4 single session); `same`
+   * narrows it to one protocol among several sharing the ProtoID (vendor-defined, §6.2).
+   */
+  singleSession(remote: number, protoID: number, same: (r: StreamRecord) => boolean = () => true): StreamRecord | undefined {
     for (const r of this.#streams.values()) {
-      if (r.ref.remote === remote && r.ref.direction === 'rx' && r.protoID === protoID && r.conduitId === undefined) return r;
+      if (r.ref.remote === remote && r.ref.direction === 'rx' && r.protoID === protoID && r.conduitId === undefined && same(r)) return r;
     }
     return undefined;
   }

@@ -29,3 +29,22 @@ export function identityMatches(support: ProtocolSupport, attrs: readonly Attrib
     return attrs.some((a) => a.id === id && mine.some((m) => sameValue(m.value, a.value)));
   });
 }
+
+/**
+ * Whether no OPEN could tell two vendor-defined protocols apart: some VENDOR value and some
+ * PROTOCOL_NAME value (alternatives count, decision N9) advertised by both. §6.2.2: the name
+ * "must uniquely identify the protocol in that it differentiates the protocol from all other
+ * protocols defined by the vendor".
+ */
+export function sameVendorIdentity(a: ProtocolSupport, b: ProtocolSupport): boolean {
+  const shared = (id: number): boolean => {
+    const mine = a.attributes.filter((x) => x.id === id);
+    return mine.some((x) => b.attributes.some((y) => y.id === id && sameValue(x.value, y.value)));
+  };
+  return shared(ATTRIBUTE_ID.VENDOR) && shared(ATTRIBUTE_ID.PROTOCOL_NAME);
+}
+
+/** Whether a vendor-defined protocol advertises the two attributes §6.2 requires to tell it apart. */
+export function hasVendorIdentity(p: ProtocolSupport): boolean {
+  return p.attributes.some((a) => a.id === ATTRIBUTE_ID.VENDOR) && p.attributes.some((a) => a.id === ATTRIBUTE_ID.PROTOCOL_NAME);
+}

@@ -1,7 +1,7 @@
 import type { TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { Type11Packet } from '../wire/type11.ts';
 import type { Type13MessageResponse, Type13Packet } from '../wire/type13.ts';
-import type { Contact, SmpPriority } from './types.ts';
+import type { SendMessageOutput } from './types.ts';
 
 /**
  * The Type 11 conveyance of Annex 2 session management (§3.3 "If the conveyance is Type 11
@@ -34,7 +34,7 @@ import type { Contact, SmpPriority } from './types.ts';
  *
  * Mailbox numbers are Part 2's (Table 4-4): 0–63, written xmbox‖mbox in a single-segment message;
  * a multi-segment message has only mbox, so mailboxes 4–63 take single-segment messages only
- * (docs/conformance-session-conveyance.md, Decisions).
+ * (docs/conformance.md, Annex 2 section, decision T2).
  */
 
 export interface Type11ConveyanceConfig {
@@ -67,11 +67,7 @@ export type MessageId = string | number;
  * A message to send: the session engine's SendMessageOutput (its `message` field is not used) with
  * an optional `id`. `contact` must be a Type 11 contact; its mailbox is the target mailbox.
  */
-export interface Type11SendInput {
-  readonly kind: 'send';
-  readonly to: number;
-  readonly contact: Contact;
-  readonly priority: SmpPriority;
+export interface Type11SendInput extends Omit<SendMessageOutput, 'message'> {
   /** Not copied when it is whole double-words: segments are views of it until the message is `sent` or `failed`. */
   readonly bytes: Uint8Array;
   readonly id?: MessageId;

@@ -1,5 +1,6 @@
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Engine, Time } from '../engine/contract.ts';
+import { describeInput, pullUpTo } from '../engine/input-checks.ts';
 import { Timers } from '../engine/timers.ts';
 import { FTYPE_MESSAGE } from '../wire/type11.ts';
 import type { Type11Packet } from '../wire/type11.ts';
@@ -59,7 +60,7 @@ export class Type11Conveyance implements Engine<Type11ConveyanceInput, Type11Con
         if (this.#timers.expire(input.name, now)) this.#expired(input.name, now, out);
         break;
       default:
-        this.#invalid(`unknown input kind ${describe((input as { kind?: unknown }).kind)}`, out);
+        this.#invalid(`unknown input kind ${describeInput((input as { kind?: unknown }).kind)}`, out);
     }
     return out;
   }
@@ -116,30 +117,27 @@ export class Type11Conveyance implements Engine<Type11ConveyanceInput, Type11Con
 
   /** Responses first (Part 6 §6.12), then the sender's segments; `idle` when the first pull finds nothing. */
   #pull(max: unknown, now: Time, out: Out): void {
-    const n = max === undefined ? 1 : typeof max === 'number' && Number.isSafeInteger(max) && max > 0 ? max : 0;
-    if (n === 0) {
-      this.#invalid(`pull: max ${describe(max)} is not a positive integer`, out);
-      return;
-    }
-    this.#counters.pulls++;
     const responses = this.#receiver.responses;
-    for (let sent = 0; sent < n; sent++) {
+    const sent = pullUpTo(max, () => {
       const r = responses.shift();
       if (r !== undefined) {
         this.#counters.responsesSent++;
         out.push({ kind: 'packet', packet: r });
-        continue;
+        return true;
       }
       const segment = this.#sender.next(now, out);
-      if (segment !== null) {
-        out.push({ kind: 'packet', packet: segment });
-        continue;
-      }
-      if (sent === 0) {
-        this.#counters.idlePulls++;
-        out.push({ kind: 'idle' });
-      }
+      if (segment === null) return false;
+      out.push({ kind: 'packet', packet: segment });
+      return true;
+    });
+    if (sent === undefined) {
+      this.#invalid(`pull: max ${describeInput(max)} is not a positive integer`, out);
       return;
+    }
+    this.#counters.pulls++;
+    if (sent === 0) {
+      this.#counters.idlePulls++;
+      out.push({ kind: 'idle' });
     }
   }
 
@@ -174,8 +172,4 @@ function isMessage(p: Type11Packet | Type13Packet): p is Type11Packet {
 function isMessageResponse(p: Type11Packet | Type13Packet): p is Type13MessageResponse {
   const r = p as unknown as Record<string, unknown>;
   return r['transactionName'] === 'MESSAGE_RESPONSE' && ['letter', 'mbox', 'msgseg', 'status'].every((f) => typeof r[f] === 'number');
-}
-
-function describe(v: unknown): string {
-  return typeof v === 'number' || typeof v === 'string' ? JSON.stringify(v) : typeof v;
 }

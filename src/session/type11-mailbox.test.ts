@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  MESSAGE_MAX_SEGMENTS, isMailbox, letterPoolKey, maxMessageBytes, mboxOf, padToDoubleWords, segmentBounds, segmentPlan, xmboxOf,
+  MESSAGE_MAX_SEGMENTS, checkMailbox, fitsMessage, isMailbox, letterPoolKey, maxMessageBytes, mboxOf, messageLimit, padToDoubleWords, segmentBounds,
+  segmentPlan, xmboxOf,
 } from './type11-mailbox.ts';
 
 test('Part 2 §4.2.5 Table 4-4 xmbox: an Annex 2 mailbox ID is the Part 2 mailbox 0–63, xmbox || mbox', () => {
@@ -19,6 +20,22 @@ test('Part 2 §2.3.1: mailboxes 0–3 take messages of up to 16 segments, mailbo
   assert.equal(maxMessageBytes(3, 64), 1024);
   assert.equal(maxMessageBytes(4, 256), 256);
   assert.equal(maxMessageBytes(63, 32), 32);
+});
+
+test('Annex 2 §5.2.3 Table 5-3, Part 2 Table 4-4 (decision T2): one mailbox check for every part — 0–63, else a RangeError naming the field', () => {
+  assert.equal(checkMailbox(0, 'contact.mailbox'), 0);
+  assert.equal(checkMailbox(63, 'contact.mailbox'), 63);
+  assert.throws(() => checkMailbox(64, 'contact.mailbox'), (e: unknown) => e instanceof RangeError && e.message === 'contact.mailbox must be an integer from 0 to 63');
+  assert.throws(() => checkMailbox('1', 'dataMailboxes[0]'), /^RangeError: dataMailboxes\[0\] must be an integer from 0 to 63$/);
+});
+
+test('Part 2 §2.3.1 (decision T2): the message limit of a mailbox is 16 segments of 256 octets for 0–3, one segment for 4–63, none for an ID that names no mailbox', () => {
+  assert.equal(maxMessageBytes(2), 4096, 'the segment size defaults to 256');
+  assert.equal(maxMessageBytes(5), 256);
+  assert.deepEqual([messageLimit(0), messageLimit(3, 64), messageLimit(4), messageLimit(63, 32)], [4096, 1024, 256, 32]);
+  assert.deepEqual([messageLimit(64), messageLimit(255), messageLimit(-1), messageLimit(undefined)], [undefined, undefined, undefined, undefined]);
+  // The double-word pad travels with the message: 250 octets need 256.
+  assert.deepEqual([fitsMessage(256, 256), fitsMessage(250, 256), fitsMessage(257, 256), fitsMessage(4096, 4096), fitsMessage(4097, 4096)], [true, true, false, true, false]);
 });
 
 test('Part 2 §3.3.2: a message is at most 16 segments of ssize, "all packets except the last" carry ssize', () => {

@@ -1,4 +1,5 @@
-import { ssizeFor } from '../wire/type11.ts';
+import { integerInRange } from '../engine/config-checks.ts';
+import { MESSAGE_MAX_SEGMENT, ssizeFor } from '../wire/type11.ts';
 
 /**
  * How an Annex 2 message maps onto Part 2 data message packets: the mailbox number, the segments
@@ -12,6 +13,11 @@ import { ssizeFor } from '../wire/type11.ts';
  * different mailboxes", §2.3.1; "For single packet messages, the letter and mailbox fields instead
  * allow four concurrent letters to sixty-four possible mailboxes"): mailboxes 0–3 take messages of
  * any length, 4–63 single-segment messages only.
+ *
+ * Every part of the end point that names a mailbox uses these functions, so that a mailbox one
+ * part takes is one the others take too: the engine's configuration (`checkMailbox`) and the size
+ * of its messages (`messageLimit`), the local advertisement (`checkMailbox`), discovery
+ * (`isMailbox`) and the Type 11 conveyance.
  */
 
 /** Part 2 Table 4-4: mailboxes 0–63. */
@@ -29,6 +35,11 @@ export function isMailbox(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < MAILBOX_COUNT;
 }
 
+/** A configured or planned mailbox: 0–63, else a RangeError naming `field`. */
+export function checkMailbox(v: unknown, field: string): number {
+  return integerInRange(v, 0, MAILBOX_COUNT - 1, field);
+}
+
 /** The mbox field of a message to `mailbox` (its low two bits; Table 4-4 "xmbox || mbox"). */
 export function mboxOf(mailbox: number): number {
   return mailbox & 3;
@@ -40,11 +51,25 @@ export function xmboxOf(mailbox: number): number {
 }
 
 /**
- * The largest message `mailbox` can take when multi-segment messages use `segmentSize`: 16
- * segments for mailboxes 0–3, one segment for 4–63.
+ * The largest message `mailbox` can take when multi-segment messages use `segmentSize` (default
+ * 256: "up to 16 individual packets containing as much as 256 data bytes per packet", Part 2
+ * §2.3.1): 16 segments for mailboxes 0–3, one segment for 4–63.
  */
-export function maxMessageBytes(mailbox: number, segmentSize: number): number {
+export function maxMessageBytes(mailbox: number, segmentSize: number = MESSAGE_MAX_SEGMENT): number {
   return mailbox < MULTI_SEGMENT_MAILBOXES ? MESSAGE_MAX_SEGMENTS * segmentSize : segmentSize;
+}
+
+/**
+ * The largest message a sender cutting segments of `segmentSize` can put in `mailbox`; undefined
+ * when the value names no Part 2 mailbox (decision T2).
+ */
+export function messageLimit(mailbox: unknown, segmentSize: number = MESSAGE_MAX_SEGMENT): number | undefined {
+  return isMailbox(mailbox) ? maxMessageBytes(mailbox, segmentSize) : undefined;
+}
+
+/** Whether a message of `length` octets fits in `limit` once padded to whole double-words (the pad travels too). */
+export function fitsMessage(length: number, limit: number): boolean {
+  return Math.ceil(length / DOUBLE_WORD) * DOUBLE_WORD <= limit;
 }
 
 /** How a message of `length` octets (a whole number of double-words, > 0) is cut. */

@@ -3,7 +3,7 @@ import type { IdleTimerName, ReassemblerEvent } from '../streaming/reassembler-t
 import type { SegmenterRefusal } from '../streaming/segmenter-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Type9DataPacket, Type9Packet } from '../wire/type9-types.ts';
-import type { Contact, SmpPriority } from './types.ts';
+import type { SendMessageOutput, SendPduOutput } from './types.ts';
 
 /**
  * The Type 9 conveyance of Annex 2 session management: engine `type9-conveyance`. Management
@@ -64,22 +64,14 @@ export interface Type9ConveyanceConfig {
 export type Type9Id = string | number;
 
 /** A management message: the session engine's SendMessageOutput (`message` unused); `contact` must be Type 9. */
-export interface Type9SendInput {
-  readonly kind: 'send';
-  readonly to: number;
-  readonly contact: Contact;
-  readonly priority: SmpPriority;
+export interface Type9SendInput extends Omit<SendMessageOutput, 'message'> {
   /** Not copied: segments are views of it (as the segmenter's), so it must not change before its `sent` event. */
   readonly bytes: Uint8Array;
   readonly id?: Type9Id;
 }
 
 /** A data PDU: the session engine's SendPduOutput. */
-export interface Type9SendPduInput {
-  readonly kind: 'send-pdu';
-  readonly to: number;
-  readonly streamID: number;
-  readonly cos: number;
+export interface Type9SendPduInput extends SendPduOutput {
   /** Not copied, as `bytes` of a message. */
   readonly pdu: Uint8Array;
   readonly id?: Type9Id;

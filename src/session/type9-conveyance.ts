@@ -1,6 +1,7 @@
 import { booleanFlag, deviceIdForTt, fitsDeviceId, orDefault, transportType } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Engine, Time } from '../engine/contract.ts';
+import { describeInput, pullUpTo } from '../engine/input-checks.ts';
 import { Reassembler } from '../streaming/reassembler.ts';
 import type { ReassemblerOutput } from '../streaming/reassembler-types.ts';
 import { isFlowIdLabel } from '../streaming/segment-pdu.ts';
@@ -118,7 +119,7 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
         this.#fromReassembler(this.#reassembler.handle(input, now), out);
         break;
       default:
-        this.#invalid(`unknown input kind ${describe((input as { kind?: unknown }).kind)}`, out);
+        this.#invalid(`unknown input kind ${describeInput((input as { kind?: unknown }).kind)}`, out);
     }
     return out;
   }
@@ -178,19 +179,15 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
    * segmenter's round robin over every flow.
    */
   #pull(max: unknown, now: Time, out: Out): void {
-    const n = max === undefined ? 1 : typeof max === 'number' && Number.isSafeInteger(max) && max > 0 ? max : 0;
-    if (n === 0) {
-      this.#invalid(`pull: max ${describe(max)} is not a positive integer`, out);
+    const sent = pullUpTo(max, () => this.#pullHigh(now, out) || this.#fromSegmenter(this.#segmenter.handle({ kind: 'pull-any' }, now), out));
+    if (sent === undefined) {
+      this.#invalid(`pull: max ${describeInput(max)} is not a positive integer`, out);
       return;
     }
     this.#counters.pulls++;
-    for (let sent = 0; sent < n; sent++) {
-      if (this.#pullHigh(now, out) || this.#fromSegmenter(this.#segmenter.handle({ kind: 'pull-any' }, now), out)) continue;
-      if (sent === 0) {
-        this.#counters.idlePulls++;
-        out.push({ kind: 'idle' });
-      }
-      return;
+    if (sent === 0) {
+      this.#counters.idlePulls++;
+      out.push({ kind: 'idle' });
     }
   }
 
@@ -274,8 +271,4 @@ function isPacket(p: unknown): p is Type9Packet {
   if (typeof p !== 'object' || p === null) return false;
   const r = p as Record<string, unknown>;
   return typeof r['segment'] === 'string' && fitsDeviceId(r['destinationID'], 2) && fitsDeviceId(r['sourceID'], 2);
-}
-
-function describe(v: unknown): string {
-  return typeof v === 'number' || typeof v === 'string' ? JSON.stringify(v) : typeof v;
 }

@@ -15,7 +15,10 @@ import type { SmpMessage } from '../wire/smp/index.ts';
  * `unitsPerMicrosecond`.
  */
 
-/** How management messages reach a node (§3.3, Table 5-3 Conveyance_Info, Table 5-6). */
+/**
+ * How management messages reach a node (§3.3, Table 5-3 Conveyance_Info, Table 5-6). A Type 11
+ * mailbox is a Part 2 mailbox, 0–63 (decision T2).
+ */
 export type Contact =
   | { readonly conveyance: 'type11'; readonly mailbox: number }
   | { readonly conveyance: 'type9'; readonly streamID: number; readonly cos: number };
@@ -87,11 +90,22 @@ export interface SessionConfig {
   readonly maxPendingPdus?: number;
   /**
    * Mailboxes this end point can dedicate to one DATA2 stream each (named to the sender with a
-   * CONVEYANCE attribute in ACCEPT, §3.5.3.10). Default none: DATA2 is not offered.
+   * CONVEYANCE attribute in ACCEPT, §3.5.3.10). Default none: DATA2 is not offered. Part 2
+   * mailboxes 0–63; DATA2 messages to 4–63 are single-segment (decision T2).
    */
   readonly dataMailboxes?: readonly number[];
-  /** Multicast available for Ethernet broadcast (§7.3.2.1). Default false (unicast to members, §7.3.2.2). */
+  /**
+   * Multicast available for Ethernet broadcast (§7.3.2.1). Default false (unicast to members,
+   * §7.3.2.2). Used only when this end point's own contact is Type 9: Type 11 takes no multicast,
+   * so a Type 11 end point broadcasts by unicast and says so (event 'multicast-unavailable').
+   */
   readonly multicast?: boolean;
+  /**
+   * The segment size of the Type 11 conveyance this end point sends through (Part 2 ssize: 8, 16,
+   * 32, 64, 128 or 256 octets; default 256). With it the engine sizes DATA messages and bounds
+   * management messages for a Type 11 contact: 16 segments for mailboxes 0–3, one for 4–63.
+   */
+  readonly type11SegmentSize?: number;
 }
 
 /** Which end of a stream this end point is (§1.2 "A stream, is a unidirectional connection"). */
@@ -293,7 +307,9 @@ export type SessionEvent =
   | { readonly event: 'timeout'; readonly node: number; readonly command: string; readonly ref?: string }
   | { readonly event: 'dropped'; readonly reason: string; readonly node?: number; readonly stream?: StreamRef }
   | { readonly event: 'malformed'; readonly node: number; readonly reason: string }
-  | { readonly event: 'userdefined'; readonly node: number; readonly message: SmpMessage };
+  | { readonly event: 'userdefined'; readonly node: number; readonly message: SmpMessage }
+  /** A broadcast asked for multicast but goes by unicast on StreamID 0xF000: this end point's conveyance is Type 11. */
+  | { readonly event: 'multicast-unavailable'; readonly reason: string };
 
 export interface EventOutput {
   readonly kind: 'event';

@@ -1,5 +1,6 @@
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Engine, Time } from '../engine/contract.ts';
+import { describeInput } from '../engine/input-checks.ts';
 import { Timers } from '../engine/timers.ts';
 import type { Type9AbortPacket, Type9ContinuationPacket, Type9EndPacket, Type9Packet, Type9StartPacket } from '../wire/type9-types.ts';
 import { isMtu } from './segment-pdu.ts';
@@ -78,7 +79,7 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
         this.#recycle(input.payload, out);
         break;
       default:
-        this.#invalid(`unknown input kind ${describe((input as { kind?: unknown }).kind)}`, out);
+        this.#invalid(`unknown input kind ${describeInput((input as { kind?: unknown }).kind)}`, out);
     }
     return out;
   }
@@ -307,7 +308,7 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
 
   #setMtu(mtu: unknown, out: ReassemblerOutput[]): void {
     if (isMtu(mtu)) this.#mtu = mtu;
-    else this.#invalid(`set-mtu: ${describe(mtu)} is not a multiple of 4 from 32 to 256`, out);
+    else this.#invalid(`set-mtu: ${describeInput(mtu)} is not a multiple of 4 from 32 to 256`, out);
   }
 
   #invalid(detail: string, out: ReassemblerOutput[]): void {
@@ -335,11 +336,6 @@ type DefectFields = Omit<DefectEvent, 'kind' | 'name' | 'clause' | 'error' | 'er
 
 function vsidOf(p: Type9StartPacket): ReassemblyContext['vsid'] {
   return { sourceID: p.sourceID, destinationID: p.destinationID, cos: p.cos, streamID: p.streamID };
-}
-
-/** An input value for an `invalid-input` detail: numbers and strings as JSON, anything else by type. */
-function describe(v: unknown): string {
-  return typeof v === 'number' || typeof v === 'string' ? JSON.stringify(v) : typeof v;
 }
 
 /** Inputs also arrive as JSON (`riodp model`): a packet must at least be an object with a segment type. */

@@ -1,6 +1,7 @@
 import { fitsDeviceId } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Engine, Time } from '../engine/contract.ts';
+import { pullCount } from '../engine/input-checks.ts';
 import { getMtuBytes } from '../registers/data-streaming.ts';
 import { FLOW_IDS } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -374,12 +375,6 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     if (id !== undefined) e.id = id;
     out.push(e);
   }
-}
-
-/** Segments a pull asks for: `max` when it is a positive integer, 1 when absent, 0 (invalid) otherwise. */
-function pullCount(max: unknown): number {
-  if (max === undefined) return 1;
-  return typeof max === 'number' && Number.isSafeInteger(max) && max > 0 ? max : 0;
 }
 
 /** A field as given, for outputs that echo bad input. */

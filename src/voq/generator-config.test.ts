@@ -55,7 +55,9 @@ test('VoQ Backpressure §5.1.2.2: a register write reaches the engine as a port-
   const g = new VoqGenerator(generatorConfigFromRegisters(space, { detector: OQ }, { blockBase: base }));
   updateVoqPortControl(space, base, 0, 'seed', { enableVoqSymbolGeneration: true });
   updateVoqPortControl(space, base, 1, 'seed', { enableVoqParticipation: true });
-  g.handle(portControlInput(space, 0, { blockBase: base }), 0);
+  // Link 0 starts generating: its one group is due (restated to the upstream device).
+  assert.deepEqual(g.handle(portControlInput(space, 0, { blockBase: base }), 0), [{ kind: 'symbol-wanted', port: 0, group: 0, vc: null }]);
+  g.handle({ kind: 'next-stype2', port: 0, stype0: 0 }, 0);
   const out = g.handle(portControlInput(space, 1, { blockBase: base }), 0);
   assert.deepEqual(out, []);
   const c = g.handle({ kind: 'queue-depth', port: 1, depth: 4 }, 0);

@@ -106,13 +106,16 @@ test('VoQ Backpressure §3.2: without linking the VC_Status symbol carries a mes
   assert.equal(fill(g, 0, vcStatus(0)).out.message?.vc, null);
 });
 
-test('VoQ Backpressure Table 5-3 bit 11 (decision): switching VC linking restarts the link from an all-clear view', () => {
+test('VoQ Backpressure Table 5-3 bit 11 (decision): switching VC linking resends every group of the link in every VC it now reports on', () => {
   const g = gen({ ports: 1, activeVcs: 1 });
   g.handle(vcDepth(0, 1, 9), 0);
   fill(g, 0, packetAccepted());
   const out = g.handle({ kind: 'port-control', port: 0, settings: { vcLinking: true } }, 0);
-  assert.deepEqual(out.flatMap((o) => (o.kind === 'symbol-wanted' ? [String(o.vc)] : [])), ['1']);
-  assert.equal(g.lastSent(0, 0), 0);
+  assert.deepEqual(out.flatMap((o) => (o.kind === 'symbol-wanted' ? [String(o.vc)] : [])), ['0', '1']);
+  assert.equal(g.lastSent(0, 0, 0), 0, 'nothing sent yet in the linked scopes');
+  // VC0's all-clear goes in a Status symbol and VC1's congestion in a VC_Status (Part 6 Table 3-12, 1 VC: every VCID is VC1).
+  assert.deepEqual(fill(g, 0, status()).out.message, { group: 0, vc: 0, portStatus: 0, congestedPorts: [], reason: 'restart' });
+  assert.deepEqual(fill(g, 0, vcStatus(0)).out.message, { group: 0, vc: 1, portStatus: 1, congestedPorts: [0], reason: 'restart' });
 });
 
 test('Part 12 §3.1 Table 3-1/3-2: CMD 0b1 || status || group with TX Port Group Size 1 (12 ports per group)', () => {

@@ -102,8 +102,12 @@ export type VoqGeneratorInput =
   | { readonly kind: 'next-cs64'; readonly port: number; readonly stype1?: number }
   | TimerInput<'refresh'>;
 
-/** Why a group was sent: a status change (§4.2 e), the timer (f), link recovery (g). */
-export type SendReason = 'change' | 'timer' | 'link-recovery';
+/**
+ * Why a group was sent: a status change (§4.2 e), the timer (f), link recovery (g), or `restart`:
+ * the link enabled generation or switched VC linking or TX Port Group Size (Table 5-3 bits 8, 11,
+ * 26–28), after which every group of it is resent.
+ */
+export type SendReason = 'change' | 'timer' | 'link-recovery' | 'restart';
 
 export interface VoqMessage {
   readonly group: number;

@@ -99,12 +99,14 @@ test('VoQ Backpressure §4.2 rule a: only ports with generation enabled transmit
   assert.equal(next(g, 2), 0, '"0b0 = No VoQ symbols will be transmitted"');
 });
 
-test('VoQ Backpressure §4.2 rule a (decision): enabling generation starts the link from an all-clear upstream view', () => {
-  const g = gen({ ports: 2, portSettings: [NORMAL, { participation: true }] });
+test('VoQ Backpressure §4.2 rule a (decision): enabling generation makes every group of the link due, the congested ones and the all-clear ones', () => {
+  const g = gen({ ports: 12, portSettings: { participation: true } });
   congest(g, 0);
   const out = g.handle({ kind: 'port-control', port: 1, settings: { generation: true } }, 0);
-  assert.deepEqual(wanted(out), ['1:g0']);
+  assert.deepEqual(wanted(out), ['1:g0', '1:g1']);
   assert.equal(next(g, 1), voqSymbol({ group: 0, congestedOffsets: [0] }));
+  assert.equal(next(g, 1), voqSymbol({ group: 1, congestedOffsets: [] }));
+  assert.equal(next(g, 1), 0);
 });
 
 test('VoQ Backpressure Table 5-4 bits 9,10 = 00: status always 0b0, no symbol', () => {

@@ -56,7 +56,7 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
     // Ports congested by Port XOFF with participation on are due from the start: the upstream
     // device starts from "not congested" (Table 5-4 row 11 "if changing from normal operation
     // causes a state change"). The `symbol-wanted` outputs of these come with the first input.
-    for (let q = 0; q < this.#links.length; q++) this.#evaluateLink(q, null);
+    for (let q = 0; q < this.#links.length; q++) this.#evaluateLink(q);
   }
 
   handle(input: VoqGeneratorInput, now: Time): VoqGeneratorOutput[] {
@@ -212,10 +212,13 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
     this.#settings[port] = next;
     const relink = next.generation !== old.generation || next.vcLinking !== old.vcLinking || (this.#config.format === 'part12-rev4.1' && next.txPortGroupSize !== old.txPortGroupSize);
     if (relink) {
-      // A link (re)starts from an upstream view of "nothing congested": what it was told under
-      // another VC linking or group size no longer reads the same.
+      // The upstream device still holds whatever this link told it last: a port may have cleared
+      // while generation was off ("0b0 = No VoQ symbols will be transmitted", Table 5-3 bit 8),
+      // and what was sent under another VC linking or group size no longer reads the same. So
+      // every group is resent, as after a link recovery (§4.2 g "to avoid orphaned congestion
+      // states"), and the upstream view is rebuilt whatever it held.
       this.#links[port] = this.#newLink(next);
-      this.#evaluateLink(port, out);
+      this.#refresh(port, 'restart', out);
     }
     if (next.participation === old.participation && next.portXoff === old.portXoff) return;
     for (let q = 0; q < this.#links.length; q++) {
@@ -225,11 +228,11 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
     }
   }
 
-  /** Every group of a link, e.g. after it starts generating; `out` null collects into #initial. */
-  #evaluateLink(q: number, out: VoqGeneratorOutput[] | null): void {
+  /** Every group of a link that differs from the all-clear view the upstream device starts with. */
+  #evaluateLink(q: number): void {
     const link = this.#links[q] as LinkState;
     if (!link.enabled) return;
-    for (const scope of link.scopes(this.#config.activeVcs)) for (let g = 0; g < link.groups; g++) this.#evaluate(q, scope, g, out ?? this.#initial);
+    for (const scope of link.scopes(this.#config.activeVcs)) for (let g = 0; g < link.groups; g++) this.#evaluate(q, scope, g, this.#initial);
   }
 
   /** §4.2 e, Table 5-4: due when a participating port's status differs from what was sent. */

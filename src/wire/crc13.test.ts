@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CRC13_INIT, CRC13_POLY, crc13, crc13Bitwise } from './crc13.ts';
+import { applyCrcEquations, crcEquations, dataBit, nextLcg, tableRow } from '../../test/support/crc-equations.ts';
 
 /**
  * Part 6 §3.6.4 Table 3-26, transcribed column by column: for data bit Dj (control symbol bit
@@ -45,33 +46,8 @@ const TABLE_3_26: Readonly<Record<number, string>> = {
   0: '.1...1...1...',
 };
 
-function parity(v: number): number {
-  let x = v;
-  x ^= x >>> 16;
-  x ^= x >>> 8;
-  x ^= x >>> 4;
-  x ^= x >>> 2;
-  x ^= x >>> 1;
-  return x & 1;
-}
-
 /** Per CRC bit: masks over symbol bits 0–23 and 24–34. */
-const EQUATIONS = Array.from({ length: 13 }, (_, i) => {
-  let high = 0;
-  let low = 0;
-  for (let j = 0; j <= 34; j++) {
-    if (TABLE_3_26[j]?.[i] !== '1') continue;
-    if (j <= 23) high |= 1 << (23 - j);
-    else low |= 1 << (34 - j);
-  }
-  return { high, low };
-});
-
-function crc13Equations(high: number, low: number): number {
-  let c = 0;
-  for (const m of EQUATIONS) c = (c << 1) | parity((high & m.high) ^ (low & m.low));
-  return c;
-}
+const EQUATIONS = crcEquations(TABLE_3_26, 13, 34);
 
 test('Part 6 §3.6.3: polynomial x^13+x^10+x^8+x^5+x^2+1 is 0x0525 and the preset is 0 (DECISIONS §2)', () => {
   assert.equal(CRC13_POLY, (1 << 10) | (1 << 8) | (1 << 5) | (1 << 2) | 1);
@@ -84,9 +60,8 @@ test('Part 6 §3.6.4 Table 3-26: every data bit D0–D34 feeds exactly the CRC b
   // With a zero preset the CRC is linear: one data bit at a time gives the table's rows, and
   // matching all 35 rows proves the serial CRC equals the parallel equations for every input.
   for (let j = 0; j <= 34; j++) {
-    const high = j <= 23 ? 1 << (23 - j) : 0;
-    const low = j >= 24 ? 1 << (34 - j) : 0;
-    const row = crc13Bitwise(high, low).toString(2).padStart(13, '0').replace(/0/g, '.');
+    const { high, low } = dataBit(j, 34);
+    const row = tableRow(crc13Bitwise(high, low), 13);
     assert.equal(row, TABLE_3_26[j], `D${j}`);
     assert.equal(crc13(high, low), crc13Bitwise(high, low), `D${j} fast path`);
   }
@@ -96,12 +71,12 @@ test('Part 6 §3.6.3: the table-driven CRC-13 equals the bit-serial reference an
   // A fixed linear-congruential sweep of 2^16 patterns; random patterns are in crc13.prop.test.ts.
   let x = 0x1234567;
   for (let i = 0; i < 1 << 16; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    x = nextLcg(x);
     const high = x >>> 8;
     const low = (x ^ (x >>> 13)) & 0x7ff;
     const c = crc13(high, low);
     assert.equal(c, crc13Bitwise(high, low));
-    assert.equal(c, crc13Equations(high, low));
+    assert.equal(c, applyCrcEquations(EQUATIONS, high, low));
   }
 });
 

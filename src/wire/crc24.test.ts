@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CRC24_ALIGNMENT_MASK, CRC24_INIT, CRC24_POLY, crc24, crc24Bitwise } from './crc24.ts';
+import { applyCrcEquations, crcEquations, dataBit, nextLcg, tableRow } from '../../test/support/crc-equations.ts';
 
 /**
  * Part 6 §3.6.6 Table 3-27, transcribed column by column: for data bit Dj (control symbol bit j,
@@ -50,36 +51,8 @@ const TABLE_3_27: Readonly<Record<number, string>> = {
   0: '1.11111...1111..11..111.',
 };
 
-function parity(v: number): number {
-  let x = v;
-  x ^= x >>> 16;
-  x ^= x >>> 8;
-  x ^= x >>> 4;
-  x ^= x >>> 2;
-  x ^= x >>> 1;
-  return x & 1;
-}
-
 /** Per CRC bit: masks over symbol bits 0–23 and 24–37, and the inversion constant. */
-const EQUATIONS = Array.from({ length: 24 }, (_, i) => {
-  let high = 0;
-  let low = 0;
-  let invert = 0;
-  for (let j = 0; j <= 37; j++) {
-    const mark = TABLE_3_27[j]?.[i];
-    if (mark !== '1' && mark !== '!') continue;
-    if (mark === '!') invert ^= 1;
-    if (j <= 23) high |= 1 << (23 - j);
-    else low |= 1 << (37 - j);
-  }
-  return { high, low, invert };
-});
-
-function crc24Equations(high: number, low: number): number {
-  let c = 0;
-  for (const m of EQUATIONS) c = (c << 1) | (parity((high & m.high) ^ (low & m.low)) ^ m.invert);
-  return c >>> 0;
-}
+const EQUATIONS = crcEquations(TABLE_3_27, 24, 37);
 
 test('Part 6 §3.6.5: polynomial x^24+x^22+x^20+x^19+x^18+x^16+x^14+x^13+x^11+x^10+x^8+x^7+x^6+x^3+x+1 is 0x5D6DCB, preset all 1s', () => {
   const terms = [22, 20, 19, 18, 16, 14, 13, 11, 10, 8, 7, 6, 3, 1, 0];
@@ -104,12 +77,11 @@ test('Part 6 §3.6.6 Table 3-27: every data bit D0–D37 feeds exactly the CRC b
   // The CRC is affine: CRC(d) = L(d) ^ CRC(0). One data bit at a time gives L's rows; matching
   // all 38 rows and the constant proves the serial CRC equals the equations for every input.
   const k = crc24Bitwise(0, 0);
-  assert.equal(k, crc24Equations(0, 0));
+  assert.equal(k, applyCrcEquations(EQUATIONS, 0, 0));
   assert.equal(crc24(0, 0), k);
   for (let j = 0; j <= 37; j++) {
-    const high = j <= 23 ? 1 << (23 - j) : 0;
-    const low = j >= 24 ? 1 << (37 - j) : 0;
-    const row = ((crc24Bitwise(high, low) ^ k) >>> 0).toString(2).padStart(24, '0').replace(/0/g, '.');
+    const { high, low } = dataBit(j, 37);
+    const row = tableRow(crc24Bitwise(high, low) ^ k, 24);
     assert.equal(row, (TABLE_3_27[j] as string).replace(/!/g, '1'), `D${j}`);
     assert.equal(crc24(high, low), crc24Bitwise(high, low), `D${j} fast path`);
   }
@@ -119,12 +91,12 @@ test('Part 6 §3.6.6 Table 3-27: the table-driven CRC-24 equals the bit-serial r
   // A fixed linear-congruential sweep of 2^16 patterns; random patterns are in crc24.prop.test.ts.
   let x = 0x2545f491;
   for (let i = 0; i < 1 << 16; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    x = nextLcg(x);
     const high = x >>> 8;
     const low = (x ^ (x >>> 11)) & 0x3fff;
     const c = crc24(high, low);
     assert.equal(c, crc24Bitwise(high, low));
-    assert.equal(c, crc24Equations(high, low));
+    assert.equal(c, applyCrcEquations(EQUATIONS, high, low));
   }
 });
 
@@ -159,7 +131,7 @@ test('Part 6 §3.6: CRC-24 detects every error burst of up to 24 bits in control
 test('Part 6 §3.6: CRC-24 detects "any odd number of bit errors" and "up to 7 single bit errors across the control symbol" (a sample of 1–7 flips)', () => {
   let x = 0x1234567;
   for (let i = 0; i < 7000; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    x = nextLcg(x);
     const high = x >>> 8;
     const low = (x >>> 3) & 0x3fff & ~CRC24_ALIGNMENT_MASK;
     const good = crc24(high, low);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CRC5_INIT, CRC5_POLY, crc5, crc5Bitwise } from './crc5.ts';
+import { applyCrcEquations, crcEquations } from '../../test/support/crc-equations.ts';
 
 /**
  * Part 6 §3.6.2 Table 3-25, transcribed column by column: for data bit Dj, the CRC bits C0..C4
@@ -31,31 +32,10 @@ const TABLE_3_25: Readonly<Record<number, string>> = {
 };
 
 /** Per CRC bit: the mask of data bits (as bits of the 19-bit integer) and the inversion constant. */
-const EQUATIONS = [0, 1, 2, 3, 4].map((i) => {
-  let mask = 0;
-  let invert = 0;
-  for (let j = 0; j <= 18; j++) {
-    const mark = TABLE_3_25[j]?.[i];
-    if (mark === '1' || mark === '!') mask |= 1 << (18 - j);
-    if (mark === '!') invert = 1;
-  }
-  return { mask, invert };
-});
-
-function parity(v: number): number {
-  let x = v;
-  x ^= x >>> 16;
-  x ^= x >>> 8;
-  x ^= x >>> 4;
-  x ^= x >>> 2;
-  x ^= x >>> 1;
-  return x & 1;
-}
+const EQUATIONS = crcEquations(TABLE_3_25, 5, 18, 19);
 
 function crc5Equations(data: number): number {
-  let c = 0;
-  for (const { mask, invert } of EQUATIONS) c = (c << 1) | (parity(data & mask) ^ invert);
-  return c;
+  return applyCrcEquations(EQUATIONS, data);
 }
 
 test('Part 6 §3.6.1: polynomial x^5+x^4+x^2+1 is 0x15 and the preset is 0b11111 (DECISIONS §2)', () => {

@@ -211,17 +211,12 @@ export function writeMeanings(
       out.packetAckID = p0;
       out.bufStatus = p1;
       return;
-    case Stype0.packetNotAccepted: {
+    case Stype0.packetNotAccepted:
       out.ackIDStatus = p0;
       // "Control Symbol 48 ... 0b0, cause" (Table 3-7).
-      reservedHigh(out, 'rsrv1', p1 >> 5, strict, 'parameter1', at + 1, 'Part 6 §3.4.3 Table 3-7');
-      const cause = p1 & 0x1f;
-      out.cause = cause;
-      const name = causeName(cause);
-      out.causeName = name;
-      if (strict && name === R) reservedValue('cause', cause, at + 1, 'Part 6 §3.4.3 Table 3-8');
+      reservedBits(out, 'rsrv1', p1 >> 5, strict, 'parameter1', at + 1, 'Part 6 §3.4.3 Table 3-7');
+      writeCause(out, p1 & 0x1f, strict, at + 1);
       return;
-    }
     case Stype0.timestamp:
       // A timestamp symbol is either one of a timestamp sequence or a loop-response; only the
       // link's state (a loop-timing request outstanding, §6.5.3.5.2) tells which, so both
@@ -238,14 +233,14 @@ export function writeMeanings(
       return;
     case Stype0.vcStatus:
       // "The remaining bits of the parameter0 field are reserved" (§3.4.6, Table 3-11).
-      reservedHigh(out, 'rsrv0', p0 >> 3, strict, 'parameter0', at, 'Part 6 §3.4.6 Table 3-11');
+      reservedBits(out, 'rsrv0', p0 >> 3, strict, 'parameter0', at, 'Part 6 §3.4.6 Table 3-11');
       out.vcid = p0 & 7;
       out.bufStatus = p1;
       return;
     case Stype0.linkResponse: {
       out.ackIDStatus = p0;
       // "Control Symbol 48 ... 0b0, port_status" (Table 3-13).
-      reservedHigh(out, 'rsrv1', p1 >> 5, strict, 'parameter1', at + 1, 'Part 6 §3.4.7 Table 3-13');
+      reservedBits(out, 'rsrv1', p1 >> 5, strict, 'parameter1', at + 1, 'Part 6 §3.4.7 Table 3-13');
       const status = p1 & 0x1f;
       out.portStatus = status;
       const name = portStatusName(status);
@@ -259,9 +254,21 @@ export function writeMeanings(
   }
 }
 
-function reservedHigh(
-  out: Writable<ParameterMeanings>,
-  key: 'rsrv0' | 'rsrv1',
+/**
+ * The cause field of packet-not-accepted (Table 3-8), the low 5 bits of parameter1 in every
+ * control symbol; `at` is the byte that holds it.
+ */
+export function writeCause(out: { cause?: number; causeName?: CauseName }, cause: number, strict: boolean, at: number): void {
+  out.cause = cause;
+  const name = causeName(cause);
+  out.causeName = name;
+  if (strict && name === R) reservedValue('cause', cause, at, 'Part 6 §3.4.3 Table 3-8');
+}
+
+/** Reserved bits of a parameter: kept under `key` when not zero (lenient), a WireError when strict. */
+export function reservedBits<K extends 'rsrv0' | 'rsrv1'>(
+  out: { [P in K]?: number },
+  key: K,
   bits: number,
   strict: boolean,
   field: string,

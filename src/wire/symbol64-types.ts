@@ -1,6 +1,5 @@
-import { WireError, WireErrorCode } from './errors.ts';
-import { STYPE0_NAMES, causeName } from './symbol-types.ts';
-import type { CauseName, Stype0Name } from './symbol-types.ts';
+import { STYPE0_NAMES, Stype0, reservedBits, writeCause } from './symbol-types.ts';
+import type { CauseName, Stype0Name, Writable } from './symbol-types.ts';
 
 /**
  * Encodings of the Control Symbol 64 fields (Part 6 §3.4 Table 3-3, §3.5 Table 3-18) and the
@@ -15,14 +14,7 @@ export const CLAUSE_STYPE1_64 = 'Part 6 §3.5 Table 3-18';
 
 /** Table 3-3: the CS24/48 encodings widened to 4 bits, plus loop-response and VoQ-backpressure. */
 export const Stype0_64 = {
-  packetAccepted: 0b0000,
-  packetRetry: 0b0001,
-  packetNotAccepted: 0b0010,
-  timestamp: 0b0011,
-  status: 0b0100,
-  vcStatus: 0b0101,
-  linkResponse: 0b0110,
-  implementationDefined: 0b0111,
+  ...Stype0,
   loopResponse: 0b1011,
   voqBackpressure: 0b1101,
 } as const;
@@ -137,7 +129,6 @@ export interface ParameterMeanings64 {
   readonly rsrv0?: number;
   readonly rsrv1?: number;
 }
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * Writes the meanings of parameter0/parameter1 onto `out`. `at` is the byte offset of the
@@ -150,21 +141,16 @@ export function writeMeanings64(out: Writable<ParameterMeanings64>, stype0: numb
       out.packetAckID = p0;
       out.bufStatus = p1;
       return;
-    case Stype0_64.packetNotAccepted: {
+    case Stype0_64.packetNotAccepted:
       out.ackIDStatus = p0;
       // Table 3-7 "0b000_0000, cause".
-      reserved(out, 'rsrv1', p1 >>> 5, strict, 'parameter1', at + 2, 'Part 6 §3.4.3 Table 3-7');
-      const cause = p1 & 0x1f;
-      out.cause = cause;
-      const name = causeName(cause);
-      out.causeName = name;
-      if (strict && name === R) throw new WireError(WireErrorCode.reserved, 'cause', at + 2, 'Part 6 §3.4.3 Table 3-8', `cause 0b${cause.toString(2).padStart(5, '0')} is reserved`);
+      reservedBits(out, 'rsrv1', p1 >>> 5, strict, 'parameter1', at + 2, 'Part 6 §3.4.3 Table 3-7');
+      writeCause(out, p1 & 0x1f, strict, at + 2);
       return;
-    }
     case Stype0_64.timestamp:
       // Table 6-5: parameter0 bits 0–2 and 5–7 "Reserved", bits 3–4 the sequence number, bits
       // 8–11 and parameter1 bits 0–11 sixteen timestamp bits.
-      reserved(out, 'rsrv0', ((p0 >>> 9) << 3) | ((p0 >>> 4) & 7), strict, 'parameter0', at, 'Part 6 §6.5.3.5.1 Table 6-5');
+      reservedBits(out, 'rsrv0', ((p0 >>> 9) << 3) | ((p0 >>> 4) & 7), strict, 'parameter0', at, 'Part 6 §6.5.3.5.1 Table 6-5');
       out.sequence = (p0 >>> 7) & 3;
       out.timestamp = ((p0 & 0xf) << 12) | p1;
       return;
@@ -174,14 +160,14 @@ export function writeMeanings64(out: Writable<ParameterMeanings64>, stype0: numb
       return;
     case Stype0_64.vcStatus:
       // Table 3-11 "0b0_0000_0000, VCID"; "The remaining bits of the parameter0 field are reserved".
-      reserved(out, 'rsrv0', p0 >>> 3, strict, 'parameter0', at, 'Part 6 §3.4.6 Table 3-11');
+      reservedBits(out, 'rsrv0', p0 >>> 3, strict, 'parameter0', at, 'Part 6 §3.4.6 Table 3-11');
       out.vcid = p0 & 7;
       out.bufStatus = p1;
       return;
     case Stype0_64.linkResponse:
       out.ackIDStatus = p0;
       // Table 3-15 bits 0, 4 and 9–11 are reserved.
-      reserved(out, 'rsrv1', (((p1 >>> 11) & 1) << 4) | (((p1 >>> 7) & 1) << 3) | (p1 & 7), strict, 'parameter1', at + 2, 'Part 6 §3.4.7 Table 3-15');
+      reservedBits(out, 'rsrv1', (((p1 >>> 11) & 1) << 4) | (((p1 >>> 7) & 1) << 3) | (p1 & 7), strict, 'parameter1', at + 2, 'Part 6 §3.4.7 Table 3-15');
       out.inputPortStatus = (p1 >>> 9) & 3;
       out.inputPortStatusName = PORT_CONDITION_NAMES[(p1 >>> 9) & 3] as PortConditionName;
       out.inputPortEnabled = (p1 >>> 8) & 1;
@@ -193,7 +179,7 @@ export function writeMeanings64(out: Writable<ParameterMeanings64>, stype0: numb
     case Stype0_64.loopResponse:
       out.delay = p0;
       // Table 3-16 parameter1 "Reserved" (Table 3-3: "0x000").
-      reserved(out, 'rsrv1', p1, strict, 'parameter1', at + 2, 'Part 6 §3.4.8 Table 3-16');
+      reservedBits(out, 'rsrv1', p1, strict, 'parameter1', at + 2, 'Part 6 §3.4.8 Table 3-16');
       return;
     default:
       // implementation-defined, VoQ-backpressure (read by voq-cs64.ts) and reserved encodings.
@@ -241,10 +227,4 @@ export function parametersOf64(stype0: number, m: { readonly [K in keyof Paramet
 
 function defined(parameter0: number | undefined, parameter1: number | undefined): { parameter0?: number; parameter1?: number } {
   return { ...(parameter0 === undefined ? {} : { parameter0 }), ...(parameter1 === undefined ? {} : { parameter1 }) };
-}
-
-function reserved(out: Writable<ParameterMeanings64>, key: 'rsrv0' | 'rsrv1', bits: number, strict: boolean, field: string, at: number, clause: string): void {
-  if (bits === 0) return;
-  if (strict) throw new WireError(WireErrorCode.reserved, field, at, clause, `reserved bits 0b${bits.toString(2)} are not zero`);
-  out[key] = bits;
 }

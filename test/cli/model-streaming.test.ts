@@ -5,7 +5,7 @@ import { toHex } from '../../src/wire/hex.ts';
 import { makeCcp } from '../../src/wire/type7.ts';
 import { abort, bytes, cont, end, start } from '../support/type9-segments.ts';
 import { riodp } from '../support/spawn.ts';
-import { lines } from './output.ts';
+import { jsonLines, lines } from './output.ts';
 import { serialHex, type9Tm } from './vectors.ts';
 import { tempFiles, trace } from './traces.ts';
 
@@ -18,13 +18,10 @@ const file = tempFiles('riodp-model-streaming-');
 
 type Line = Record<string, unknown>;
 
-function json(stdout: string): Line[] {
-  return lines(stdout).map((l) => JSON.parse(l) as Line);
-}
 
 /** The output lines between the header and the end line. */
 function body(stdout: string): Line[] {
-  return json(stdout).slice(1, -1);
+  return jsonLines(stdout).slice(1, -1);
 }
 
 function counting(n: number, from = 0): string {
@@ -54,7 +51,7 @@ function segmentRun(n: number, mtu: number): Line[] {
     ...pulls,
   ]));
   assert.equal(r.status, 0, r.stderr);
-  return json(r.stdout);
+  return jsonLines(r.stdout);
 }
 
 test('riodp model --help lists segmenter and reassembler; --describe lists their config fields and input kinds', async () => {
@@ -174,7 +171,7 @@ test('docs/model.md config errors (segmenter, reassembler): exit 2, one line per
     'riodp: config.vcCount: expected one of 0, 1, 2, 4, 8',
   ]);
   const ok = riodp(['model', 'reassembler'], '');
-  assert.deepEqual(json(ok.stdout)[0], { schema: 'riodp-model/1', engine: 'reassembler', config: { mtu: 256, segSupport: 0, destinationInContext: false, idleTimeout: null, vcCount: 0, crfSupported: true } });
+  assert.deepEqual(jsonLines(ok.stdout)[0], { schema: 'riodp-model/1', engine: 'reassembler', config: { mtu: 256, segSupport: 0, destinationInContext: false, idleTimeout: null, vcCount: 0, crfSupported: true } });
 });
 
 test('Part 10 §3.2.5 reassembly rules 1, 2, 6, 7 (reassembler): the segmenter\'s segments, hex or decode --json, give back the PDU with its VSID and flow', () => {
@@ -250,7 +247,7 @@ test('Part 10 §3.2.5 lost packet time-out (reassembler): --until fires the idle
     { t: 700, kind: 'query' },
   ]));
   assert.equal(r.status, 0, r.stderr);
-  const out = json(r.stdout);
+  const out = jsonLines(r.stdout);
   const key = 'Dev8/src16/vc0/prio0/crf0';
   const state = out.find((o) => o['kind'] === 'state') as { state: { openContexts: { received: number }[]; timers: unknown } };
   assert.deepEqual([state.state.openContexts[0]?.received, state.state.timers], [64, [{ name: `idle:${key}`, at: 1000 }]]);

@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEngine } from '../../src/cli/model/describe.ts';
-import { ModelDriver } from '../../src/cli/model/driver.ts';
 import { loadEngine } from '../../src/cli/model/engines.ts';
-import { MODEL_SCHEMA } from '../../src/cli/model/names.ts';
 import type { EngineName } from '../../src/cli/model/names.ts';
 import { renderPacket } from '../../src/cli/model/packets.ts';
 import { TM_OP } from '../../src/wire/type9-tm.ts';
@@ -12,7 +10,9 @@ import type { Type9TmPacket } from '../../src/wire/type9-types.ts';
 import { cont } from '../support/type9-segments.ts';
 import { EGRESS, INGRESS, describe, fromEgress, fromIngress, rawFrom } from '../support/tm.ts';
 import { riodp } from '../support/spawn.ts';
-import { lines } from './output.ts';
+import { configure, drive } from './model-drive.ts';
+import { jsonLines, lines } from './output.ts';
+import type { JsonLine as Line } from './output.ts';
 import { serialHex } from './vectors.ts';
 import { tempFiles, trace } from './traces.ts';
 
@@ -23,31 +23,11 @@ import { tempFiles, trace } from './traces.ts';
  * the stream is class 0x40, streamID 7, flow 0D (prio 1, CRF 1, Part 6 Table 6-7).
  */
 
-type Line = Record<string, unknown>;
-
 const newFile = tempFiles('riodp-model-tm-');
 const file = (text: string): string => newFile(text, 'json');
 
-function json(stdout: string): Line[] {
-  return lines(stdout).map((l) => JSON.parse(l) as Line);
-}
-
-/** The driver in process, as `riodp model` runs it: the output lines and the stderr messages. */
-async function drive(name: EngineName, config: unknown, input: readonly unknown[], opts: { lenient?: boolean; until?: number } = {}): Promise<{ out: Line[]; err: string[] }> {
-  const c = (await loadEngine(name)).configure(config, opts.lenient === true);
-  if (!c.ok) assert.fail(c.errors.join('; '));
-  const out: Line[] = [];
-  const err: string[] = [];
-  const d = new ModelDriver(c.instance, name, { schema: MODEL_SCHEMA, engine: name, config: c.effective }, { out: (l) => out.push(JSON.parse(JSON.stringify(l)) as Line), err: (m) => err.push(m) });
-  input.forEach((l, i) => {
-    d.line(JSON.stringify(l), i + 1);
-  });
-  d.finish(opts.until);
-  return { out, err };
-}
-
 async function configErrors(name: EngineName, config: unknown): Promise<readonly string[]> {
-  const c = (await loadEngine(name)).configure(config, false);
+  const c = await configure(name, config);
   if (c.ok) assert.fail('the config is accepted');
   return c.errors;
 }
@@ -85,7 +65,7 @@ const decoded = (p: Type9TmPacket): unknown => renderPacket(p).packet;
 test('docs/model.md: riodp model --help lists tm-ingress and tm-egress; --describe lists their config fields and input kinds', async () => {
   const help = riodp(['model', '--help']);
   assert.equal(help.status, 0);
-  assert.match(help.stdout, /"tm-ingress", "tm-egress"\)/);
+  assert.match(help.stdout, /"tm-ingress", "tm-egress",/);
   const ingress = describeEngine(await loadEngine('tm-ingress'));
   assert.match(ingress, /^riodp model tm-ingress: traffic management, data source: /);
   assert.match(ingress, /^ {2}lowCredits +integer 0\.\.255; default 2$/m);
@@ -117,7 +97,7 @@ test('Part 10 §3.4.4 Figure 3-6, §3.4.5 rule 6 (tm-ingress): credit status aro
   // decode --json objects, and one given by its labels only (TM OP name, message, operand scope).
   const asJson = run((p, i) => (i === 0 ? { ...VIDEO_LABELS, tmOpName: 'CREDIT', tm: { message: 'ALLOCATE', allocationUnit: 0, credits: 3 }, operand: { scope: 'class' } } : decoded(p)));
   assert.equal(asJson, asHex, 'docs/model.md Packets: both forms reach the engine as the same packet');
-  const out = json(asHex);
+  const out = jsonLines(asHex);
   assert.deepEqual(story(out), [
     // §3.4.4 Queue Status "to get attention for a queue that has become active, needing credits".
     '0 6>33 CREDIT Q_STATUS 1',
@@ -162,7 +142,7 @@ test('Part 10 §3.4.4, §3.4.5 rule 7 (tm-egress): Q_STATUS and a low CREDIT STA
   };
   const asHex = run(hex);
   assert.equal(run(decoded), asHex, 'docs/model.md Packets: both forms reach the engine as the same packet');
-  const out = json(asHex);
+  const out = jsonLines(asHex);
   assert.deepEqual(out[0], {
     schema: 'riodp-model/1', engine: 'tm-egress', config: {
       localID: 33, tt: 0, mode: 'CREDIT', types: 'BASIC_CREDIT', granularity: { mode: 'class', cosBits: 8 }, levelBits: 8, defaultFlow: '0A', crfSupported: true,
@@ -284,7 +264,7 @@ test('docs/model.md bad lines (tm-ingress): fields out of their Part 10 ranges n
     'riodp: line 9: timers are fired by the driver, not given as input (kind)',
     'riodp: line 10: expected one of tm, pdu-ready, pdu-sent, queue-level, command, query (kind)',
   ]);
-  const good = json(r.stdout).slice(1, -1).filter((o) => o['kind'] !== 'error');
+  const good = jsonLines(r.stdout).slice(1, -1).filter((o) => o['kind'] !== 'error');
   assert.deepEqual(good, [
     { t: 5, kind: 'event', name: 'unclassified', detail: '{"camera":2}' },
     { t: 6, kind: 'event', name: 'bad-command', detail: 'TM OP 1 is not used in mode CREDIT' },

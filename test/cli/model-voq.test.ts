@@ -1,88 +1,40 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEngine } from '../../src/cli/model/describe.ts';
-import { ModelDriver } from '../../src/cli/model/driver.ts';
 import { loadEngine } from '../../src/cli/model/engines.ts';
-import { MODEL_SCHEMA } from '../../src/cli/model/names.ts';
-import type { EngineName } from '../../src/cli/model/names.ts';
-import { toHex } from '../../src/wire/hex.ts';
-import { encodeSymbol } from '../../src/wire/symbol.ts';
-import type { SymbolFields } from '../../src/wire/symbol.ts';
 import { riodp } from '../support/spawn.ts';
-import { lines } from './output.ts';
-import { tempFiles, trace } from './traces.ts';
+import { configure, drive } from './model-drive.ts';
+import { GEN, GEN64, PA, PA_HEX, RX, RX64, STATUS, body, cs48, cs64, decode64, file } from './model-voq-support.ts';
+import { jsonLines, lines } from './output.ts';
+import { trace } from './traces.ts';
 
 /**
  * `riodp model voq-gen` and `riodp model voq-rx` (docs/model.md; VoQ Backpressure §4.2, §4.3;
- * Part 12 §3.1): the CLI run from source where its own behaviour is under test (exit codes,
- * stderr, both symbol forms), the driver in process elsewhere.
+ * Part 12 §3.1, §3.2): the CLI run from source where its own behaviour is under test (exit codes,
+ * stderr, every symbol form), the driver in process elsewhere.
  */
-
-type Line = Record<string, unknown>;
-
-const newFile = tempFiles('riodp-model-voq-');
-const file = (v: unknown): string => newFile(JSON.stringify(v), 'json');
-
-function json(stdout: string): Line[] {
-  return lines(stdout).map((l) => JSON.parse(l) as Line);
-}
-
-/** The driver in process, as `riodp model` runs it: the output lines and the stderr messages. */
-async function drive(name: EngineName, config: unknown, input: readonly unknown[], opts: { lenient?: boolean; until?: number } = {}): Promise<{ out: Line[]; err: string[] }> {
-  const c = (await loadEngine(name)).configure(config, opts.lenient === true);
-  if (!c.ok) assert.fail(c.errors.join('; '));
-  const out: Line[] = [];
-  const err: string[] = [];
-  const d = new ModelDriver(c.instance, name, { schema: MODEL_SCHEMA, engine: name, config: c.effective }, { out: (l) => out.push(JSON.parse(JSON.stringify(l)) as Line), err: (m) => err.push(m) });
-  input.forEach((l, i) => {
-    d.line(typeof l === 'string' ? l : JSON.stringify(l), i + 1);
-  });
-  d.finish(opts.until);
-  return { out, err };
-}
-
-async function configure(name: EngineName, config: unknown): Promise<{ ok: true; effective: unknown } | { ok: false; errors: readonly string[] }> {
-  const c = (await loadEngine(name)).configure(config, false);
-  return c.ok ? { ok: true, effective: c.effective } : { ok: false, errors: c.errors };
-}
-
-/** The lines between the header and the end line, error lines left out. */
-const body = (out: readonly Line[]): Line[] => out.slice(1, -1).filter((o) => o['kind'] !== 'error');
-
-/** A CS48 as hex (Part 6 Figure 3-2), CRC-13 computed. */
-function cs48(f: Omit<SymbolFields, 'link'>): string {
-  const bytes = new Uint8Array(6);
-  encodeSymbol({ link: 'cs48', ...f }, bytes, 0);
-  return toHex(bytes);
-}
-
-/** Carriers: packet-accepted ackID 3, buf_status 10, and Status ackID_status 4, buf_status 20; stype1 NOP (Table 3-17 0b111). */
-const PA = { stype0: 0, parameter0: 3, parameter1: 10, stype1: 7, cmd: 0 } as const;
-const STATUS = { stype0: 4, parameter0: 4, parameter1: 20, stype1: 7, cmd: 0 } as const;
-const PA_HEX = '0195c0000450';
-
-/** The seed generator of docs/model.md without its detector hysteresis: link 1 generates, every port participates. */
-const GEN = { ports: 12, portSettings: [{ participation: true }, { generation: true, participation: true }, ...Array.from({ length: 10 }, () => ({ participation: true }))] };
-/** Two staging queues: downstream ports 0 and 2 co-mingled in queue 0, port 1 in queue 1 (decoder, §2.3). */
-const RX = { ports: [{ queues: 2 }], routes: [{ destID: 16, localPort: 0, downstreamPort: 0 }, { destID: 17, localPort: 0, downstreamPort: 2 }, { destID: 18, localPort: 0, downstreamPort: 1 }] };
 
 test('docs/model.md: riodp model --help lists voq-gen and voq-rx; --describe lists their config fields and input kinds with defaults', async () => {
   const help = riodp(['model', '--help']);
   assert.equal(help.status, 0);
+  assert.match(help.stdout.replace(/\s+/g, ' '), /\brun a Part 9, Part 10 or VoQ backpressure engine as a golden model\b/);
   assert.match(help.stdout, /^ {2}voq-gen {2,}VoQ backpressure, downstream device: .*§4\.2/m);
   assert.match(help.stdout, /^ {2}voq-rx {2,}VoQ backpressure, upstream device: .*§4\.3/m);
   const gen = describeEngine(await loadEngine('voq-gen'));
   assert.match(gen, /^ {2}detector +\{kind\?: 'output-queue' \| 'input-voq', high\?, low\?\}; default \{"kind":"output-queue","high":1,"low":0\}$/m);
   assert.match(gen, /^ {2}fill +port, symbol \(CS48 hex or decode --layer symbol --json object, stype2 0\): /m);
   const rx = describeEngine(await loadEngine('voq-rx'));
-  assert.match(rx, /^ {2}routes +list of \{destID, localPort, downstreamPort \(0\.\.447\)\}; default required$/m);
+  assert.match(rx, /^ {2}routes +list of \{destID, localPort, downstreamPort \(0\.\.447; 0\.\.895 with symbol cs64\)\}; default required$/m);
+  assert.match(gen, /^ {2}symbol +'cs48' \| 'cs64'; default cs48$/m);
+  assert.match(gen, /^ {2}next-cs64 +port, stype1\? /m);
+  assert.match(rx, /^ {2}cs64 +port, symbol \(CS64 hex or decode --layer symbol --link cs64 --json object\): /m);
   assert.match(rx, /^ {2}transmit-opportunity +port: /m);
 });
 
 test('riodp model voq-gen: VoQ Backpressure Table 5-3 — the header fills every reset value; a Port n VoQ Control CSR value stands for its fields in either layout', async () => {
   const seed = await configure('voq-gen', { ports: 2, portSettings: [{ generation: true }] });
   assert.deepEqual(seed, { ok: true, effective: {
-    format: 'seed', ports: 2, portSettings: [{ generation: true, participation: false, portXoff: false, vcLinking: false }],
+    format: 'seed', symbol: 'cs48', ports: 2, portSettings: [{ generation: true, participation: false, portXoff: false, vcLinking: false }],
     detector: { kind: 'output-queue', high: 1, low: 0 }, refreshPeriod: null, resendOnLinkRecovery: true, activeVcs: 0,
   } });
   // Seed Table 5-3, bit 0 the most significant: bits 0-2 supported (0xe0000000), 8 generation (0x00800000),
@@ -133,7 +85,7 @@ test('riodp model voq-gen, voq-rx: config errors exit 2 with nothing on stdout, 
   assert.deepEqual(await configure('voq-rx', {}), { ok: false, errors: ['config.routes: missing, expected a list of routes {destID, localPort, downstreamPort}'] });
   assert.deepEqual(await configure('voq-rx', { ports: [], routes: [] }), { ok: false, errors: ['config.ports: expected at least one local port'] });
   assert.deepEqual(await configure('voq-rx', { format: 'part12-rev4.1', routes: [] }), { ok: true, effective: {
-    format: 'part12-rev4.1', ports: [{ queues: 4, reverseMap: { mode: 'decoder' }, reception: true, perVcStaging: false, enableVcLinking: false, rxPortGroupSize: 0 }], routes: [], vcs: 0, clearOnLinkUp: true,
+    format: 'part12-rev4.1', symbol: 'cs48', ports: [{ queues: 4, reverseMap: { mode: 'decoder' }, reception: true, perVcStaging: false, enableVcLinking: false, rxPortGroupSize: 0 }], routes: [], vcs: 0, clearOnLinkUp: true,
   } });
 });
 
@@ -149,7 +101,7 @@ test('riodp model voq-gen: VoQ Backpressure §4.2 b, §3.1 — a fill carrier gi
   const asHex = run(PA_HEX);
   assert.equal(run(object), asHex, 'docs/model.md Control symbols: both forms reach the engine as the same carrier');
   assert.equal(run({ stype0Name: 'packet-accepted', packetAckID: 3, bufStatus: 10, stype1Name: 'NOP', cmdName: 'NOP' }), asHex, 'labels stand for the raw fields');
-  const filled = json(asHex).find((o) => o['kind'] === 'stype2') as { stype2: number; hex: string; symbol: unknown; voq: unknown; message: unknown };
+  const filled = jsonLines(asHex).find((o) => o['kind'] === 'stype2') as { stype2: number; hex: string; symbol: unknown; voq: unknown; message: unknown };
   // Hand-derived (Table 3-1/3-2/3-3): CMD 0b001 || status 0b010000 (port 4 = offset 4, bit 4) || group 0b00000.
   assert.equal(filled.stype2, 0b001_010000_00000);
   assert.deepEqual(filled.message, { group: 0, vc: null, portStatus: 16, congestedPorts: [4], reason: 'change' });
@@ -177,7 +129,7 @@ test('riodp model voq-rx: VoQ Backpressure §4.3 e — a received symbol as hex 
   const asHex = run(hex);
   assert.equal(run(object), asHex);
   assert.equal(run(labels), asHex);
-  assert.deepEqual(body(json(asHex)), [
+  assert.deepEqual(body(jsonLines(asHex)), [
     { t: 10, kind: 'blocked', port: 0, vc: null, queue: 0, cause: 'backpressure' },
     { t: 20, kind: 'transmit', port: 0, packetId: 'b', destID: 18, vc: 0, queue: 1, downstreamPort: 1 },
     { t: 30, kind: 'event', name: 'idle', port: 0, detail: '1 staged' },
@@ -214,7 +166,7 @@ test('riodp model voq-gen: docs/model.md bad lines — a field out of its range 
     'riodp: line 9: timers are fired by the driver, not given as input (kind)',
     `riodp: line 10: not JSON: Unexpected token 'o', "not json" is not valid JSON`,
   ]);
-  assert.deepEqual(body(json(r.stdout)), [
+  assert.deepEqual(body(jsonLines(r.stdout)), [
     { t: 5, kind: 'event', name: 'unknown-port', detail: 'port 12 is not 0–11' },
     { t: 6, kind: 'event', name: 'invalid-symbol', port: 1, detail: 'a VC_Status carrier needs a 3-bit vcid, got undefined' },
   ]);
@@ -242,7 +194,7 @@ test('riodp model voq-rx: docs/model.md bad lines — ranges and symbols are che
     'line 4: expected a packet ID, a non-negative integer or a string (packetId)',
     'line 5: expected an integer 0..6 (rxPortGroupSize)',
     'line 6: missing, expected a non-negative integer (port)',
-    'line 7: expected one of symbol, stype2, packet, transmit-opportunity, link-down, link-up, control, query (kind)',
+    'line 7: expected one of symbol, stype2, cs64, packet, transmit-opportunity, link-down, link-up, control, query (kind)',
   ]);
   assert.deepEqual(body(r.out), [
     { t: 1, kind: 'event', name: 'no-route', packetId: 7, detail: 'destID 99' },
@@ -299,7 +251,7 @@ test('riodp model voq-gen: VoQ Backpressure §4.2 f — refreshPeriod asks for t
   ]));
   assert.equal(r.stderr, '');
   assert.equal(r.status, 0);
-  const out = json(r.stdout);
+  const out = jsonLines(r.stdout);
   const story = body(out).map((o) => (o['kind'] === 'symbol-wanted' ? `${o['t'] as number} wanted ${o['port'] as number}:g${o['group'] as number}` : `${o['t'] as number} ${o['kind'] as string}${o['kind'] === 'stype2' ? ` ${JSON.stringify(o['message'])}` : ''}`));
   assert.deepEqual(story.slice(0, 4), [
     // §4.2 g: link 0's groups 0 (ports 0-5) and 1 (ports 6-7) after its recovery.
@@ -384,4 +336,91 @@ test('riodp model voq-gen: VoQ Backpressure §2.5 input-voq detector — a voq-d
     { t: 0, kind: 'symbol-wanted', port: 2, group: 0, vc: null },
     { t: 1, kind: 'event', name: 'detector-input-ignored', port: 0, detail: 'the detector takes voq-depth' },
   ]);
+});
+
+
+test('riodp model voq-gen, voq-rx: Part 12 §3.2, DECISIONS §5 — symbol cs64 needs format part12-rev4.1 (a config error otherwise); with cs64 routes reach downstream port 895', async () => {
+  const r = riodp(['model', 'voq-gen', '--config', file({ ports: 2, symbol: 'cs64' })], '');
+  assert.equal(r.status, 2);
+  assert.equal(r.stdout, '');
+  assert.deepEqual(lines(r.stderr), ["riodp: config.symbol: expected 'cs48' in the seed format (the Control Symbol 64 VoQ form is Part 12 §3.2 only)"]);
+  assert.deepEqual(await configure('voq-rx', { symbol: 'cs64', routes: [] }), { ok: false, errors: ["config.symbol: expected 'cs48' in the seed format (the Control Symbol 64 VoQ form is Part 12 §3.2 only)"] });
+  assert.deepEqual(await configure('voq-gen', { ports: 1, symbol: 'cs96' }), { ok: false, errors: ['config.symbol: expected one of cs48, cs64'] });
+  const route = (symbol: string, downstreamPort: number) => configure('voq-rx', { format: 'part12-rev4.1', symbol, routes: [{ destID: 1, localPort: 0, downstreamPort }] });
+  // 14 status bits × 64 groups with group size 6 in a CS64 (§3.2), 7 × 64 in a CS48 (§3.1).
+  assert.equal((await route('cs64', 895)).ok, true);
+  assert.deepEqual(await route('cs64', 896), { ok: false, errors: ['config.routes.0.downstreamPort: expected an integer 0..895'] });
+  assert.deepEqual(await route('cs48', 448), { ok: false, errors: ['config.routes.0.downstreamPort: expected an integer 0..447 (0..895 with symbol cs64)'] });
+});
+
+test('riodp model voq-gen: Part 12 §3.2 Figure 3-4, Table 3-3/3-4 — next-cs64 prints the symbol as riodp decode --link cs64 does, with its hex and VoQ message; stype1 by name or value; nothing due is a null symbol', async () => {
+  const r = await drive('voq-gen', GEN64, [
+    { t: 0, kind: 'queue-depth', port: 17, depth: 1 },
+    { t: 10, kind: 'next-cs64', port: 0, stype1: 'end-of-packet-unpadded' },
+    { t: 20, kind: 'next-cs64', port: 1, stype1: 0x10 },
+    { t: 30, kind: 'next-cs64', port: 0 },
+  ]);
+  assert.deepEqual(r.err, []);
+  const [a, b, none] = r.out.filter((o) => o['kind'] === 'cs64') as { hex: string; symbol: unknown; voq: unknown; message: unknown }[];
+  // Hand-derived: VC_IND 0b1111 (all VCs, Table 3-3) || 16 status bits 0b0000000000000010 (Table 3-4:
+  // status bit 14 of group 1 is port 17) || group 0b0001: parameter0 0xF00, parameter1 0x021, stype1 0x10.
+  assert.equal(a?.hex, cs64({ stype0: 0b1101, parameter0: 0xf00, parameter1: 0x021, stype1: 0x10 }));
+  assert.equal(b?.hex, a.hex, 'the stype1 name and its value give the same symbol');
+  assert.deepEqual(a.symbol, decode64(a.hex));
+  assert.deepEqual(a.voq, { format: 'part12-rev4.1', portGroupSize: 4, vcInd: 15, vcIndName: 'ALL_VCS', portGroup: 1, portStatus: 2, congestedPorts: [17] });
+  assert.deepEqual(a.message, { group: 1, vc: null, portStatus: 2, congestedPorts: [17], reason: 'change' });
+  assert.deepEqual(none, { t: 30, kind: 'cs64', port: 0, message: null, symbol: null });
+  assert.equal(lines(riodp(['encode', '--layer', 'symbol', '--link', 'cs64', '--voq-group-size', '4', JSON.stringify(a.symbol)]).stdout)[0], a.hex);
+});
+
+test('riodp model voq-gen: docs/model.md bad lines, --lenient — a next-cs64 stype1 out of range, by an unknown name or reserved is a bad line; with --lenient a reserved stype1 reaches the engine; CS48 requests to a CS64 generator are symbol-form-mismatch', async () => {
+  const strict = await drive('voq-gen', GEN64, [
+    { t: 0, kind: 'next-cs64', port: 0, stype1: 256 },
+    { t: 0, kind: 'next-cs64', port: 0, stype1: 'start-of-packet-unpadded' },
+    { t: 0, kind: 'next-cs64', port: 0, stype1: 0x39 },
+    { t: 1, kind: 'next-stype2', port: 0, stype0: 'status' },
+  ]);
+  assert.equal(strict.err.length, 3);
+  assert.equal(strict.err[0], 'line 1: expected an integer 0..255 (stype1)');
+  // Start-of-packet carries ackID bits (Part 6 §3.5.1): given by value only.
+  assert.match(strict.err[1] ?? '', /^line 2: expected an stype1 0\.\.255 or its name \(stomp, .*, loop-timing-request, NOP\) \(stype1\)$/);
+  assert.equal(strict.err[2], 'line 3: stype1 0x39 is reserved, Part 6 §3.5 Table 3-18 (stype1)');
+  assert.deepEqual(body(strict.out), [{ t: 1, kind: 'event', name: 'symbol-form-mismatch', port: 0, detail: 'a CS48 input to a CS64 generator' }]);
+  const lenient = await drive('voq-gen', GEN64, [{ t: 0, kind: 'queue-depth', port: 3, depth: 1 }, { t: 1, kind: 'next-cs64', port: 0, stype1: 0x39 }], { lenient: true });
+  const sent = lenient.out.find((o) => o['kind'] === 'cs64') as { symbol: { stype1: number; stype1Name: string } };
+  assert.deepEqual([lenient.err, sent.symbol.stype1, sent.symbol.stype1Name], [[], 0x39, 'RESERVED']);
+});
+
+test('riodp model voq-gen → voq-rx: Part 12 §3.2, §3.3 — a CS64 as hex, as its decode --json object or as labels stops the one per-VC queue its VC_IND names; a reserved VC_IND is a bad line, with --lenient reserved-vc-ind', async () => {
+  const gen = await drive('voq-gen', { ...GEN64, portSettings: { ...GEN64.portSettings, vcLinking: true } }, [
+    { t: 0, kind: 'queue-depth', port: 3, vc: 5, depth: 1 },
+    { t: 10, kind: 'next-cs64', port: 0 },
+  ]);
+  const sent = gen.out.find((o) => o['kind'] === 'cs64') as { hex: string };
+  // VC_IND 0b0100 (VC5) || status 0b0000000000001000 (Table 3-4: bit 12 of group 0 is port 3) || group 0b0000.
+  assert.equal(sent.hex, cs64({ stype0: 0b1101, parameter0: 0x400, parameter1: 0x080, stype1: 0x38 }));
+  const labels = { stype0Name: 'VoQ-backpressure', voq: { vcIndName: 'VC5', congestedPorts: [3] }, stype1Name: 'NOP' };
+  for (const symbol of [sent.hex, decode64(sent.hex), labels]) {
+    const rx = await drive('voq-rx', RX64, [{ t: 0, kind: 'cs64', port: 0, symbol }]);
+    assert.deepEqual([rx.err, body(rx.out)], [[], [{ t: 0, kind: 'blocked', port: 0, vc: 5, queue: 3, cause: 'backpressure' }]], JSON.stringify(symbol));
+  }
+  // VC_IND 0b1001: "Reserved" (Table 3-3).
+  const reserved = cs64({ stype0: 0b1101, parameter0: 0x900, parameter1: 0x080, stype1: 0x38 });
+  const bad = await drive('voq-rx', RX64, [
+    { t: 0, kind: 'cs64', port: 0, symbol: reserved },
+    { t: 0, kind: 'cs64', port: 0, symbol: sent.hex.slice(0, 8) },
+    // The last bit of byte 5 is symbol bit 47, CRC-24 bit c9 (c0 is bit 38): 0x03bd7d reads as 0x03fd7d.
+    { t: 0, kind: 'cs64', port: 0, symbol: `${sent.hex.slice(0, 10)}${(Number.parseInt(sent.hex.slice(10, 12), 16) ^ 1).toString(16).padStart(2, '0')}${sent.hex.slice(12)}` },
+    { t: 1, kind: 'symbol', port: 0, symbol: cs48(STATUS) },
+  ]);
+  assert.deepEqual(bad.err, [
+    'line 1: VC_IND 0b1001 is reserved, Part 12 §3.2 Table 3-3, byte 0 (symbol.voq.vcInd)',
+    'line 2: expected a Control Symbol 64 of 8 bytes, got 4 (symbol)',
+    'line 3: CRC-24 0x03fd7d, computed 0x03bd7d, Part 6 §3.6.5, byte 4 (symbol.crc)',
+  ]);
+  assert.deepEqual(body(bad.out), [{ t: 1, kind: 'event', name: 'symbol-form-mismatch', port: 0, detail: 'a CS48 input to a CS64 receiver' }]);
+  const lenient = await drive('voq-rx', RX64, [{ t: 0, kind: 'cs64', port: 0, symbol: reserved }], { lenient: true });
+  assert.deepEqual(body(lenient.out), [{ t: 0, kind: 'event', name: 'reserved-vc-ind', port: 0, detail: 'VC_IND 0b1001' }]);
+  const cs48rx = await drive('voq-rx', RX, [{ t: 0, kind: 'cs64', port: 0, symbol: sent.hex }]);
+  assert.deepEqual(body(cs48rx.out), [{ t: 0, kind: 'event', name: 'symbol-form-mismatch', port: 0, detail: 'a CS64 input to a CS48 receiver' }]);
 });

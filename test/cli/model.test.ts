@@ -8,19 +8,16 @@ import { fileURLToPath } from 'node:url';
 import { makeCcp } from '../../src/wire/type7.ts';
 import type { CcpFields } from '../../src/wire/type7.ts';
 import { riodp } from '../support/spawn.ts';
-import { lines } from './output.ts';
+import { jsonLines, lines } from './output.ts';
 import { serialHex } from './vectors.ts';
 import { tempFiles, trace } from './traces.ts';
 
 const file = tempFiles('riodp-model-test-');
 
-function json(stdout: string): Record<string, unknown>[] {
-  return lines(stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
-}
 
 /** The output lines between the header and the end line. */
 function body(stdout: string): Record<string, unknown>[] {
-  return json(stdout).slice(1, -1);
+  return jsonLines(stdout).slice(1, -1);
 }
 
 function ccp(f: Partial<CcpFields> & Pick<CcpFields, 'command' | 'flowID'>): string {
@@ -80,7 +77,7 @@ test('docs/model.md schema: a trace for another major version is refused whole (
 test('docs/model.md header: the first line names the schema, the engine and the effective config; the last line is end', () => {
   const r = riodp(['model', 'ccp-endpoint', '--config', file('{"orphanPeriod": 5000}', 'json')], trace([{ schema: 'riodp-model/1', engine: 'ccp-endpoint' }, { t: 42 }]));
   assert.equal(r.status, 0);
-  assert.deepEqual(json(r.stdout), [
+  assert.deepEqual(jsonLines(r.stdout), [
     { schema: 'riodp-model/1', engine: 'ccp-endpoint', config: { orphanPeriod: 5000, counterBits: 8, counters: { mode: 'per-flow' }, critical: [], flowArbitration: false } },
     { t: 42, kind: 'end', pending: [], counters: { xoff: 0, xon: 0, reservedFlowId: 0, criticalIgnored: 0, saturated: 0, xonAtZero: 0, orphanRestarts: 0, arbitrationIgnored: 0, undefinedIgnored: 0 } },
   ]);
@@ -103,10 +100,10 @@ test('docs/model.md errors: bad lines are reported on stderr and as error lines,
     'riodp: line 4: expected an integer 0..4294967295 (destinationID)',
     `riodp: line 5: not JSON: Unexpected token 'g', "garbage" is not valid JSON`,
   ]);
-  const errors = json(r.stdout).filter((o) => o['kind'] === 'error');
+  const errors = jsonLines(r.stdout).filter((o) => o['kind'] === 'error');
   assert.deepEqual(errors.map((e) => [e['t'], e['line']]), [[10, 2], [10, 3], [10, 4], [10, 5]]);
   // The good line after the bad ones still ran: §2.4.5 rule 2, the XON restarts flow 0A.
-  assert.deepEqual(json(r.stdout).filter((o) => o['kind'] === 'flow' && o['t'] === 40), [{ t: 40, kind: 'flow', destinationID: 0x34, flowID: '0A', enabled: true, cause: 'xon' }]);
+  assert.deepEqual(jsonLines(r.stdout).filter((o) => o['kind'] === 'flow' && o['t'] === 40), [{ t: 40, kind: 'flow', destinationID: 0x34, flowID: '0A', enabled: true, cause: 'xon' }]);
 });
 
 test('docs/model.md Packets: a CCP given as hex and as its decode --json object give the same output', () => {
@@ -116,7 +113,7 @@ test('docs/model.md Packets: a CCP given as hex and as its decode --json object 
   const b = riodp(['model', 'ccp-endpoint'], trace([{ t: 1, kind: 'ccp', packet: object }, { t: 2, kind: 'query' }]));
   assert.equal(a.status, 0);
   assert.equal(a.stdout, b.stdout);
-  assert.equal(json(a.stdout).filter((o) => o['kind'] === 'flow').length, 2, 'XOFF 0B stops 0A and 0B');
+  assert.equal(jsonLines(a.stdout).filter((o) => o['kind'] === 'flow').length, 2, 'XOFF 0B stops 0A and 0B');
 });
 
 test('docs/model.md --lenient: a reserved flowID reaches the engine, which takes no action (Part 9 §3.4)', () => {
@@ -154,7 +151,7 @@ test('Part 9 A.1 method 2 (congestion-point, end point): every new flow arriving
     { t: 2, kind: 'enqueue', packet: pkt(3) },
   ]));
   assert.equal(r.status, 0);
-  const sends = json(r.stdout).filter((o) => o['kind'] === 'send');
+  const sends = jsonLines(r.stdout).filter((o) => o['kind'] === 'send');
   assert.deepEqual(sends.map((s) => [s['t'], (s['packet'] as { destinationID: number }).destinationID, (s['packet'] as { command: string }).command, (s['packet'] as { soc: number }).soc]),
     [[1, 2, 'XOFF', 1], [2, 3, 'XOFF', 1]]);
   for (const s of sends) assert.equal(s['hex'], serialHex(makeCcp({ ...(s['packet'] as CcpFields), command: 'XOFF' })));
@@ -167,7 +164,7 @@ test('Part 9 §2.4.7 rules 3-4 (arb-tx): XOFF(ARB) rejects; after retryDelay a n
     { t: 100, kind: 'ccp', packet: xoffArb },
   ]));
   assert.equal(r.status, 0);
-  const out = json(r.stdout);
+  const out = jsonLines(r.stdout);
   const requests = out.filter((o) => o['kind'] === 'send').map((o) => [o['t'], (o['packet'] as { command: string; seq: number }).command, (o['packet'] as { seq: number }).seq]);
   assert.deepEqual(requests, [[0, 'REQUEST_SINGLE_PDU', 0], [600, 'REQUEST_SINGLE_PDU', 1]]);
   assert.ok(out.some((o) => o['kind'] === 'event' && o['name'] === 'rejected' && o['t'] === 100));
@@ -198,7 +195,7 @@ test('Part 9 §2.4.8 (arb-rx): --until fires the idle timeout that frees a silen
   const req = serialHex(makeCcp({ destinationID: 0x20, tgtdestinationID: 0x10, tt: 0, command: 'REQUEST_SINGLE_PDU', seq: 0, flowID: '0A', soc: 1 }));
   const r = riodp(['model', 'arb-rx', '--config', file('localID: 32\nresources: 1\nidleTimeout: 1000\n'), '--until', '5000'], trace([{ t: 0, kind: 'ccp', packet: req }]));
   assert.equal(r.status, 0);
-  const out = json(r.stdout);
+  const out = jsonLines(r.stdout);
   assert.deepEqual(out.slice(-3), [
     { t: 1000, kind: 'expired', name: 'idle:16/0A' },
     { t: 1000, kind: 'freed', sourceID: 0x10, flowID: '0A', reason: 'idle-timeout' },
@@ -214,14 +211,14 @@ test('docs/model.md timer loop guard: --max-expiries stops a run whose timers ke
   ]));
   assert.equal(r.status, 1);
   assert.deepEqual(lines(r.stderr), ['riodp: line 2: more than 3 timer expiries: stopped (a timer that keeps re-arming itself?)']);
-  const out = json(r.stdout);
+  const out = jsonLines(r.stdout);
   assert.equal(out.filter((o) => o['kind'] === 'expired').length, 3);
   assert.deepEqual(out.at(-1)?.['pending'], [{ name: 'request:32/0A', at: 4 }]);
 });
 
 test('docs/model.md query: prints the engine snapshot and counters at t', () => {
   const r = riodp(['model', 'ccp-endpoint'], trace([{ t: 0, kind: 'ccp', packet: ccp({ command: 'XOFF', flowID: '0A' }) }, { t: 7, kind: 'query' }]));
-  const state = json(r.stdout).find((o) => o['kind'] === 'state') as { t: number; state: { orphanQueue: unknown }; counters: { xoff: number } };
+  const state = jsonLines(r.stdout).find((o) => o['kind'] === 'state') as { t: number; state: { orphanQueue: unknown }; counters: { xoff: number } };
   assert.equal(state.t, 7);
   assert.deepEqual(state.state.orphanQueue, [{ destinationID: 0x34, flowID: '0A', counter: 1 }]);
   assert.equal(state.counters.xoff, 1);

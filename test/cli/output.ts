@@ -31,7 +31,10 @@ export function errorLines(stderr: string): ErrorLine[] {
   });
 }
 
-/** The JSON objects printed by `decode --json`, one a line. */
-export function jsonLines(stdout: string): Record<string, unknown>[] {
-  return lines(stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
+/** A JSON object printed as one line (`decode --json`, `riodp model`). */
+export type JsonLine = Record<string, unknown>;
+
+/** The JSON objects printed by `decode --json` or `riodp model`, one a line. */
+export function jsonLines(stdout: string): JsonLine[] {
+  return lines(stdout).map((l) => JSON.parse(l) as JsonLine);
 }

@@ -8,6 +8,10 @@ import assert from 'node:assert/strict';
 import { SessionEngine } from '../../src/session/engine.ts';
 import type { Contact, SendMessageOutput, SessionConfig, SessionEvent, SessionInput, SessionOutput, StreamRef } from '../../src/session/types.ts';
 import type { SmpMessage } from '../../src/wire/smp/index.ts';
+import { NetClock } from './net-clock.ts';
+import type { NetDelivery } from './net-clock.ts';
+
+export type { NetDelivery } from './net-clock.ts';
 
 export interface NetMessage {
   readonly at: number;
@@ -29,42 +33,23 @@ export interface NetEvent {
   readonly detail: SessionEvent;
 }
 
-export interface NetDelivery {
-  readonly node: number;
-  readonly at: number;
-  readonly stream: StreamRef;
-  readonly protoID: number;
-  readonly pdu: Uint8Array;
-}
-
 /** The delays after which the copies of a message arrive: [] loses it, [d, d2] duplicates it. */
 export type Link = (m: NetMessage) => readonly number[];
 
-interface InFlight {
-  readonly at: number;
-  readonly seq: number;
-  readonly to: number;
-  readonly input: SessionInput;
-}
-
-export class SessionNet {
+export class SessionNet extends NetClock {
   readonly engines = new Map<number, SessionEngine>();
   readonly configs = new Map<number, SessionConfig>();
   readonly trace: NetMessage[] = [];
   readonly events: NetEvent[] = [];
   readonly deliveries: NetDelivery[] = [];
-  now = 0;
   /** Default one time unit per hop, in order. */
   link: Link = () => [1];
-  #queue: InFlight[] = [];
-  #seq = 0;
-  readonly #timers = new Map<number, Map<string, number>>();
 
   add(config: SessionConfig): SessionEngine {
     const e = new SessionEngine(config);
     this.engines.set(config.nodeId, e);
     this.configs.set(config.nodeId, config);
-    this.#timers.set(config.nodeId, new Map());
+    this.clearTimers(config.nodeId);
     return e;
   }
 
@@ -104,12 +89,9 @@ export class SessionNet {
         case 'send-pdu':
           this.#transmit(node, o.to, 'PDU', o.pdu, undefined, undefined, o.streamID, o.cos);
           break;
-        case 'timer': {
-          const t = this.#timers.get(node);
-          if (o.at === null) t?.delete(o.name);
-          else t?.set(o.name, o.at);
+        case 'timer':
+          this.setTimer(node, o.name, o.at);
           break;
-        }
         case 'event':
           this.events.push({ node, at: o.at, detail: o.detail });
           break;
@@ -132,57 +114,10 @@ export class SessionNet {
         if (streamID !== undefined) input = { kind: 'pdu', from, streamID, cos, pdu: bytes };
         else if (contact?.conveyance === 'type9') input = { kind: 'pdu', from, streamID: contact.streamID, cos: contact.cos, pdu: bytes };
         else input = contact?.conveyance === 'type11' ? { kind: 'message', from, bytes, mailbox: contact.mailbox } : { kind: 'message', from, bytes };
-        this.#queue.push({ at: this.now + d, seq: this.#seq++, to: target, input });
+        this.schedule(this.now + d, () => {
+          if (this.engines.has(target)) this.input(target, input);
+        });
       }
-    }
-  }
-
-  /** The next thing to happen: earliest first; at equal times messages (in send order) before timers. */
-  #next(): { readonly at: number; readonly run: () => void } | undefined {
-    let first: InFlight | undefined;
-    for (const f of this.#queue) if (first === undefined || f.at < first.at || (f.at === first.at && f.seq < first.seq)) first = f;
-    let timer: { node: number; name: string; at: number } | undefined;
-    for (const [node, timers] of this.#timers) {
-      for (const [name, at] of timers) if (timer === undefined || at < timer.at) timer = { node, name, at };
-    }
-    if (first !== undefined && (timer === undefined || first.at <= timer.at)) {
-      const f = first;
-      return { at: f.at, run: () => { this.#deliver(f); } };
-    }
-    if (timer === undefined) return undefined;
-    const t = timer;
-    return {
-      at: t.at,
-      run: () => {
-        this.#timers.get(t.node)?.delete(t.name);
-        this.input(t.node, { kind: 'timer', name: t.name });
-      },
-    };
-  }
-
-  #deliver(f: InFlight): void {
-    this.#queue = this.#queue.filter((q) => q !== f);
-    if (this.engines.has(f.to)) this.input(f.to, f.input);
-  }
-
-  /** Runs everything due up to `until` (inclusive), then sets the clock to it. */
-  run(until: number): void {
-    for (;;) {
-      const n = this.#next();
-      if (n === undefined || n.at > until) break;
-      this.now = Math.max(this.now, n.at);
-      n.run();
-    }
-    this.now = Math.max(this.now, until);
-  }
-
-  /** Runs until nothing is in flight and no timer is armed, or `limit` is reached. */
-  settle(limit = Number.MAX_SAFE_INTEGER): void {
-    for (;;) {
-      const n = this.#next();
-      if (n === undefined || n.at > limit) return;
-      this.now = Math.max(this.now, n.at);
-      n.run();
     }
   }
 
@@ -196,8 +131,8 @@ export class SessionNet {
     return this.trace.filter(filter).map((m) => `${m.from}>${m.to} ${describe(m)}`);
   }
 
-  inFlight(): number {
-    return this.#queue.length;
+  protected fire(node: number, name: string): void {
+    this.input(node, { kind: 'timer', name });
   }
 }
 

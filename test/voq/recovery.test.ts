@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { VoqLink } from '../support/voq-link.ts';
+import { GEN_LINK, VoqLink } from '../support/voq-link.ts';
 import type { VoqLinkConfig } from '../support/voq-link.ts';
 
 const FORMATS: readonly Pick<VoqLinkConfig, 'format' | 'groupSize'>[] = [{ format: 'seed' }, { format: 'part12-rev4.1', groupSize: 3 }];
@@ -85,4 +85,26 @@ test('VoQ Backpressure §4.2 rules f, g (round trip): with neither a timer nor a
   assert.equal(l.flush(), 0);
   assert.equal(l.disagreements().length, 2);
   assert.equal(l.refreshAt(), null);
+});
+
+test('VoQ Backpressure Table 5-3 bit 8, §4.2 g (round trip, regression): a port that cleared while generation was off no longer stays congested upstream once generation is back on', () => {
+  for (const f of [...FORMATS, { format: 'part12-rev4.1', groupSize: 3, linking: true, vcs: 8 } as const]) {
+    // Neither a timer nor a recovery resend: only the restart can correct the upstream view.
+    const l = new VoqLink({ ...f, ports: 24, resendOnLinkRecovery: false, clearOnLinkUp: false });
+    l.congest(3);
+    l.congest(20);
+    l.flush();
+    assert.deepEqual(l.rx.congestedPorts(0), [3, 20]);
+    l.genInput({ kind: 'port-control', port: GEN_LINK, settings: { generation: false } });
+    l.clear(3);
+    assert.equal(l.flush(), 0, '"0b0 = No VoQ symbols will be transmitted"');
+    assert.deepEqual(l.rx.congestedPorts(0), [3, 20], 'the upstream device still holds port 3');
+    const before = l.delivered.length;
+    l.genInput({ kind: 'port-control', port: GEN_LINK, settings: { generation: true } });
+    // Every group of every VC the link reports on: 3 groups of 10 ports (seed: 4 of 6), 9 VCs when linked.
+    assert.equal(l.flush(), (f.format === 'seed' ? 4 : 3) * l.vcList().length, JSON.stringify(f));
+    assert.ok(l.delivered.slice(before).every((m) => m.reason === 'restart'));
+    assert.deepEqual(l.rx.congestedPorts(0), [20], JSON.stringify(f));
+    assert.deepEqual(l.disagreements(), []);
+  }
 });

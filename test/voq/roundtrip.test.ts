@@ -56,6 +56,9 @@ test('VoQ Backpressure §4.2 rule e + §4.3 e (round trip): seed format, group b
   walkBoundaries({ ports: 192, perVcStaging: true, vcs: 2 }, SEED_BOUNDARIES);
   walkBoundaries({ ports: 192, linking: true, vcs: 8 }, SEED_BOUNDARIES);
   walkBoundaries({ ports: 192, linking: true, vcs: 1 }, SEED_BOUNDARIES);
+  // Part 6 Table 3-12: 2 active VCs are VC1 and VC5, 4 are VC1, VC3, VC5 and VC7.
+  walkBoundaries({ ports: 192, linking: true, vcs: 2 }, SEED_BOUNDARIES);
+  walkBoundaries({ ports: 192, linking: true, vcs: 4 }, SEED_BOUNDARIES);
 });
 
 test('VoQ Backpressure §4.2 rule d + Table 3-2/3-3 (round trip): each boundary port travels as group ⌊p/6⌋, offset p mod 6', () => {
@@ -157,8 +160,8 @@ test('Part 12 Table 5-3 bits 26–31 (round trip): changing TX and RX Port Group
   l.congest(33);
   l.flush();
   // 11 ports per group now: port 3 is group 0 offset 3, port 12 group 1 offset 1, port 33 group 3
-  // offset 0; the re-enabled link restates the ports still congested.
-  assert.deepEqual(l.delivered.slice(1).map((m) => [m.group, m.portStatus]), [[0, 0b1000], [1, 0b10], [3, 0b1]]);
+  // offset 0; the re-enabled link restates every group, the all-clear group 2 too.
+  assert.deepEqual(l.delivered.slice(1).map((m) => [m.group, m.portStatus, m.reason]), [[0, 0b1000, 'restart'], [1, 0b10, 'restart'], [2, 0, 'restart'], [3, 0b1, 'restart']]);
   assert.deepEqual(l.rx.congestedPorts(0), [3, 12, 33]);
   assert.equal(l.rx.counters().reservedCmd, 0);
 });

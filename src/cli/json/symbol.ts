@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { buildSymbol } from '../../wire/symbol.ts';
 import type { ControlSymbol, SymbolFields } from '../../wire/symbol.ts';
@@ -19,6 +18,7 @@ import type { CauseName, Link, PortStatusName } from '../../wire/symbol-types.ts
 import { VOQ_FORMATS, VoqCmdName, encodeStype2, groupOfPort } from '../../wire/voq-stype2.ts';
 import type { VoqFormat } from '../../wire/voq-stype2.ts';
 import { invalidJson as fail, parseWith, uint } from './common.ts';
+import { agree, compareWithSymbol, voqGroupStatus } from './symbol-agreement.ts';
 
 /**
  * JSON input for control symbols (docs/cli.md): exactly what `toJsonValue(decodeSymbol(…))`
@@ -102,7 +102,7 @@ export function symbolFromJson(json: unknown, opts: SymbolJsonOptions = {}): Con
     part12GroupSize: groupSize,
     ...(opts.strict === undefined ? {} : { strict: opts.strict }),
   });
-  compare(j, canon, '');
+  compareWithSymbol(j, canon);
   return canon;
 }
 
@@ -157,50 +157,7 @@ function stype2Of(voq: VoqJson | undefined, format: VoqFormat, groupSize: number
     voq.cmd ??
     (voq.cmdName === VoqCmdName.backpressure ? backpressure : voq.cmdName === VoqCmdName.nop ? 0 : undefined) ??
     fail('voq.cmd', 'voq.cmd, or voq.cmdName NOP or VOQ_BACKPRESSURE, is required');
-  let portGroup = voq.portGroup;
-  let portStatus = voq.portStatus;
-  if (voq.congestedPorts !== undefined && voq.congestedPorts.length > 0 && portStatus === undefined) {
-    // Ports are spread back to status bits; they must all lie in one group.
-    let status = 0;
-    for (const port of voq.congestedPorts) {
-      const { group, offset } = groupOfPort(port, format, groupSize);
-      portGroup ??= group;
-      if (group !== portGroup) fail('voq.congestedPorts', `port ${port} is not in port group ${portGroup}`);
-      status |= 1 << offset;
-    }
-    portStatus = status;
-  }
-  return encodeStype2({ format, portGroupSize: groupSize, cmd, portGroup: portGroup ?? 0, portStatus: portStatus ?? 0 });
-}
-
-/** Every field given in the JSON but `crc` (which encoding recomputes) must equal the canonical symbol's. */
-function compare(given: object, canon: object, prefix: string): void {
-  const c = canon as Record<string, unknown>;
-  for (const [key, value] of Object.entries(given)) {
-    if (value === undefined || (prefix === '' && key === 'crc')) continue;
-    const path = prefix + key;
-    const want = c[key];
-    if (want === undefined) fail(path, `${path} does not apply to this symbol`);
-    if (key === 'voq') {
-      compare(value as object, want as object, 'voq.');
-      continue;
-    }
-    const same = key === 'congestedPorts' ? isDeepStrictEqual(sortedUnique(value as number[]), want) : isDeepStrictEqual(value, want);
-    if (!same) {
-      fail(path, `${path} ${JSON.stringify(value)} disagrees with the raw fields, which give ${JSON.stringify(want)}`);
-    }
-  }
-}
-
-function sortedUnique(ports: readonly number[]): number[] {
-  return [...new Set(ports)].sort((a, b) => a - b);
-}
-
-function agree<T extends string | number>(field: string, fromJson: T | undefined, fromOpts: T | undefined): T | undefined {
-  if (fromJson !== undefined && fromOpts !== undefined && fromJson !== fromOpts) {
-    fail(field, `${field} ${String(fromJson)} in the JSON disagrees with the option ${String(fromOpts)}`);
-  }
-  return fromJson ?? fromOpts;
+  return encodeStype2({ format, portGroupSize: groupSize, cmd, ...voqGroupStatus(voq, (port) => groupOfPort(port, format, groupSize)) });
 }
 
 function indexOf(list: readonly string[], name: string | undefined): number | undefined {

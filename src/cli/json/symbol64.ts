@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { buildSymbol64 } from '../../wire/symbol64.ts';
 import type { ControlSymbol64, Symbol64Fields } from '../../wire/symbol64.ts';
@@ -7,6 +6,7 @@ import type { CauseName } from '../../wire/symbol-types.ts';
 import { LINK_CS64, PORT_CONDITION_NAMES, STYPE0_64_NAMES, STYPE1_64_NAMES, Stype0_64, parametersOf64, stype1Of64 } from '../../wire/symbol64-types.ts';
 import { VC_IND_NAMES, encodeVoqCs64, groupOfPortCs64 } from '../../wire/voq-cs64.ts';
 import { invalidJson as fail, parseWith, uint } from './common.ts';
+import { agree, compareWithSymbol, voqGroupStatus } from './symbol-agreement.ts';
 
 /**
  * JSON input for Control Symbol 64 (docs/cli.md), exactly what `toJsonValue(decodeSymbol64(…))`
@@ -84,7 +84,7 @@ export function symbol64FromJson(json: unknown, opts: Symbol64JsonOptions = {}):
     ...(j.alignment1 === undefined ? {} : { alignment1: j.alignment1 }),
   };
   const canon = buildSymbol64(fields, { part12GroupSize: groupSize, ...(opts.strict === undefined ? {} : { strict: opts.strict }) });
-  compare(j, canon, '');
+  compareWithSymbol(j, canon);
   return canon;
 }
 
@@ -98,44 +98,7 @@ function withCause(j: Symbol64Json): Symbol64Json {
 function voqParameters(voq: VoqJson | undefined, groupSize: number): { parameter0?: number; parameter1?: number } {
   if (voq === undefined) return {};
   const vcInd = voq.vcInd ?? indexOf(VC_IND_NAMES, voq.vcIndName) ?? fail('voq.vcInd', 'voq.vcInd, or a voq.vcIndName other than RESERVED, is required');
-  let portGroup = voq.portGroup;
-  let portStatus = voq.portStatus;
-  if (voq.congestedPorts !== undefined && voq.congestedPorts.length > 0 && portStatus === undefined) {
-    // Ports are spread back to status bits; they must all lie in one group.
-    let status = 0;
-    for (const port of voq.congestedPorts) {
-      const { group, offset } = groupOfPortCs64(port, groupSize);
-      portGroup ??= group;
-      if (group !== portGroup) fail('voq.congestedPorts', `port ${port} is not in port group ${portGroup}`);
-      status |= 1 << offset;
-    }
-    portStatus = status;
-  }
-  return encodeVoqCs64({ portGroupSize: groupSize, vcInd, portGroup: portGroup ?? 0, portStatus: portStatus ?? 0 });
-}
-
-/** Every field given in the JSON but `crc` (which encoding recomputes) must equal the canonical symbol's. */
-function compare(given: object, canon: object, prefix: string): void {
-  const c = canon as Record<string, unknown>;
-  for (const [key, value] of Object.entries(given)) {
-    if (value === undefined || (prefix === '' && key === 'crc')) continue;
-    const path = prefix + key;
-    const want = c[key];
-    if (want === undefined) fail(path, `${path} does not apply to this symbol`);
-    if (key === 'voq') {
-      compare(value as object, want as object, 'voq.');
-      continue;
-    }
-    const same = key === 'congestedPorts' ? isDeepStrictEqual([...new Set(value as number[])].sort((a, b) => a - b), want) : isDeepStrictEqual(value, want);
-    if (!same) fail(path, `${path} ${JSON.stringify(value)} disagrees with the raw fields, which give ${JSON.stringify(want)}`);
-  }
-}
-
-function agree(field: string, fromJson: number | undefined, fromOpts: number | undefined): number | undefined {
-  if (fromJson !== undefined && fromOpts !== undefined && fromJson !== fromOpts) {
-    fail(field, `${field} ${fromJson} in the JSON disagrees with the option ${fromOpts}`);
-  }
-  return fromJson ?? fromOpts;
+  return encodeVoqCs64({ portGroupSize: groupSize, vcInd, ...voqGroupStatus(voq, (port) => groupOfPortCs64(port, groupSize)) });
 }
 
 /** The index of a name in a table; RESERVED names many values and gives none. */

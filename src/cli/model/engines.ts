@@ -62,5 +62,7 @@ export async function loadEngine(name: EngineName): Promise<LoadedEngine> {
       return wrap((await import('./voq-gen.ts')).voqGenAdapter);
     case 'voq-rx':
       return wrap((await import('./voq-rx.ts')).voqRxAdapter);
+    case 'smp':
+      return wrap((await import('./smp.ts')).smpAdapter);
   }
 }

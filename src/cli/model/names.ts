@@ -2,7 +2,7 @@
  * The engines `riodp model` runs, with a one-line summary each. Kept free of imports so that
  * `riodp --help` and `riodp model --help` list them without loading any engine.
  */
-export const ENGINE_NAMES = ['ccp-endpoint', 'congestion-point', 'arb-tx', 'arb-rx', 'segmenter', 'reassembler', 'tm-ingress', 'tm-egress', 'voq-gen', 'voq-rx'] as const;
+export const ENGINE_NAMES = ['ccp-endpoint', 'congestion-point', 'arb-tx', 'arb-rx', 'segmenter', 'reassembler', 'tm-ingress', 'tm-egress', 'voq-gen', 'voq-rx', 'smp'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 export const ENGINE_SUMMARIES: Readonly<Record<EngineName, string>> = {
@@ -16,6 +16,7 @@ export const ENGINE_SUMMARIES: Readonly<Record<EngineName, string>> = {
   'tm-egress': 'traffic management, data destination: XOFF/XON, REDUCE/INCREASE, ALLOCATE from its policy (Part 10 §3.4)',
   'voq-gen': 'VoQ backpressure, downstream device: port congestion into stype2 messages per link (VoQ Backpressure §4.2, Table 5-4)',
   'voq-rx': 'VoQ backpressure, upstream device: staging queues stopped and restarted by stype2 messages (VoQ Backpressure §2.3, §4.3)',
+  smp: 'session management end point: REQUEST/ADVERTISE, OPEN/ACCEPT/REFUSE, FLOW_CONTROL, CLOSE, STATUS, DATA, retries and suspects (Annex 2 Chapter 3, §4.2, §4.3)',
 };
 
 /** `schema` of the header line and of the optional first input line (docs/model.md "Schema version"). */

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { WireError } from '../../wire/errors.ts';
 import { parseHex, toHex } from '../../wire/hex.ts';
 import { decodeSerialPacket, encodePacket, encodeSerialPacket, packetLength, serialPacketLength } from '../../wire/packet.ts';
 import type { Packet, SerialPacket } from '../../wire/packet.ts';
@@ -13,6 +12,7 @@ import { packetFromJson } from '../json/packet.ts';
 import { type7FromJson } from '../json/type7.ts';
 import { type9FromJson } from '../json/type9.ts';
 import { InputError } from './input-error.ts';
+import { wire } from './wire-input.ts';
 import { bool, deviceId, firstIssue, int, tt } from './schema.ts';
 
 /**
@@ -21,27 +21,6 @@ import { bool, deviceId, firstIssue, int, tt } from './schema.ts';
  * the same strict serial decoding, so they reach the engine as the same object and fail on the
  * same reserved bits (docs/model.md "Packets").
  */
-
-const CLI_CLAUSES = new Set(['docs/cli.md', 'input', 'riodp API']);
-
-/** A WireError as an input error on the field `base.<field>`. */
-function fromWire(e: WireError, base: string, fromHex: boolean): InputError {
-  const own = e.field === 'hex' || e.field === 'json' || e.field === 'span' || e.field === 'buffer';
-  const path = own ? base : `${base}.${e.field}`;
-  const detail = e.detail.replace(/^Invalid input: expected (.*), received undefined$/, 'missing, expected $1').replace(/^Invalid input: /, '');
-  const clause = CLI_CLAUSES.has(e.clause) ? '' : `, ${e.clause}`;
-  const at = fromHex ? `, byte ${e.offset}` : '';
-  return new InputError(`${detail}${clause}${at}`, path);
-}
-
-function wire<T>(fn: () => T, base: string, fromHex: boolean): T {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof WireError) throw fromWire(e, base, fromHex);
-    throw e;
-  }
-}
 
 function serialBytes(p: Parameters<typeof serialPacketLength>[0]): Uint8Array {
   const bytes = new Uint8Array(serialPacketLength(p));

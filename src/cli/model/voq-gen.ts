@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Counters } from '../../engine/contract.ts';
 import { VOQ_LAYOUT } from '../../registers/voq-block.ts';
 import type { ControlSymbol } from '../../wire/symbol.ts';
+import type { VoqSymbolForm } from '../../wire/voq-cs64.ts';
 import { decodeStype2 } from '../../wire/voq-stype2.ts';
 import type { VoqFormat, VoqStype2 } from '../../wire/voq-stype2.ts';
 import type { DetectorConfig } from '../../voq/detectors.ts';
@@ -14,13 +15,17 @@ import { defineAdapter, renderOutput } from './adapter.ts';
 import type { EngineAdapter, EngineOutput, InspectableEngine, ParseContext } from './adapter.ts';
 import { InputError } from './input-error.ts';
 import { bool, duration, expecting, int, oneOf, vcCount } from './schema.ts';
-import { groupSize, portNumber, readSymbol, registerValue, renderSymbol, settingsOfCsr, stype0, vcNumber, voqFormat } from './voq-schema.ts';
+import {
+  CS64_FORMAT_MESSAGE, checkStype1Cs64, groupSize, portNumber, readSymbol, registerValue, renderSymbol, renderSymbol64, settingsOfCsr, stype0, stype1Cs64,
+  symbolForm, vcNumber, voqFormat,
+} from './voq-schema.ts';
 
 /**
  * `riodp model voq-gen`: the downstream device of VoQ backpressure, src/voq/generator-types.ts
  * (VoQ Backpressure §4.2, Table 5-3, Table 5-4; Part 12 §4.2 with format `part12-rev4.1`).
  * Every stype2 line also prints the stype2 read back in the link's format (`voq`), and a
- * filled symbol its `decode --layer symbol --json` object and hex.
+ * filled symbol its `decode --layer symbol --json` object and hex; a cs64 line with a message
+ * prints the Control Symbol 64 (Part 12 §3.2) the same way, `voq` its VoQ message.
  */
 
 /** A port's Table 5-3 settings with every field present; txPortGroupSize only in the Part 12 format. */
@@ -28,6 +33,7 @@ type ModelPortSettings = Omit<PortSettings, 'txPortGroupSize'> & { readonly txPo
 
 export interface ModelVoqGenConfig {
   readonly format: VoqFormat;
+  readonly symbol: VoqSymbolForm;
   readonly ports: number;
   readonly portSettings: ModelPortSettings | readonly ModelPortSettings[];
   readonly detector: DetectorConfig;
@@ -108,6 +114,7 @@ function effectiveSettings(s: SettingsIn, format: VoqFormat, path: readonly (str
 
 const config = z.strictObject({
   format: voqFormat.default('seed'),
+  symbol: symbolForm.default('cs48'),
   ports: int(1, VOQ_LAYOUT['part12-rev4.1'].maxPorts),
   portSettings: portSettings.optional(),
   detector: detector.prefault({}),
@@ -116,6 +123,7 @@ const config = z.strictObject({
   activeVcs: vcCount.default(0),
 }).transform((c, ctx): ModelVoqGenConfig => {
   const max = VOQ_LAYOUT[c.format].maxPorts;
+  if (c.symbol === 'cs64' && c.format !== 'part12-rev4.1') ctx.addIssue({ code: 'custom', path: ['symbol'], message: CS64_FORMAT_MESSAGE });
   if (c.ports > max) ctx.addIssue({ code: 'custom', path: ['ports'], message: `expected an integer 1..${max} (format ${c.format})` });
   const d = c.detector;
   if (d.low >= d.high) ctx.addIssue({ code: 'custom', path: ['detector', 'low'], message: `expected an integer below high (${d.high})` });
@@ -123,6 +131,7 @@ const config = z.strictObject({
   if (Array.isArray(s) && s.length > c.ports) ctx.addIssue({ code: 'custom', path: ['portSettings'], message: `expected at most ${c.ports} entries, one per port` });
   return {
     format: c.format,
+    symbol: c.symbol,
     ports: c.ports,
     portSettings: Array.isArray(s) ? s.map((p, i) => effectiveSettings(p, c.format, ['portSettings', i], ctx)) : effectiveSettings(s, c.format, ['portSettings'], ctx),
     detector: d,
@@ -139,6 +148,7 @@ const input = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('link-recovered'), port: portNumber }),
   z.strictObject({ kind: z.literal('next-stype2'), port: portNumber, stype0, vcid: int(0, 7).optional() }),
   z.strictObject({ kind: z.literal('fill'), port: portNumber, symbol: z.unknown() }),
+  z.strictObject({ kind: z.literal('next-cs64'), port: portNumber, stype1: stype1Cs64.optional() }),
 ]);
 type Line = z.infer<typeof input>;
 
@@ -164,6 +174,8 @@ function toInput(d: Line, ctx: ParseContext<ModelVoqGenConfig>): VoqGeneratorInp
       return { kind: d.kind, port: d.port, stype0: d.stype0, ...(d.vcid === undefined ? {} : { vcid: d.vcid }) };
     case 'fill':
       return { kind: d.kind, port: d.port, symbol: carrier(readSymbol(d.symbol, 'symbol', { format, groupSize: 0, lenient: ctx.lenient })) };
+    case 'next-cs64':
+      return { kind: d.kind, port: d.port, ...(d.stype1 === undefined ? {} : { stype1: checkStype1Cs64(d.stype1, ctx.lenient) }) };
   }
 }
 
@@ -194,9 +206,17 @@ class VoqGenModel implements InspectableEngine<VoqGeneratorInput, GenLine> {
   }
 }
 
-/** A stype2 line: the engine's message, the stype2 read back, and a filled symbol as decode --json and hex. */
+/**
+ * A stype2 line: the engine's message, the stype2 read back, and a filled symbol as decode --json
+ * and hex. A cs64 line with a message: the message, the symbol's VoQ message (`voq`), the symbol
+ * as decode --link cs64 --json prints it, and hex.
+ */
 function renderGen(o: EngineOutput): Record<string, unknown> {
   const line = o as GenLine;
+  if (line.kind === 'cs64' && line.symbol !== null) {
+    const { kind, port, message, symbol } = line;
+    return { kind, port, message: toJsonValue(message), voq: toJsonValue(symbol.voq), ...renderSymbol64(symbol) };
+  }
   if (line.kind !== 'stype2' || !('voq' in line)) return renderOutput(o);
   const { kind, port, stype2, message, voq, symbol } = line;
   const base = { kind, port, stype2, message: toJsonValue(message), voq: toJsonValue(voq) };
@@ -207,6 +227,7 @@ const base = defineAdapter({
   name: 'voq-gen',
   fields: [
     { name: 'format', type: "'seed' | 'part12-rev4.1'", default: 'seed', meaning: 'stype2 format (DECISIONS §5): seed CMD(3)|status(6)|group(5), or Part 12 CMD(1)|status(13-G)|group(G)' },
+    { name: 'symbol', type: "'cs48' | 'cs64'", default: 'cs48', meaning: 'the control symbol the links send (Part 12 Chapter 3, §4.1 d): cs48, the message in the stype2 field (next-stype2, fill); cs64 (part12-rev4.1 only), the message as its own stype0 0b1101 symbol, VC_IND(4)|status(20-G)|group(G) (§3.2, next-cs64)' },
     { name: 'ports', type: 'integer 1..192 (seed), 1..256 (part12-rev4.1)', default: 'required', meaning: 'ports of the device; each is an egress port reported on and a link to an upstream device ("Single port end points implement the port 0 register only", §5.1.2)' },
     { name: 'portSettings', type: '{generation?, participation?, portXoff?, vcLinking?, txPortGroupSize?} or {csr}, or a list of them (port 0 first)', default: 'every field its Table 5-3 reset value (0b0, group size 0)', meaning: 'Port n VoQ Control CSR bits 8 (generation), 9 (participation), 10 (Port XOFF), 11 (VC linking), Part 12 bits 26-28 (TX Port Group Size); csr: the register value' },
     { name: 'detector', type: "{kind?: 'output-queue' | 'input-voq', high?, low?}", default: '{"kind":"output-queue","high":1,"low":0}', meaning: '§2.5: congested when a depth reaches high, clear when it falls to low; the defaults make a depth a congestion flag (1 congested, 0 clear)' },
@@ -221,6 +242,7 @@ const base = defineAdapter({
     { kind: 'link-recovered', fields: 'port', meaning: 'the link recovered or came up (§4.2 g)' },
     { kind: 'next-stype2', fields: 'port, stype0 (0..7 or its name), vcid? (0..7, VC_status)', meaning: 'the link layer is about to send a CS48 with this stype0: which stype2 goes with it' },
     { kind: 'fill', fields: 'port, symbol (CS48 hex or decode --layer symbol --json object, stype2 0)', meaning: 'the link layer is about to send this symbol: the engine fills its stype2' },
+    { kind: 'next-cs64', fields: 'port, stype1? (0..255 or its Table 3-18 name, default NOP 0x38)', meaning: 'symbol cs64: the link layer has an stype0 slot; the engine answers with a CS64 VoQ-backpressure symbol (Part 12 §3.2) carrying this stype1, or none' },
   ],
   config,
   input,

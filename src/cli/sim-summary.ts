@@ -1,0 +1,55 @@
+import type { ScenarioRun } from '../sim/scenario/run.ts';
+import { formatTime } from '../sim/scenario/units.ts';
+
+/**
+ * The short summary `riodp sim` prints (issue 7 §5 "prints a short summary"): per variant, each
+ * flow group's delivered payload rate and p99 packet latency, and the CCPs and VoQ symbols the
+ * fabric sent. `--json` prints the same numbers as one JSON object.
+ */
+
+function fixed(v: number, digits: number): string {
+  return Number.isFinite(v) ? v.toFixed(digits) : '-';
+}
+
+export function summaryTable(run: ScenarioRun, index: string, wallSeconds: number): string {
+  const groups = run.variants[0]?.groups.map((g) => g.name) ?? [];
+  const header = ['variant', ...groups.flatMap((g) => [`${g} Gbit/s`, `${g} p99 µs`]), 'CCPs', 'VoQ symbols'];
+  const rows = run.variants.map((v) => [
+    v.name,
+    ...groups.flatMap((name) => {
+      const g = v.groups.find((x) => x.name === name);
+      return g === undefined ? ['-', '-'] : [fixed(g.deliveredBps / 1e9, 3), fixed(g.packetLatency.p99 / 1e6, 1)];
+    }),
+    String(v.results.headline.ccpsSent),
+    String(v.results.headline.voqSymbols),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
+  return [
+    `${run.name}: ${run.variants.length} variant${run.variants.length === 1 ? '' : 's'} of ${formatTime(run.variants[0]?.duration ?? 0)} simulated in ${wallSeconds.toFixed(1)} s`,
+    line(header),
+    ...rows.map(line),
+    `report: ${index}`,
+    '',
+  ].join('\n');
+}
+
+export function summaryJson(run: ScenarioRun, index: string, files: readonly string[], wallSeconds: number): unknown {
+  return {
+    scenario: run.name,
+    report: index,
+    files,
+    wallSeconds,
+    variants: run.variants.map((v) => ({
+      name: v.name,
+      seed: v.seed,
+      groups: v.groups.map((g) => ({
+        name: g.name, offeredBps: g.offeredBps, deliveredBps: g.deliveredBps, deliveredFraction: g.deliveredFraction, p99LatencyPs: g.packetLatency.p99,
+      })),
+      ccpsSent: v.results.headline.ccpsSent,
+      ccpDrops: v.results.headline.ccpDrops,
+      voqSymbols: v.results.headline.voqSymbols,
+      pduDefects: v.results.headline.pduDefects,
+    })),
+  };
+}

@@ -1,0 +1,176 @@
+import type { Counters, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { EndpointConfig } from '../registers/builder.ts';
+import type { Conveyance, DiscoveryConfig, DiscoveryCounter, DiscoveryEvent, DiscoveryTimerName } from '../session/discovery-types.ts';
+import type { BlockPlan } from '../session/local-advertisement.ts';
+import type { Type11ConveyanceConfig, Type11CounterName, Type11Event, Type11TimerName } from '../session/type11-conveyance-types.ts';
+import type { Type9ConveyanceConfig, Type9CounterName, Type9Event } from '../session/type9-conveyance-types.ts';
+import type { Contact, DeliverOutput, SessionConfig, SessionCounter, SessionEvent, SessionInput } from '../session/types.ts';
+import type { IdleTimerName, ReassemblerEvent } from '../streaming/reassembler-types.ts';
+import type { Packet } from '../wire/packet.ts';
+import type { Type11Packet } from '../wire/type11.ts';
+import type { Type13MessageResponse } from '../wire/type13.ts';
+import type { Type8ReadRequest, Type8Response } from '../wire/type8.ts';
+import type { Type9DataPacket } from '../wire/type9-types.ts';
+
+/**
+ * `SessionEndpoint` (src/node/session-endpoint.ts): one RapidIO end point's Annex 2 session
+ * management stack, composed of the engines of src/session/ over its own register space:
+ *
+ * - the configuration space (src/registers/builder.ts) with the session management blocks and/or
+ *   Component Tag CSR, initialised by the local processor to advertise participation (§3.2);
+ * - Type 8 MAINTENANCE both ways: requests from the network are answered from that space, and
+ *   `SessionDiscovery`'s register reads go out as read requests whose responses feed it back (§3.3);
+ * - the `SessionEngine`, fed the contacts discovery finds;
+ * - the Type 11 and Type 9 conveyances that carry its messages and PDUs.
+ *
+ * Sans-IO: received packets, application commands, timers and transmit opportunities (`pull`) in;
+ * packets, deliveries, events and timer requests out. Durations are in the driver's time unit
+ * (ns in `riodp model`); each inner engine keeps its own configuration of them.
+ */
+
+export type EndpointBlockPlan = BlockPlan & {
+  /** Sess_Mgmt_Max_Attr of the block (0..254). Default the larger of 8 and the plan's attributes. */
+  readonly maxAttr?: number;
+};
+
+/** What the local processor writes at initialisation (§3.2; local-advertisement.ts `AdvertisementPlan`). */
+export interface EndpointAdvertisement {
+  /** One Session Management block per entry (§5.2 "an instance ... for every conveyance supported"). */
+  readonly blocks?: readonly EndpointBlockPlan[];
+  /** The Component Tag CSR advertisement (§5.3): without blocks, or Type 11 beside Type 9 blocks (§3.3). */
+  readonly componentTag?: Contact;
+  /** The local processor's Lock_Val, 0x0000–0xFFFE. Default 0x0000. */
+  readonly lockValue?: number;
+}
+
+export interface SessionEndpointConfig {
+  /** This end point's device ID: its packets' sourceID, its base device ID CSR, the session's nodeId. */
+  readonly nodeId: number;
+  /** tt of its packets: 0 (Dev8) or 1 (Dev16, Annex 2's 2-octet IDs, §3.5.2.2). Default 1. */
+  readonly tt?: 0 | 1;
+  /**
+   * The conveyances this end point has, most preferred first: discovery chooses remote contacts in
+   * this order, and only these conveyance engines exist. Default ['type11', 'type9'].
+   */
+  readonly conveyances?: readonly Conveyance[];
+  readonly advertisement: EndpointAdvertisement;
+  /**
+   * Register options besides the session blocks (builder.ts `EndpointConfig`). Defaults: Data
+   * Message in the Operations CARs with Type 11, Data Streaming (MaxPDU 64 KiB, 65536 contexts,
+   * the Type 9 MTU) with Type 9; base device IDs from `nodeId`.
+   */
+  readonly registers?: Omit<EndpointConfig, 'session'>;
+  /**
+   * The session engine; `contact` defaults to the first contact advertised (blocks, then Component
+   * Tag). With a Type 11 conveyance, `type11SegmentSize` is that conveyance's `segmentSize`.
+   */
+  readonly session: Omit<SessionConfig, 'nodeId' | 'deviceIdBits' | 'contact'> & { readonly contact?: Contact };
+  readonly discovery?: Omit<DiscoveryConfig, 'self' | 'deviceIdBits' | 'conveyances'>;
+  /** `letters` defaults to 1 here (docs/conformance.md, decision P1). */
+  readonly type11?: Omit<Type11ConveyanceConfig, 'nodeId' | 'tt'>;
+  readonly type9?: Omit<Type9ConveyanceConfig, 'nodeId' | 'tt'>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs
+
+/** A received packet, decoded (Type 8, 9, 11 or 13; any other is reported and dropped). */
+export interface PacketInput {
+  readonly kind: 'packet';
+  readonly packet: Packet;
+}
+
+/** The session engine's application commands (its `message`, `pdu` and timer inputs come from inside). */
+export type EndpointCommand = Exclude<SessionInput, { readonly kind: 'message' | 'pdu' | 'timer' }>;
+
+/** Discovery: without `node`, the configured targets and scan (§3.3); with it, that node (again). */
+export interface DiscoverCommand {
+  readonly kind: 'discover';
+  readonly node?: number;
+  readonly hop?: number;
+}
+
+/** A transmit opportunity: up to `max` packets (a positive integer, default 1). */
+export interface PullInput {
+  readonly kind: 'pull';
+  readonly max?: number;
+}
+
+/** Timer names carry the inner engine they belong to. */
+export type EndpointTimerName = `session:${string}` | `discovery:${DiscoveryTimerName}` | `type11:${Type11TimerName}` | `type9:${IdleTimerName}`;
+
+export type SessionEndpointInput = PacketInput | EndpointCommand | DiscoverCommand | PullInput | TimerInput<EndpointTimerName>;
+
+// ---------------------------------------------------------------------------------------------
+// Outputs
+
+/** Every packet an end point transmits. */
+export type EndpointPacket = Type8ReadRequest | Type8Response | Type9DataPacket | Type11Packet | Type13MessageResponse;
+
+export interface PacketOutput {
+  readonly kind: 'packet';
+  readonly packet: EndpointPacket;
+}
+
+/** A record without its `kind` tag, distributed over a union. */
+export type Untagged<E> = E extends unknown ? Omit<E, 'kind'> : never;
+
+/** What the composition itself reports. */
+export type EndpointEvent =
+  /** A packet whose destinationID is not this end point's (Type 8; the conveyances report their own). */
+  | { readonly event: 'not-for-us'; readonly ftype: number; readonly destinationID: number; readonly sourceID: number }
+  /** A packet this end point has no use for: a conveyance it lacks, a port-write, a response to a request it never sends. */
+  | { readonly event: 'unsupported-packet'; readonly ftype: number; readonly sourceID: number | null; readonly reason: string }
+  /** A MAINTENANCE request answered with status ERROR. */
+  | { readonly event: 'maintenance-error'; readonly sourceID: number; readonly transaction: string; readonly offset: number; readonly reason: string }
+  /** A MAINTENANCE response matching no read in flight (late, duplicated, or never asked). */
+  | { readonly event: 'stale-maintenance-response'; readonly sourceID: number; readonly targetTID: number }
+  /** The session engine sent over a conveyance this end point does not have. */
+  | { readonly event: 'no-conveyance'; readonly conveyance: Conveyance; readonly to: number; readonly unit: 'message' | 'pdu' }
+  | { readonly event: 'invalid-input'; readonly detail: string };
+
+export type EndpointEventOutput =
+  | { readonly kind: 'event'; readonly source: 'session'; readonly at: Time; readonly detail: SessionEvent }
+  | { readonly kind: 'event'; readonly source: 'discovery'; readonly at: Time; readonly detail: DiscoveryEvent }
+  | { readonly kind: 'event'; readonly source: 'type11'; readonly at: Time; readonly detail: Untagged<Type11Event> }
+  | { readonly kind: 'event'; readonly source: 'type9'; readonly at: Time; readonly detail: Untagged<Type9Event | ReassemblerEvent> }
+  | { readonly kind: 'event'; readonly source: 'endpoint'; readonly at: Time; readonly detail: EndpointEvent };
+
+export type EventSource = EndpointEventOutput['source'];
+
+export type SessionEndpointOutput =
+  | PacketOutput
+  /** A pull found nothing to send. */
+  | { readonly kind: 'idle' }
+  | DeliverOutput
+  | EndpointEventOutput
+  | TimerOutput<EndpointTimerName>;
+
+/** The inner engines' counters (`SessionEndpoint.engineCounters()`); null for a conveyance the end point lacks. */
+export interface EngineCounters {
+  readonly session: Counters<SessionCounter>;
+  readonly discovery: Counters<DiscoveryCounter>;
+  readonly type11: Counters<Type11CounterName> | null;
+  readonly type9: Counters<Type9CounterName> | null;
+}
+
+export const ENDPOINT_COUNTERS = [
+  'packetsIn',
+  'packetsOut',
+  'notForUs',
+  'unsupportedPackets',
+  /** MAINTENANCE read and write requests answered DONE. */
+  'maintenanceReads',
+  'maintenanceWrites',
+  /** MAINTENANCE requests answered ERROR. */
+  'maintenanceErrors',
+  /** Discovery's reads sent as MAINTENANCE read requests. */
+  'readRequests',
+  'readResponses',
+  'staleResponses',
+  'noConveyance',
+  'pulls',
+  'idlePulls',
+  'invalidInputs',
+] as const;
+export type EndpointCounter = (typeof ENDPOINT_COUNTERS)[number];

@@ -1,0 +1,396 @@
+import { zeroCounters } from '../engine/contract.ts';
+import type { Counters, Engine, Time, TimerOutput } from '../engine/contract.ts';
+import type { RegisterSpace } from '../registers/space.ts';
+import { SessionDiscovery } from '../session/discovery.ts';
+import type { DiscoveryInput, DiscoveryOutput, DiscoveryTimerName, ReadOutput } from '../session/discovery-types.ts';
+import { SessionEngine } from '../session/engine.ts';
+import { readParticipation } from '../session/local-advertisement.ts';
+import type { Participation } from '../session/local-advertisement.ts';
+import { Type11Conveyance } from '../session/type11-conveyance.ts';
+import type { Type11ConveyanceOutput, Type11TimerName } from '../session/type11-conveyance-types.ts';
+import { Type9Conveyance } from '../session/type9-conveyance.ts';
+import type { Type9ConveyanceOutput } from '../session/type9-conveyance-types.ts';
+import type { SendMessageOutput, SendPduOutput, SessionInput } from '../session/types.ts';
+import type { IdleTimerName } from '../streaming/reassembler-types.ts';
+import type { FlowIdLabel } from '../wire/flow-id.ts';
+import type { Packet } from '../wire/packet.ts';
+import { FTYPE_MAINTENANCE } from '../wire/type8.ts';
+import type { Type8Packet } from '../wire/type8.ts';
+import { describeInput, pullUpTo } from '../engine/input-checks.ts';
+import { isPacket, SESSION_COMMANDS, sourceOf, splitTimerName, untag } from './endpoint-input.ts';
+import { answerMaintenance, MaintenanceReads } from './maintenance.ts';
+import { buildRegisters, resolveEndpointConfig, within } from './session-endpoint-config.ts';
+import type { ResolvedEndpointConfig } from './session-endpoint-config.ts';
+import { ENDPOINT_COUNTERS } from './session-endpoint-types.ts';
+import type {
+  DiscoverCommand, EndpointCounter, EndpointEvent, EndpointTimerName, EngineCounters, EventSource, SessionEndpointConfig,
+  SessionEndpointInput, SessionEndpointOutput,
+} from './session-endpoint-types.ts';
+import { TransmitQueue } from './transmit-queue.ts';
+
+export type * from './session-endpoint-types.ts';
+
+/**
+ * One RapidIO end point's Annex 2 session management stack (session-endpoint-types.ts): its
+ * register space, MAINTENANCE both ways, discovery, the session engine and the Type 11 and Type 9
+ * conveyances, wired to each other:
+ *
+ * - discovery's `read` outputs leave as Type 8 read requests; the responses are its `read-result`s;
+ *   each `participant` it reports becomes the session engine's contact of that node (§3.3 "the end
+ *   point is then expected to contact remote end points as appropriate");
+ * - the session engine's messages go over the conveyance of their contact, DATA3 PDUs over Type 9;
+ * - received messages, and Type 9 PDUs on a management stream this end point advertises, are the
+ *   session engine's messages; other Type 9 PDUs are its data PDUs (§4.3.4).
+ *
+ * Outputs of one input come in the order they are caused. Packets leave only when pulled, in the
+ * order of transmit-queue.ts (responses, then high-priority management, then discovery's reads,
+ * then the rest).
+ */
+export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndpointOutput> {
+  readonly #config: ResolvedEndpointConfig;
+  readonly #space: RegisterSpace;
+  readonly #session: SessionEngine;
+  readonly #discovery: SessionDiscovery;
+  readonly #type11: Type11Conveyance | undefined;
+  readonly #type9: Type9Conveyance | undefined;
+  readonly #reads: MaintenanceReads;
+  readonly #tx: TransmitQueue;
+  readonly #counters: Counters<EndpointCounter> = zeroCounters(ENDPOINT_COUNTERS);
+  /** §3.3 "<StreamID> identifies a stream dedicated for the reception of management messages": each one this end point advertises. */
+  readonly #managementStreams: ReadonlySet<number>;
+  #now: Time = 0;
+  #out: SessionEndpointOutput[] = [];
+
+  constructor(config: SessionEndpointConfig) {
+    const r = resolveEndpointConfig(config);
+    this.#config = r;
+    this.#session = within('session', () => new SessionEngine(r.session));
+    this.#discovery = within('discovery', () => new SessionDiscovery(r.discovery));
+    const t11 = r.type11;
+    const t9 = r.type9;
+    this.#type11 = t11 === undefined ? undefined : within('type11', () => new Type11Conveyance(t11));
+    this.#type9 = t9 === undefined ? undefined : within('type9', () => new Type9Conveyance(t9));
+    this.#space = buildRegisters(config, r);
+    const crfSupported = t9?.crfSupported ?? true;
+    const highFlow = (this.#type9?.snapshot()['highFlow'] ?? (crfSupported ? '0C' : '0B')) as FlowIdLabel;
+    this.#tx = new TransmitQueue({ highFlow, crfSupported });
+    this.#reads = new MaintenanceReads({ nodeId: r.nodeId, tt: r.tt, readTimeout: r.readTimeout });
+    this.#managementStreams = new Set(r.advertised.flatMap((c) => (c.conveyance === 'type9' ? [c.streamID] : [])));
+  }
+
+  handle(input: SessionEndpointInput, now: Time): SessionEndpointOutput[] {
+    this.#now = now;
+    const out: SessionEndpointOutput[] = [];
+    this.#out = out;
+    switch (input.kind) {
+      case 'packet':
+        this.#packet(input.packet);
+        break;
+      case 'pull':
+        this.#pull(input.max);
+        break;
+      case 'discover':
+        this.#discover(input);
+        break;
+      case 'timer':
+        this.#timer(input.name);
+        break;
+      default:
+        // Inputs also arrive as JSON (`riodp model`): only the session engine's commands pass.
+        if (SESSION_COMMANDS.has(input.kind)) this.#toSession(input);
+        else this.#invalid(`unknown input kind ${describeInput((input as { kind?: unknown }).kind)}`);
+    }
+    return out;
+  }
+
+  counters(): Counters<EndpointCounter> {
+    return { ...this.#counters };
+  }
+
+  /** The inner engines' counters, copies. */
+  engineCounters(): EngineCounters {
+    return {
+      session: this.#session.counters(),
+      discovery: this.#discovery.counters(),
+      type11: this.#type11?.counters() ?? null,
+      type9: this.#type9?.counters() ?? null,
+    };
+  }
+
+  /** What this end point's registers advertise (§3.2), as its own processor reads them. */
+  participation(): Participation {
+    return readParticipation(this.#space);
+  }
+
+  snapshot(): Record<string, unknown> {
+    const c = this.#config;
+    return {
+      nodeId: c.nodeId,
+      tt: c.tt,
+      conveyances: [...c.conveyances],
+      advertised: [...c.advertised],
+      managementStreams: [...this.#managementStreams].sort((a, b) => a - b),
+      participation: this.participation(),
+      transmit: this.#tx.snapshot(),
+      reads: this.#reads.snapshot(),
+      session: this.#session.snapshot(),
+      discovery: this.#discovery.snapshot(),
+      type11: this.#type11?.snapshot() ?? null,
+      type9: this.#type9?.snapshot() ?? null,
+      counters: this.counters(),
+    };
+  }
+
+  // ---- Inputs --------------------------------------------------------------------------------
+
+  #packet(p: Packet): void {
+    if (!isPacket(p)) {
+      this.#invalid('packet: not a decoded packet');
+      return;
+    }
+    this.#counters.packetsIn++;
+    const now = this.#now;
+    if (p.ftype === FTYPE_MAINTENANCE) {
+      this.#maintenance(p);
+      return;
+    }
+    if (p.ftype === 9) {
+      if (this.#type9 === undefined) this.#unsupported(p, 'this end point has no Type 9 conveyance');
+      else this.#from9(this.#type9.handle({ kind: 'packet', packet: p }, now));
+      return;
+    }
+    if (p.ftype === 11 || (p.ftype === 13 && p.transactionName === 'MESSAGE_RESPONSE')) {
+      if (this.#type11 === undefined) this.#unsupported(p, 'this end point has no Type 11 conveyance');
+      else this.#from11(this.#type11.handle({ kind: 'packet', packet: p }, now));
+      return;
+    }
+    this.#unsupported(p, p.ftype === 13 ? 'a RESPONSE to a request this end point never sends' : `ftype ${p.ftype} carries no session management`);
+  }
+
+  /** Part 1 §4.1.10: requests are answered from this end point's registers; responses answer discovery's reads. */
+  #maintenance(p: Type8Packet): void {
+    if (p.destinationID !== this.#config.nodeId) {
+      this.#counters.notForUs++;
+      this.#event({ event: 'not-for-us', ftype: p.ftype, destinationID: p.destinationID, sourceID: p.sourceID });
+      return;
+    }
+    switch (p.transactionName) {
+      case 'MAINTENANCE_READ_REQUEST':
+      case 'MAINTENANCE_WRITE_REQUEST': {
+        const a = answerMaintenance(this.#space, p);
+        if (a.ok) {
+          this.#counters[p.transactionName === 'MAINTENANCE_READ_REQUEST' ? 'maintenanceReads' : 'maintenanceWrites']++;
+        } else {
+          this.#counters.maintenanceErrors++;
+          this.#event({ event: 'maintenance-error', sourceID: p.sourceID, transaction: p.transactionName, offset: p.byteOffset, reason: a.reason });
+        }
+        if (a.response !== undefined) this.#tx.addType8(a.response);
+        return;
+      }
+      case 'MAINTENANCE_READ_RESPONSE':
+      case 'MAINTENANCE_WRITE_RESPONSE': {
+        this.#counters.readResponses++;
+        const result = this.#reads.response(p);
+        if (result === undefined) {
+          this.#counters.staleResponses++;
+          this.#event({ event: 'stale-maintenance-response', sourceID: p.sourceID, targetTID: p.targetTID });
+        } else {
+          this.#fromDiscovery(this.#discovery.handle(result, this.#now));
+        }
+        return;
+      }
+      default:
+        this.#unsupported(p, `${p.transactionName} is not served by an end point's session management`);
+    }
+  }
+
+  #discover(input: DiscoverCommand): void {
+    const d: DiscoveryInput = input.node === undefined ? { kind: 'start' } : { kind: 'discover', node: input.node, ...(input.hop === undefined ? {} : { hop: input.hop }) };
+    this.#fromDiscovery(this.#discovery.handle(d, this.#now));
+  }
+
+  #timer(name: unknown): void {
+    const t = splitTimerName(name);
+    const now = this.#now;
+    if (t?.engine === 'session') {
+      this.#toSession({ kind: 'timer', name: t.inner });
+    } else if (t?.engine === 'discovery') {
+      this.#fromDiscovery(this.#discovery.handle({ kind: 'timer', name: t.inner as DiscoveryTimerName }, now));
+      // A read whose time is up was given up by discovery; its transaction ID is free again.
+      this.#reads.expire(now);
+    } else if (t?.engine === 'type11' && this.#type11 !== undefined) {
+      this.#from11(this.#type11.handle({ kind: 'timer', name: t.inner as Type11TimerName }, now));
+    } else if (t?.engine === 'type9' && this.#type9 !== undefined) {
+      this.#from9(this.#type9.handle({ kind: 'timer', name: t.inner as IdleTimerName }, now));
+    } else {
+      this.#invalid(`timer: ${describeInput(name)} names no inner engine`);
+    }
+  }
+
+  #pull(max: unknown): void {
+    const sent = pullUpTo(max, () => {
+      this.#stage();
+      const packet = this.#tx.next();
+      if (packet === undefined) return false;
+      this.#counters.packetsOut++;
+      this.#out.push({ kind: 'packet', packet });
+      return true;
+    });
+    if (sent === undefined) {
+      this.#invalid(`pull: max ${describeInput(max)} is not a positive integer`);
+      return;
+    }
+    this.#counters.pulls++;
+    if (sent === 0) {
+      this.#counters.idlePulls++;
+      this.#out.push({ kind: 'idle' });
+    }
+  }
+
+  /** Each conveyance's next packet, into its empty slot of the transmit queue. */
+  #stage(): void {
+    if (this.#type11 !== undefined && this.#tx.free('type11') && this.#type11.pending > 0) this.#from11(this.#type11.handle({ kind: 'pull' }, this.#now));
+    if (this.#type9 !== undefined && this.#tx.free('type9')) this.#from9(this.#type9.handle({ kind: 'pull' }, this.#now));
+  }
+
+  // ---- Between the engines -------------------------------------------------------------------
+
+  #toSession(input: SessionInput): void {
+    for (const o of this.#session.handle(input, this.#now)) {
+      switch (o.kind) {
+        case 'send':
+          this.#sendMessage(o);
+          break;
+        case 'send-pdu':
+          this.#sendPdu(o);
+          break;
+        case 'deliver':
+          this.#out.push(o);
+          break;
+        case 'event':
+          this.#out.push({ kind: 'event', source: 'session', at: o.at, detail: o.detail });
+          break;
+        case 'timer':
+          this.#timerOut('session', o);
+          break;
+      }
+    }
+  }
+
+  /** §3.3: a message travels over the conveyance of its target's contact. */
+  #sendMessage(o: SendMessageOutput): void {
+    const { to, contact, priority, bytes } = o;
+    const id = o.message.command;
+    if (contact.conveyance === 'type11') {
+      if (this.#type11 === undefined) this.#noConveyance('type11', to, 'message');
+      else this.#from11(this.#type11.handle({ kind: 'send', to, contact, priority, bytes, id }, this.#now));
+    } else if (this.#type9 === undefined) {
+      this.#noConveyance('type9', to, 'message');
+    } else {
+      this.#from9(this.#type9.handle({ kind: 'send', to, contact, priority, bytes, id }, this.#now));
+    }
+  }
+
+  /** §4.3.4 DATA3: "When the data is carried by the Data Streaming Protocol". */
+  #sendPdu(o: SendPduOutput): void {
+    if (this.#type9 === undefined) this.#noConveyance('type9', o.to, 'pdu');
+    else this.#from9(this.#type9.handle({ kind: 'send-pdu', to: o.to, streamID: o.streamID, cos: o.cos, pdu: o.pdu }, this.#now));
+  }
+
+  #from11(outs: readonly Type11ConveyanceOutput[]): void {
+    for (const o of outs) {
+      switch (o.kind) {
+        case 'packet':
+          this.#tx.stage('type11', o.packet);
+          break;
+        case 'message':
+          this.#toSession({ kind: 'message', from: o.from, bytes: o.bytes, mailbox: o.mailbox });
+          break;
+        case 'event':
+          this.#out.push({ kind: 'event', source: 'type11', at: this.#now, detail: untag(o) });
+          break;
+        case 'timer':
+          this.#timerOut('type11', o);
+          break;
+        case 'idle':
+          break;
+      }
+    }
+  }
+
+  #from9(outs: readonly Type9ConveyanceOutput[]): void {
+    for (const o of outs) {
+      switch (o.kind) {
+        case 'packet':
+          this.#tx.stage('type9', o.packet);
+          break;
+        case 'pdu':
+          // §3.3: a stream "dedicated for the reception of management messages" carries messages, not data.
+          if (this.#managementStreams.has(o.streamID)) this.#toSession({ kind: 'message', from: o.from, bytes: o.pdu });
+          else this.#toSession({ kind: 'pdu', from: o.from, streamID: o.streamID, cos: o.cos, pdu: o.pdu });
+          break;
+        case 'event':
+          this.#out.push({ kind: 'event', source: 'type9', at: this.#now, detail: untag(o) });
+          break;
+        case 'timer':
+          this.#timerOut('type9', o);
+          break;
+        case 'idle':
+          break;
+      }
+    }
+  }
+
+  #fromDiscovery(outs: readonly DiscoveryOutput[]): void {
+    for (const o of outs) {
+      switch (o.kind) {
+        case 'read':
+          this.#read(o);
+          break;
+        case 'event':
+          this.#out.push({ kind: 'event', source: 'discovery', at: o.at, detail: o.detail });
+          if (o.detail.event === 'participant') this.#toSession({ kind: 'contact', node: o.detail.node, contact: o.detail.contact });
+          break;
+        case 'timer':
+          this.#timerOut('discovery', o);
+          break;
+      }
+    }
+  }
+
+  /** A register read of discovery as a MAINTENANCE read request; one that cannot be sent is its read error. */
+  #read(o: ReadOutput): void {
+    const r = this.#reads.request(o, this.#now);
+    if (r.ok) {
+      this.#counters.readRequests++;
+      this.#tx.addType8(r.packet);
+    } else {
+      this.#fromDiscovery(this.#discovery.handle({ kind: 'read-result', tag: o.tag, error: r.error }, this.#now));
+    }
+  }
+
+  // ---- Outputs -------------------------------------------------------------------------------
+
+  #timerOut(source: Exclude<EventSource, 'endpoint'>, o: TimerOutput): void {
+    this.#out.push({ kind: 'timer', name: `${source}:${o.name}` as EndpointTimerName, at: o.at });
+  }
+
+  #event(detail: EndpointEvent): void {
+    this.#out.push({ kind: 'event', source: 'endpoint', at: this.#now, detail });
+  }
+
+  #unsupported(p: Packet, reason: string): void {
+    this.#counters.unsupportedPackets++;
+    this.#event({ event: 'unsupported-packet', ftype: p.ftype, sourceID: sourceOf(p), reason });
+  }
+
+  #noConveyance(conveyance: 'type11' | 'type9', to: number, unit: 'message' | 'pdu'): void {
+    this.#counters.noConveyance++;
+    this.#event({ event: 'no-conveyance', conveyance, to, unit });
+  }
+
+  #invalid(detail: string): void {
+    this.#counters.invalidInputs++;
+    this.#event({ event: 'invalid-input', detail });
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * A simulated end point (issue 7 §2 "Endpoints"): one port on a link, with traffic sources and
+ * per-flow queues (endpoint-source.ts), a sink (endpoint-sink.ts) and Part 9's source reaction to
+ * congestion control packets, the CcpEndpoint engine (src/flow/ccp-endpoint.ts).
+ *
+ *   const ep = new Endpoint(sched, { name: 'ep1', id: 1, buffers: { packets: 8 }, traffic: [...] }, ctx);
+ *   const link = makeLink(sched, 'l1', spec, ep, sw.port(3));   // ep is { tx, rx, buffers }
+ *   ep.attach(link.ab, link.ba);                                 // outbound, inbound
+ *   ep.start();                                                  // first arrivals scheduled
+ *
+ * Part 9 reaction. A received CCP (kind 'ccp', its decoded Type 7 packet in `wire`) goes to the
+ * engine; its `flow` outputs enable or disable (destinationID, flowID), and the source's
+ * arbitration skips disabled flows ("stops all transaction request flows of the specified priority
+ * and lower targeted to the specified destination", §2.4.5 rule 1). The orphan timer (A.2) runs
+ * on the Scheduler. XOFF time per flow goes to the probe (`xoff`).
+ *
+ * Control packets (CCPs and any other non-data kind) are consumed on arrival, whatever the sink's
+ * service time: the service time models the application draining data, while §2.4.5 has the end
+ * point act on a CCP as it arrives.
+ */
+import type { Counters } from '../../engine/contract.ts';
+import { zeroCounters } from '../../engine/contract.ts';
+import { CcpEndpoint } from '../../flow/ccp-endpoint.ts';
+import type { CcpEndpointOutput } from '../../flow/ccp-endpoint-types.ts';
+import type { Type7Packet } from '../../wire/type7.ts';
+import type { Scheduler, Target } from '../kernel/scheduler.ts';
+import type { Channel } from './channel.ts';
+import { resolveEndpointConfig } from './endpoint-config.ts';
+import type { ResolvedEndpointConfig } from './endpoint-config.ts';
+import { EndpointSink } from './endpoint-sink.ts';
+import { EndpointSource } from './endpoint-source.ts';
+import { EngineTimers } from './endpoint-timers.ts';
+import type { EndpointConfig, EndpointContext, EndpointCounterName } from './endpoint-types.ts';
+import type { PortRx, PortTx, RxBufferSpec, SimPacket, SimSymbol } from './types.ts';
+
+const EV_CCP_TIMER = 0;
+
+const COUNTER_NAMES: readonly EndpointCounterName[] = [
+  'pdusOffered', 'pdusDropped', 'packetsSent', 'bytesSent', 'packetsReceived', 'bytesReceived', 'pdusReceived', 'pduDefects',
+  'ccpsReceived', 'ccpsIgnored', 'misrouted', 'otherPackets', 'symbolsIgnored',
+];
+
+export class Endpoint implements PortTx, PortRx, Target {
+  readonly name: string;
+  readonly id: number;
+  readonly buffers: RxBufferSpec;
+  readonly source: EndpointSource;
+  readonly sink: EndpointSink;
+  /** The Part 9 reaction engine; null when `ccp: false`. */
+  readonly ccp: CcpEndpoint | null;
+  readonly #c: ResolvedEndpointConfig;
+  readonly #ctx: EndpointContext;
+  readonly #sched: Scheduler;
+  readonly #counters: Counters<EndpointCounterName> = zeroCounters(COUNTER_NAMES);
+  readonly #ccpTimers: EngineTimers;
+  #in: Channel | null = null;
+
+  constructor(sched: Scheduler, config: EndpointConfig, ctx: EndpointContext) {
+    this.#c = resolveEndpointConfig(config);
+    this.#ctx = ctx;
+    this.#sched = sched;
+    this.name = this.#c.name;
+    this.id = this.#c.id;
+    this.buffers = this.#c.buffers;
+    this.ccp = this.#c.ccp === null ? null : new CcpEndpoint(this.#c.ccp);
+    this.#ccpTimers = new EngineTimers(sched, this, EV_CCP_TIMER);
+    this.source = new EndpointSource(sched, this.#c, ctx, this.#counters);
+    this.sink = new EndpointSink(sched, this.#c, ctx.probe, this.#counters);
+  }
+
+  /** `makeLink` reads these: this object is both ends of its port. */
+  get tx(): PortTx {
+    return this;
+  }
+
+  get rx(): PortRx {
+    return this;
+  }
+
+  /** Wires the port: `outbound` is the channel it transmits on, `inbound` the one it receives on. */
+  attach(outbound: Channel, inbound: Channel): void {
+    this.#in = inbound;
+    this.source.attach(outbound);
+    this.sink.attach(inbound);
+  }
+
+  /** Starts the traffic sources; no arrival before `now` (default the scheduler's time). */
+  start(now: number = this.#sched.now): void {
+    this.source.start(now);
+  }
+
+  pull(now: number, freeBuffers: number, reservePerPriority: number): SimPacket | null {
+    return this.source.pull(now, freeBuffers, reservePerPriority);
+  }
+
+  /** Credits are the channel's; an end point has no use for a VoQ backpressure symbol (it sends no VoQ traffic). */
+  onSymbol(symbol: SimSymbol): void {
+    if (symbol.kind !== 'credit') this.#counters.symbolsIgnored++;
+  }
+
+  receive(p: SimPacket, now: number): void {
+    if (p.dst !== this.id) {
+      // A routing error upstream, not something to act on: counted, and its buffer freed.
+      this.#counters.misrouted++;
+      this.#ctx.probe.count('endpoint.misrouted');
+      this.#in?.freed(1, now);
+      return;
+    }
+    if (p.kind === 'data') {
+      this.sink.receive(p, now);
+      return;
+    }
+    this.#in?.freed(1, now);
+    if (p.kind === 'ccp') this.#ccp(p, now);
+    else {
+      this.#counters.otherPackets++;
+      this.#ctx.probe.count(`endpoint.rx.${p.kind}`);
+    }
+  }
+
+  onEvent(_kind: number, data: unknown, now: number): void {
+    this.#ccpTimers.fired(data as string);
+    if (this.ccp !== null) this.#applyCcp(this.ccp.handle({ kind: 'timer', name: 'orphan' }, now), now);
+  }
+
+  counters(): Counters<EndpointCounterName> {
+    return { ...this.#counters };
+  }
+
+  snapshot(): Record<string, unknown> {
+    return {
+      name: this.name,
+      id: this.id,
+      flows: this.source.flows.map((f) => ({
+        flow: f.index, dst: f.dst, prio: f.prio, crf: f.crf, flowID: f.flowID, enabled: f.enabled, queuedPdus: f.queue.length, queuedBytes: f.queue.queuedBytes,
+      })),
+      rxWaiting: this.sink.waiting,
+      ccp: this.ccp?.snapshot() ?? null,
+      segmenter: this.source.segmenterSnapshot(),
+      reassembler: this.sink.reassemblerSnapshot(),
+      timers: this.#ccpTimers.pending(),
+      stats: this.counters(),
+    };
+  }
+
+  #ccp(p: SimPacket, now: number): void {
+    this.#counters.ccpsReceived++;
+    this.#ctx.probe.count('ccp.received');
+    const wire = p.wire as Partial<Type7Packet> | undefined;
+    if (this.ccp === null || wire?.ftype !== 7) {
+      this.#counters.ccpsIgnored++;
+      this.#ctx.probe.count('ccp.ignored');
+      return;
+    }
+    this.#applyCcp(this.ccp.handle({ kind: 'ccp', packet: wire as Type7Packet }, now), now);
+  }
+
+  #applyCcp(out: CcpEndpointOutput[], now: number): void {
+    for (const o of out) {
+      if (o.kind === 'flow') this.source.setEnabled(o.destinationID, o.flowID, o.enabled, now);
+      else if (o.kind === 'timer') this.#ccpTimers.apply(o);
+      else this.#ctx.probe.count(`ccp.${o.name}`);
+    }
+  }
+}

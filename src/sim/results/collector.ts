@@ -1,0 +1,305 @@
+/**
+ * The results collector (issue 7 §3 "Results"): the fabric's `Probe` and the end points'
+ * `EndpointProbe`, turned into `SimResults` (results-types.ts) and CSV (csv.ts).
+ *
+ *   const col = new Collector({ warmup: 10_000_000, sampleInterval: 1_000_000, flows: flowTable });
+ *   … components report into col while the scheduler runs …
+ *   col.finish(sched.now);
+ *   const results = col.results();      // or JSON.stringify(col)
+ *
+ * Measured window. Throughput, offered load, latencies and XOFF time count what happens in
+ * [warmup, end]: throughput is the octets delivered in the window divided by its length (the
+ * warm-up's transient excluded); a latency is recorded when its packet or PDU arrives in the
+ * window. Occupancy means and maxima are over the window too; the sampled series (occupancy and
+ * throughput) start at 0 so the transient shows. Named counters cover the whole run.
+ */
+import type { FlowCatalog, FlowInfo } from '../fabric/endpoint-flows.ts';
+import type { EndpointProbe } from '../fabric/endpoint-types.ts';
+import { COUNT } from './count-names.ts';
+import { Histogram } from './histogram.ts';
+import { OccupancyTrack } from './occupancy.ts';
+import type { AggregateResult, FlowResult, SimResults, TrafficTotals } from './results-types.ts';
+
+export interface CollectorOptions {
+  /** Start of the measured window, ps. Default 0. */
+  readonly warmup?: number;
+  /** Interval of the occupancy and throughput series, ps. Default 1 µs (10^6 ps). */
+  readonly sampleInterval?: number;
+  /** Histogram precision: quantiles within 2^−bits. Default 8 (0.39 %). */
+  readonly precisionBits?: number;
+  /** Keep a throughput series per flow as well as the aggregate one. Default false. */
+  readonly flowSeries?: boolean;
+  /** The flows' labels (src, dst, prio, CRF, flowID, source link rate). */
+  readonly flows?: FlowCatalog;
+}
+
+class FlowStats {
+  offeredPdus = 0;
+  offeredBytes = 0;
+  offeredWire = 0;
+  droppedPdus = 0;
+  droppedBytes = 0;
+  deliveredPackets = 0;
+  deliveredBytes = 0;
+  deliveredPdus = 0;
+  deliveredPduBytes = 0;
+  pduDefects = 0;
+  readonly packetLatency: Histogram;
+  readonly pduLatency: Histogram;
+  /** When the current XOFF began; -1 while the flow may send. */
+  xoffSince = -1;
+  xoffTime = 0;
+  xoffCount = 0;
+  series: number[] | null;
+
+  constructor(bits: number, series: boolean) {
+    this.packetLatency = new Histogram(bits);
+    this.pduLatency = new Histogram(bits);
+    this.series = series ? [] : null;
+  }
+}
+
+function positive(v: number | undefined, dflt: number, field: string, zeroOk: boolean): number {
+  if (v === undefined) return dflt;
+  if (!Number.isSafeInteger(v) || v < 0 || (!zeroOk && v === 0)) throw new RangeError(`${field} must be a ${zeroOk ? 'non-negative' : 'positive'} integer (ps)`);
+  return v;
+}
+
+export class Collector implements EndpointProbe {
+  readonly warmup: number;
+  readonly sampleInterval: number;
+  readonly #bits: number;
+  readonly #flowSeries: boolean;
+  readonly #catalog: FlowCatalog | undefined;
+  readonly #flows: (FlowStats | undefined)[] = [];
+  readonly #aggregate: FlowStats;
+  readonly #tracks = new Map<string, OccupancyTrack>();
+  #lastTrack: OccupancyTrack | null = null;
+  readonly #counts = new Map<string, number>();
+  readonly #series: number[] = [];
+  #end = -1;
+
+  constructor(options: CollectorOptions = {}) {
+    this.warmup = positive(options.warmup, 0, 'warmup', true);
+    this.sampleInterval = positive(options.sampleInterval, 1_000_000, 'sampleInterval', false);
+    const bits = options.precisionBits ?? 8;
+    this.#bits = bits;
+    this.#aggregate = new FlowStats(bits, false);
+    this.#flowSeries = options.flowSeries ?? false;
+    this.#catalog = options.flows;
+  }
+
+  occupancy(component: string, now: number, packets: number, bytes: number): void {
+    let t = this.#lastTrack;
+    if (t === null || t.component !== component) {
+      t = this.#tracks.get(component) ?? null;
+      if (t === null) {
+        t = new OccupancyTrack(component, this.warmup, this.sampleInterval);
+        this.#tracks.set(component, t);
+      }
+      this.#lastTrack = t;
+    }
+    t.update(now, packets, bytes);
+  }
+
+  count(name: string, by = 1): void {
+    this.#counts.set(name, (this.#counts.get(name) ?? 0) + by);
+  }
+
+  xoff(flow: number, now: number, off: boolean): void {
+    const f = this.#flow(flow);
+    if (off) {
+      if (f.xoffSince >= 0) return;
+      f.xoffSince = now;
+      if (now >= this.warmup) f.xoffCount++;
+      return;
+    }
+    if (f.xoffSince < 0) return;
+    f.xoffTime += this.#inWindow(f.xoffSince, now);
+    f.xoffSince = -1;
+  }
+
+  offered(flow: number, now: number, bytes: number, wireTime: number, accepted: boolean): void {
+    if (now < this.warmup) return;
+    const f = this.#flow(flow);
+    f.offeredPdus++;
+    f.offeredBytes += bytes;
+    f.offeredWire += wireTime;
+    if (!accepted) {
+      f.droppedPdus++;
+      f.droppedBytes += bytes;
+    }
+  }
+
+  packetDelivered(flow: number, now: number, bytes: number, latency: number): void {
+    const bin = Math.floor(now / this.sampleInterval);
+    addAt(this.#series, bin, bytes);
+    const f = this.#flow(flow);
+    if (f.series !== null) addAt(f.series, bin, bytes);
+    if (now < this.warmup) return;
+    f.deliveredPackets++;
+    f.deliveredBytes += bytes;
+    f.packetLatency.record(latency);
+    this.#aggregate.packetLatency.record(latency);
+  }
+
+  pduDelivered(flow: number, now: number, bytes: number, latency: number): void {
+    if (now < this.warmup) return;
+    const f = this.#flow(flow);
+    f.deliveredPdus++;
+    f.deliveredPduBytes += bytes;
+    f.pduLatency.record(latency);
+    this.#aggregate.pduLatency.record(latency);
+  }
+
+  pduDefect(flow: number, now: number): void {
+    this.count(COUNT.pduDefects);
+    if (now < this.warmup) return;
+    if (flow >= 0) this.#flow(flow).pduDefects++;
+    else this.#aggregate.pduDefects++;
+  }
+
+  /** Closes the window at `end`: open XOFF periods and occupancy levels are counted up to it. */
+  finish(end: number): void {
+    if (!(Number.isSafeInteger(end) && end >= this.warmup)) throw new RangeError(`end must be an integer time not before the warm-up (${this.warmup})`);
+    this.#end = end;
+    for (const f of this.#flows) {
+      if (f === undefined || f.xoffSince < 0) continue;
+      f.xoffTime += this.#inWindow(f.xoffSince, end);
+      f.xoffSince = end;
+    }
+    for (const t of this.#tracks.values()) t.finish(end);
+  }
+
+  results(): SimResults {
+    if (this.#end < 0) throw new RangeError('call finish(end) before results()');
+    const duration = this.#end - this.warmup;
+    const catalog = this.#catalog?.list() ?? [];
+    const n = Math.max(catalog.length, this.#flows.length);
+    const flows: FlowResult[] = [];
+    for (let i = 0; i < n; i++) flows.push(this.#flowResult(i, catalog[i], this.#flows[i], duration));
+    const counts = Object.fromEntries([...this.#counts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+    const c = (name: string): number => this.#counts.get(name) ?? 0;
+    const flowSeries = this.#flowSeries
+      ? Object.fromEntries(this.#flows.flatMap((f, i) => (f === undefined || f.series === null ? [] : [[String(i), padded(f.series, this.#end, this.sampleInterval)]])))
+      : undefined;
+    return {
+      window: { warmup: this.warmup, end: this.#end, duration },
+      flows,
+      aggregate: this.#aggregateResult(flows, duration),
+      occupancy: [...this.#tracks.values()].map((t) => t.summary()),
+      occupancySeries: { interval: this.sampleInterval, buffers: [...this.#tracks.values()].map((t) => t.series()) },
+      throughputSeries: flowSeries === undefined
+        ? { interval: this.sampleInterval, aggregate: padded(this.#series, this.#end, this.sampleInterval) }
+        : { interval: this.sampleInterval, aggregate: padded(this.#series, this.#end, this.sampleInterval), flows: flowSeries },
+      counts,
+      headline: {
+        ccpsSent: c(COUNT.ccpSent),
+        ccpsReceived: c(COUNT.ccpReceived),
+        ccpDrops: c(COUNT.ccpDropped),
+        voqSymbols: c(COUNT.voqSymbols),
+        tmMessages: c(COUNT.tmMessages),
+        pduDefects: c(COUNT.pduDefects),
+      },
+    };
+  }
+
+  toJSON(): SimResults {
+    return this.results();
+  }
+
+  #flow(i: number): FlowStats {
+    if (i < 0) return this.#aggregate;
+    let f = this.#flows[i];
+    if (f === undefined) {
+      while (this.#flows.length <= i) this.#flows.push(undefined);
+      f = new FlowStats(this.#bits, this.#flowSeries);
+      this.#flows[i] = f;
+    }
+    return f;
+  }
+
+  /** The part of [from, to] inside the window. */
+  #inWindow(from: number, to: number): number {
+    const a = from > this.warmup ? from : this.warmup;
+    return to > a ? to - a : 0;
+  }
+
+  #flowResult(i: number, info: FlowInfo | undefined, f: FlowStats | undefined, duration: number): FlowResult {
+    const s = f ?? new FlowStats(this.#bits, false);
+    const totals = totalsOf(s, duration);
+    return {
+      flow: i,
+      src: info?.src ?? null,
+      dst: info?.dst ?? null,
+      prio: info?.prio ?? null,
+      crf: info?.crf ?? null,
+      flowID: info?.flowID ?? null,
+      ...totals,
+      offeredLoad: duration > 0 ? s.offeredWire / duration : 0,
+      throughputFraction: info !== undefined && info.linkRate > 0 ? totals.throughputBps / info.linkRate : null,
+      packetLatency: s.packetLatency.summary(),
+      pduLatency: s.pduLatency.summary(),
+      xoffTime: s.xoffTime,
+      xoffFraction: duration > 0 ? s.xoffTime / duration : 0,
+      xoffCount: s.xoffCount,
+    };
+  }
+
+  #aggregateResult(flows: readonly FlowResult[], duration: number): AggregateResult {
+    const a = this.#aggregate;
+    const sum = (k: keyof TrafficTotals): number => flows.reduce((acc, f) => acc + f[k], 0);
+    const deliveredBytes = sum('deliveredBytes');
+    const deliveredPduBytes = sum('deliveredPduBytes');
+    return {
+      offeredPdus: sum('offeredPdus'),
+      offeredBytes: sum('offeredBytes'),
+      droppedPdus: sum('droppedPdus'),
+      droppedBytes: sum('droppedBytes'),
+      deliveredPackets: sum('deliveredPackets'),
+      deliveredBytes,
+      deliveredPdus: sum('deliveredPdus'),
+      deliveredPduBytes,
+      pduDefects: sum('pduDefects') + a.pduDefects,
+      throughputBps: rate(deliveredBytes, duration),
+      payloadBps: rate(deliveredPduBytes, duration),
+      packetLatency: a.packetLatency.summary(),
+      pduLatency: a.pduLatency.summary(),
+      xoffTime: flows.reduce((acc, f) => acc + f.xoffTime, 0),
+    };
+  }
+}
+
+/** Bytes over `duration` ps, as bit/s. */
+function rate(bytes: number, duration: number): number {
+  return duration > 0 ? (bytes * 8e12) / duration : 0;
+}
+
+function totalsOf(s: FlowStats, duration: number): TrafficTotals {
+  return {
+    offeredPdus: s.offeredPdus,
+    offeredBytes: s.offeredBytes,
+    droppedPdus: s.droppedPdus,
+    droppedBytes: s.droppedBytes,
+    deliveredPackets: s.deliveredPackets,
+    deliveredBytes: s.deliveredBytes,
+    deliveredPdus: s.deliveredPdus,
+    deliveredPduBytes: s.deliveredPduBytes,
+    pduDefects: s.pduDefects,
+    throughputBps: rate(s.deliveredBytes, duration),
+    payloadBps: rate(s.deliveredPduBytes, duration),
+  };
+}
+
+function addAt(series: number[], bin: number, v: number): void {
+  while (series.length <= bin) series.push(0);
+  series[bin] = (series[bin] as number) + v;
+}
+
+/** The series with a bin for every interval up to `end`, empty ones as 0. */
+function padded(series: readonly number[], end: number, interval: number): number[] {
+  const bins = Math.ceil(end / interval);
+  const out = series.slice(0, Math.max(bins, series.length));
+  while (out.length < bins) out.push(0);
+  return out;
+}

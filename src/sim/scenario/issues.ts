@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+
+/**
+ * zod issues as "path: expectation" lines, one per bad field (the form `riodp model` uses for its
+ * config files, src/cli/model/schema.ts): an unknown key is its own line ("unknown field"), a
+ * discriminated union names the discriminator's choices, and a missing field says "missing,
+ * expected …". Paths are dotted, list indices included (`traffic.0.load`).
+ */
+export interface Issue {
+  readonly path: string;
+  readonly message: string;
+}
+
+function joinPath(base: readonly PropertyKey[], extra?: string): string {
+  const parts = base.map(String);
+  if (extra !== undefined) parts.push(extra);
+  return parts.join('.');
+}
+
+function withoutZodPrefix(message: string): string {
+  return message.replace(/^Invalid input: expected (.*), received undefined$/, 'missing, expected $1').replace(/^Invalid input: /, '');
+}
+
+export function zodIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []): Issue[] {
+  const out: Issue[] = [];
+  for (const issue of error.issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ path: joinPath(path, key), message: 'unknown field' });
+    } else if (issue.code === 'invalid_union' && 'options' in issue && Array.isArray(issue.options)) {
+      out.push({ path: joinPath(path), message: `expected one of ${issue.options.map(String).join(', ')}` });
+    } else {
+      out.push({ path: joinPath(path), message: withoutZodPrefix(issue.message) });
+    }
+  }
+  return out;
+}
+
+export function formatIssue(i: Issue): string {
+  return i.path === '' ? i.message : `${i.path}: ${i.message}`;
+}
+
+/** A scenario that cannot be used: every problem found, one "path: expectation" line each. */
+export class ScenarioError extends Error {
+  readonly issues: readonly Issue[];
+
+  constructor(issues: readonly Issue[]) {
+    super(issues.map(formatIssue).join('\n'));
+    this.name = 'ScenarioError';
+    this.issues = issues;
+  }
+}

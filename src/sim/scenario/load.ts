@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { buildTopology } from '../topology/index.ts';
+import type { Fabric } from '../topology/types.ts';
+import { ScenarioError, zodIssues } from './issues.ts';
+import type { Issue } from './issues.ts';
+import { deepMerge } from './merge.ts';
+import { runSchema, variantSchema } from './schema.ts';
+import type { RunConfig } from './schema.ts';
+import { checkAgainstFabric } from './semantic.ts';
+
+/**
+ * Reading a scenario (issue 7 §3): YAML text → the base run and its variants, each validated in
+ * full and with its topology built. Every problem is collected before refusing, so one attempt
+ * lists every bad field ("path: expectation").
+ *
+ * Variant paths. A variant's merged scenario is checked like the base; a problem there is
+ * reported under `variants.<i>.overrides.<path>`, unless the base has the same problem at
+ * `<path>` (then it is reported once, for the base).
+ */
+
+export interface ScenarioVariant {
+  readonly name: string;
+  readonly config: RunConfig;
+  readonly fabric: Fabric;
+}
+
+export interface Scenario {
+  readonly name: string;
+  /** The file as the user wrote it, for the report. */
+  readonly text: string;
+  readonly variants: readonly ScenarioVariant[];
+}
+
+/** What changes every variant after validation: the CLI's --seed and --out. */
+export interface ScenarioOverrides {
+  readonly seed?: number;
+  readonly dir?: string;
+}
+
+function checkRun(raw: unknown): { config: RunConfig; fabric: Fabric } | { issues: Issue[] } {
+  const r = runSchema.safeParse(raw);
+  if (!r.success) return { issues: zodIssues(r.error) };
+  let fabric: Fabric;
+  try {
+    fabric = buildTopology(r.data.topology);
+  } catch (e) {
+    return { issues: [{ path: 'topology', message: e instanceof Error ? e.message.replace(/^topology(\.|: )/, '') : String(e) }] };
+  }
+  const issues = checkAgainstFabric(r.data, fabric);
+  return issues.length > 0 ? { issues } : { config: r.data, fabric };
+}
+
+export function parseScenario(text: string): Scenario {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    const first = ((e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '').replace(/:$/, '');
+    throw new ScenarioError([{ path: '', message: `not YAML: ${first}` }]);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ScenarioError([{ path: '', message: 'expected a scenario mapping' }]);
+  const { variants: rawVariants, ...rawBase } = raw as Record<string, unknown>;
+  const issues: Issue[] = [];
+  const base = checkRun(rawBase);
+  if ('issues' in base) issues.push(...base.issues);
+  const baseErrors = new Set('issues' in base ? base.issues.map((i) => i.path) : []);
+  const variants: ScenarioVariant[] = [];
+  if (rawVariants === undefined) {
+    if ('config' in base) variants.push({ name: base.config.name, config: base.config, fabric: base.fabric });
+  } else {
+    if (!Array.isArray(rawVariants) || rawVariants.length === 0) issues.push({ path: 'variants', message: 'expected a non-empty list of variants {name, overrides}' });
+    const names = new Set<string>();
+    (Array.isArray(rawVariants) ? (rawVariants as unknown[]) : []).forEach((raw, i) => {
+      const parsed = variantSchema.safeParse(raw);
+      if (!parsed.success) {
+        issues.push(...zodIssues(parsed.error, ['variants', i]));
+        return;
+      }
+      const v = parsed.data;
+      if (names.has(v.name)) issues.push({ path: `variants.${i}.name`, message: `expected a name no other variant has ("${v.name}" is taken)` });
+      names.add(v.name);
+      const run = checkRun(deepMerge(rawBase, v.overrides));
+      if ('issues' in run) {
+        for (const p of run.issues) if (!baseErrors.has(p.path)) issues.push({ path: `variants.${i}.overrides${p.path === '' ? '' : `.${p.path}`}`, message: p.message });
+      } else variants.push({ name: v.name, config: run.config, fabric: run.fabric });
+    });
+  }
+  if (issues.length > 0) throw new ScenarioError(issues);
+  return { name: (variants[0] as ScenarioVariant).config.name, text, variants };
+}
+
+export function loadScenarioFile(path: string): Scenario {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ScenarioError([{ path: '', message: `cannot read ${path}${code === undefined ? '' : ` (${code})`}` }]);
+  }
+  return parseScenario(text);
+}
+
+/** The scenario with the CLI's seed and output directory applied to every variant. */
+export function withOverrides(s: Scenario, o: ScenarioOverrides): Scenario {
+  if (o.seed === undefined && o.dir === undefined) return s;
+  return {
+    ...s,
+    variants: s.variants.map((v) => ({
+      ...v,
+      config: { ...v.config, ...(o.seed === undefined ? {} : { seed: o.seed }), output: { ...v.config.output, ...(o.dir === undefined ? {} : { dir: o.dir }) } },
+    })),
+  };
+}

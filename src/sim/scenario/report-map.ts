@@ -1,0 +1,79 @@
+import type { LatencySummary as ReportLatency, Series, SimReport, VariantResult } from '../../report/types.ts';
+import type { LatencySummary } from '../results/histogram.ts';
+import type { ScenarioRun, VariantRun } from './run.ts';
+
+/**
+ * A scenario run in the report's units (src/report/types.ts: "Times are in microseconds of
+ * simulated time, rates in Gbit/s, latencies in nanoseconds"). Headline numbers per group are the
+ * delivered payload rate, the fraction of the offered load delivered and the p99 packet latency;
+ * then the fabric-wide counts issue 7 §3 names.
+ */
+
+const PS_PER_US = 1e6;
+const PS_PER_NS = 1e3;
+
+function latency(name: string, l: LatencySummary): ReportLatency {
+  return {
+    name,
+    count: l.count,
+    mean: l.mean / PS_PER_NS,
+    percentiles: { '50': l.p50 / PS_PER_NS, '90': l.p90 / PS_PER_NS, '99': l.p99 / PS_PER_NS, '99.9': l.p999 / PS_PER_NS },
+  };
+}
+
+/** Headline labels (the CLI summary prints the same numbers). */
+export function headline(v: VariantRun): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const g of v.groups) {
+    out[`${g.name} throughput (Gbit/s)`] = g.deliveredBps / 1e9;
+    out[`${g.name} delivered / offered`] = g.deliveredFraction;
+    out[`${g.name} p99 latency (ns)`] = g.packetLatency.p99 / PS_PER_NS;
+  }
+  const h = v.results.headline;
+  out['CCPs sent'] = h.ccpsSent;
+  out['CCP drops'] = h.ccpDrops;
+  out['VoQ symbols'] = h.voqSymbols;
+  out['PDU defects'] = h.pduDefects;
+  return out;
+}
+
+export function variantResult(v: VariantRun): VariantResult {
+  const interval = v.series.interval;
+  const throughput: Series[] = v.series.groups.map((g) => ({
+    name: `${g.name} flows`,
+    // Octets in [k·I, (k+1)·I) as Gbit/s, at the start of the interval.
+    points: g.delivered.map((bytes, k) => [(k * interval) / PS_PER_US, (bytes * 8 * 1e3) / interval] as const),
+  }));
+  const occupancy: Series[] = v.series.buffers.map((b) => ({ name: b.component, points: b.t.map((t, i) => [t / PS_PER_US, b.packets[i] ?? 0] as const) }));
+  const xoff: Series[] = v.series.groups.map((g) => ({ name: `${g.name} flows XOFF'd`, points: g.xoff.t.map((t, i) => [t / PS_PER_US, g.xoff.flows[i] ?? 0] as const) }));
+  return {
+    name: v.name,
+    headline: headline(v),
+    throughput,
+    latency: v.groups.map((g) => latency(g.name, g.packetLatency)),
+    occupancy,
+    xoff,
+    counts: v.results.counts,
+  };
+}
+
+export interface ReportContext {
+  readonly text: string;
+  readonly generated: string;
+  readonly version: string;
+  readonly wallSeconds: number;
+}
+
+export function simReport(run: ScenarioRun, ctx: ReportContext): SimReport {
+  const first = run.variants[0];
+  return {
+    title: run.name,
+    generated: ctx.generated,
+    riodpVersion: ctx.version,
+    scenarioText: ctx.text,
+    seed: first?.seed ?? 0,
+    simulatedTime: (first?.duration ?? 0) / PS_PER_US,
+    wallSeconds: ctx.wallSeconds,
+    variants: run.variants.map(variantResult),
+  };
+}

@@ -1,0 +1,117 @@
+import type { OccupancySeries } from '../results/occupancy.ts';
+import type { SimResults } from '../results/results-types.ts';
+import { buildVariant } from './build.ts';
+import type { BuiltFabric } from './build.ts';
+import type { GroupSeries } from './group-collector.ts';
+import { groupSummaries } from './groups.ts';
+import type { GroupSummary } from './groups.ts';
+import type { Scenario, ScenarioVariant } from './load.ts';
+
+/**
+ * Running a scenario (issue 7 §3, §5): each variant is built afresh (scenario/build.ts) and run
+ * from 0 to `duration`; the collector's results come back with the series the report draws:
+ * delivered throughput and XOFF'd flows over time per flow group, and the occupancy over time of
+ * the most occupied switch buffers. Nothing here reads a clock: a run is a function of the
+ * scenario and its seed.
+ */
+
+/** How many buffers the occupancy series keep: the most occupied switch buffers by mean, then maximum. */
+export const TOP_BUFFERS = 6;
+
+/** Default progress period: every 10 µs of simulated time. */
+export const PROGRESS_EVERY = 10_000_000;
+
+export interface Progress {
+  readonly variant: string;
+  /** 0-based index of the variant and how many there are. */
+  readonly index: number;
+  readonly variants: number;
+  /** Simulated time reached and the end of the run, ps. */
+  readonly now: number;
+  readonly end: number;
+}
+
+export interface RunOptions {
+  /** ps of simulated time between progress callbacks. Default `PROGRESS_EVERY`. */
+  readonly progressEvery?: number;
+  readonly onProgress?: (p: Progress) => void;
+}
+
+export interface VariantRun {
+  readonly name: string;
+  readonly seed: number;
+  readonly duration: number;
+  readonly warmup: number;
+  /** Scheduler events run. */
+  readonly events: number;
+  readonly results: SimResults;
+  readonly groups: readonly GroupSummary[];
+  readonly series: {
+    readonly interval: number;
+    readonly groups: readonly (GroupSeries & { readonly name: string })[];
+    /** The most occupied switch buffers (`<switch>/in<i>`, `<switch>/out<o>`), most occupied first. */
+    readonly buffers: readonly OccupancySeries[];
+  };
+}
+
+export interface ScenarioRun {
+  readonly name: string;
+  readonly variants: readonly VariantRun[];
+}
+
+function isSwitchBuffer(component: string): boolean {
+  return /\/(in|out)\d+$/.test(component);
+}
+
+function topBuffers(results: SimResults): OccupancySeries[] {
+  const ranked = results.occupancy
+    .filter((o) => isSwitchBuffer(o.component) && o.maxPackets > 0)
+    .sort((a, b) => b.meanPackets - a.meanPackets || b.maxPackets - a.maxPackets || (a.component < b.component ? -1 : a.component > b.component ? 1 : 0))
+    .slice(0, TOP_BUFFERS)
+    .map((o) => o.component);
+  const series = new Map(results.occupancySeries.buffers.map((s) => [s.component, s]));
+  return ranked.flatMap((c) => series.get(c) ?? []);
+}
+
+/** Runs an already built variant to its end. */
+export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { index: number; variants: number } = { index: 0, variants: 1 }): VariantRun {
+  const c = b.variant.config;
+  for (const ep of b.endpoints) ep.start(0);
+  const step = options.progressEvery ?? PROGRESS_EVERY;
+  if (!Number.isSafeInteger(step) || step <= 0) throw new RangeError('progressEvery must be a positive integer (ps)');
+  let events = 0;
+  let t = 0;
+  while (t < c.duration) {
+    t = options.onProgress === undefined ? c.duration : Math.min(c.duration, t + step);
+    events += b.sched.run({ until: t }).events;
+    options.onProgress?.({ variant: b.variant.name, index: position.index, variants: position.variants, now: t, end: c.duration });
+  }
+  b.collector.finish(c.duration);
+  const results = b.collector.results();
+  return {
+    name: b.variant.name,
+    seed: c.seed,
+    duration: c.duration,
+    warmup: c.warmup,
+    events,
+    results,
+    groups: groupSummaries(results, b.collector),
+    series: {
+      interval: b.collector.sampleInterval,
+      groups: b.collector.groups.map((name, g) => ({ name, ...b.collector.groupSeries(g, c.duration) })),
+      buffers: topBuffers(results),
+    },
+  };
+}
+
+export function runVariant(v: ScenarioVariant, options: RunOptions = {}, position?: { index: number; variants: number }): VariantRun {
+  return runBuilt(buildVariant(v), options, position);
+}
+
+/** Runs every variant in order. */
+export function runScenario(s: Scenario, options: RunOptions = {}): ScenarioRun {
+  return {
+    name: s.name,
+    variants: s.variants.map((v, index) => runVariant(v, options, { index, variants: s.variants.length })),
+  };
+}

@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import { ARBITRATIONS } from '../fabric/arbiters.ts';
+import type { Arbitration } from '../fabric/arbiters.ts';
+import { BAUD_MAX, BAUD_MIN } from '../fabric/link-rate.ts';
+import { QUEUEINGS } from '../fabric/switch-config.ts';
+import type { Queueing } from '../fabric/switch-config.ts';
+import { VOQ_SYMBOL_FORMS } from '../../wire/voq-cs64.ts';
+import { VOQ_FORMATS } from '../../wire/voq-stype2.ts';
+import { bool, expecting, hostIds, int, oneOf, real, size, text, time } from './schema-parts.ts';
+
+/**
+ * The scenario file (issue 7 §3 "YAML files validated with zod; an invalid file is refused with
+ * the path of each bad field and what was expected"). docs/simulator.md lists every field with its
+ * default. Times are integer ps after parsing (units.ts), sizes integer bytes.
+ */
+
+/** The engines list their choices as arrays; zod's enum wants a non-empty tuple. */
+type Choices<T extends string> = readonly [T, ...T[]];
+
+const lanes = z.union([z.literal(1), z.literal(2), z.literal(4), z.literal(8), z.literal(16)], { error: expecting('one of 1, 2, 4, 8, 16') });
+
+const baudWhat = `a baud rate in Gbaud from ${BAUD_MIN} to ${BAUD_MAX}, a multiple of 1/1024 (1.25, 2.5, 3.125, 5, 6.25, 10.3125, 12.5, 25.78125)`;
+const baud = real(BAUD_MIN, BAUD_MAX, baudWhat).refine((v) => Number.isInteger(v * 1024), { error: expecting(baudWhat) });
+
+const encoding = oneOf(['8b10b', '64b67b']);
+const symbolForm = oneOf(['cs48', 'cs64']);
+
+/** Issue 7 §2 "Links: lane count, baud rate with 8b/10b or 64b/67b efficiency, propagation delay". Default 4x 3.125 Gbaud 8b/10b (10 Gbit/s), no delay. */
+const link = z.strictObject({
+  lanes: lanes.default(4),
+  baud: baud.default(3.125),
+  encoding: encoding.default('8b10b'),
+  propagation: time().default(0),
+  symbol: symbolForm.optional(),
+}, { error: expecting('a link: {lanes, baud, encoding, propagation, symbol}') });
+
+/** Changes to the links whose name matches `match` (a name, or a pattern with `*`: "h*", "leaf0:*"). Later entries win. */
+const linkOverride = z.strictObject({
+  match: text,
+  lanes: lanes.optional(),
+  baud: baud.optional(),
+  encoding: encoding.optional(),
+  propagation: time().optional(),
+  symbol: symbolForm.optional(),
+}, { error: expecting('a link override: {match, lanes?, baud?, encoding?, propagation?, symbol?}') });
+
+/** A receiving port's buffers (RxBufferSpec). */
+const buffers = z.strictObject({
+  packets: int(1, 1 << 20).default(8),
+  reservePerPriority: int(0).default(1),
+}, { error: expecting('buffers: {packets, reservePerPriority}') }).refine((b) => 3 * b.reservePerPriority < b.packets, {
+  path: ['reservePerPriority'],
+  error: 'expected fewer than packets / 3 buffers (Part 6 §5: three priorities keep that many each)',
+});
+
+const policy = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('histogram'), flows: int(1, 5).default(1) }),
+  z.strictObject({ kind: z.literal('threshold') }),
+], { error: expecting('a policy {kind: histogram, flows} or {kind: threshold}') });
+
+/** Part 9 congestion points (src/flow/congestion-point-types.ts); role and routes come from the switch. */
+const congestion = z.strictObject({
+  highWatermark: int(1),
+  lowWatermark: int(0),
+  unit: oneOf(['packets', 'bytes']).optional(),
+  capacity: int(1).optional(),
+  policy: policy.optional(),
+  responses: oneOf(['fallback', 'ignore', 'equal']).optional(),
+  listCapacity: int(1).optional(),
+  restartOrder: oneOf(['fifo', 'lifo']).optional(),
+  restartStagger: int(0).optional(),
+}, { error: expecting('Part 9 congestion settings {highWatermark, lowWatermark, …} or null') }).refine((c) => c.lowWatermark < c.highWatermark, {
+  path: ['lowWatermark'],
+  error: 'expected less than highWatermark (Annex A.1 hysteresis)',
+});
+
+/** VoQ backpressure (queueing cioq-voq-backpressure): watermarks of the output-queue detector, in packets. */
+const voq = z.strictObject({
+  high: int(1),
+  low: int(0),
+  stagingQueues: int(1, 256).optional(),
+  format: oneOf(VOQ_FORMATS).optional(),
+  symbol: oneOf(VOQ_SYMBOL_FORMS).optional(),
+  refreshPeriod: z.union([time(1), z.null()]).optional(),
+}, { error: expecting('VoQ settings {high, low, …}') }).refine((v) => v.low < v.high, { path: ['low'], error: 'expected less than high' });
+
+const sw = z.strictObject({
+  queueing: oneOf(QUEUEINGS as Choices<Queueing>).default('output-queued'),
+  arbitration: oneOf(ARBITRATIONS as Choices<Arbitration>).default('round-robin'),
+  speedup: real(1, 1024, 'a crossbar speedup from 1 to 1024').default(1),
+  iterations: int(1, 64).default(1),
+  buffers: buffers.default({ packets: 8, reservePerPriority: 1 }),
+  outputQueue: int(0).optional(),
+  slot: z.union([time(1), z.null()]).default(null),
+  ccpQueue: int(0).optional(),
+  congestion: z.union([congestion, z.null()]).default(null),
+  voq: voq.optional(),
+}, { error: expecting('switch settings') }).superRefine((s, ctx) => {
+  if (s.queueing === 'cioq-voq-backpressure' && s.voq === undefined) ctx.addIssue({ code: 'custom', path: ['voq'], message: 'missing, expected VoQ settings {high, low} with queueing cioq-voq-backpressure' });
+  const inputQueued = s.queueing === 'input-fifo' || s.queueing === 'input-voq';
+  if (s.outputQueue !== undefined && (inputQueued ? s.outputQueue > 1 : s.outputQueue < 1)) {
+    ctx.addIssue({ code: 'custom', path: ['outputQueue'], message: inputQueued ? 'expected 0 or 1 with an input-queued switch' : 'expected an integer >= 1' });
+  }
+});
+
+const ccp = z.strictObject({
+  orphanPeriod: time(1).default(1_000_000_000),
+  counterBits: int(1, 31).optional(),
+}, { error: expecting('false or CCP settings {orphanPeriod, counterBits}') });
+
+const mtuWhat = 'an MTU in bytes, a multiple of 4 from 32 to 256';
+const endpoints = z.strictObject({
+  buffers: buffers.default({ packets: 8, reservePerPriority: 1 }),
+  serviceTime: time().default(0),
+  sar: bool.default(false),
+  mtu: int(1, 256).default(256),
+  sarMtu: int(32, 256).refine((v) => v % 4 === 0, { error: expecting(mtuWhat) }).default(256),
+  queuePdus: int(1).default(64),
+  crfSupported: bool.default(true),
+  ccp: z.union([z.literal(false), ccp], { error: expecting('false or CCP settings {orphanPeriod, counterBits}') }).default({ orphanPeriod: 1_000_000_000 }),
+}, { error: expecting('end point settings') });
+
+const sizes = z.union([
+  z.strictObject({ min: size(), max: size() }),
+  z.array(z.strictObject({ bytes: size(), weight: real(Number.MIN_VALUE, Number.MAX_VALUE, 'a positive weight') })).min(1),
+  size(),
+], { error: expecting('a size ("256B"), {min, max}, or a list of {bytes, weight}') });
+
+export const PATTERNS = ['uniform', 'hotspot', 'permutation', 'incast', 'onoff'] as const;
+
+/** One traffic entry: a pattern applied to each of its sources. */
+const traffic = z.strictObject({
+  group: text.optional(),
+  pattern: oneOf(PATTERNS),
+  load: real(0, 64, 'an offered load per source, a fraction of its link (0 … 1)'),
+  sizes: sizes.default(256),
+  prio: int(0, 2).default(0),
+  crf: int(0, 1).default(0),
+  sources: hostIds.optional(),
+  destinations: hostIds.optional(),
+  hotspot: int(0).optional(),
+  h: real(0, 1, 'a fraction 0..1').optional(),
+  sink: int(0).optional(),
+  arrival: oneOf(['bernoulli', 'poisson', 'onoff']).optional(),
+  meanBurst: real(1, 1e9, 'a mean burst of at least 1 PDU').default(8),
+  peak: real(Number.MIN_VALUE, 1, 'a peak load above 0, at most 1').default(1),
+  start: time().optional(),
+  stop: time().optional(),
+}, { error: expecting('a traffic entry {pattern, load, …}') }).superRefine((t, ctx) => {
+  if (t.pattern === 'hotspot') {
+    if (t.hotspot === undefined) ctx.addIssue({ code: 'custom', path: ['hotspot'], message: 'missing, expected the hotspot host ID' });
+    if (t.h === undefined) ctx.addIssue({ code: 'custom', path: ['h'], message: 'missing, expected the hotspot fraction h 0..1' });
+  }
+  if (t.pattern === 'incast' && t.sink === undefined) ctx.addIssue({ code: 'custom', path: ['sink'], message: 'missing, expected the incast sink host ID' });
+  const arrival = t.arrival ?? (t.pattern === 'onoff' ? 'onoff' : 'bernoulli');
+  if (arrival !== 'poisson' && t.load > 1) ctx.addIssue({ code: 'custom', path: ['load'], message: `expected a fraction 0..1 with ${arrival} arrivals` });
+  if (arrival === 'onoff' && t.load > t.peak) ctx.addIssue({ code: 'custom', path: ['load'], message: 'expected at most peak with on/off arrivals' });
+  if (t.start !== undefined && t.stop !== undefined && t.stop <= t.start) ctx.addIssue({ code: 'custom', path: ['stop'], message: 'expected a time after start' });
+});
+
+const topology = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('switch'), hosts: int(2, 192) }),
+  z.strictObject({ kind: z.literal('leaf-spine'), leaves: int(1, 192), spines: int(1, 192), hostsPerLeaf: int(1, 192) }),
+  z.strictObject({ kind: z.literal('butterfly'), k: int(2, 64), n: int(1, 16) }),
+  z.strictObject({ kind: z.literal('ring'), switches: int(2, 4096), hostsPerSwitch: int(1, 190) }),
+  z.strictObject({ kind: z.literal('mesh'), width: int(1, 4096), height: int(1, 4096), hostsPerSwitch: int(1, 188) }),
+], { error: expecting('a topology {kind: switch | leaf-spine | butterfly | ring | mesh, …}') });
+
+const output = z.strictObject({
+  dir: text.optional(),
+  sampleInterval: time(1).optional(),
+}, { error: expecting('output settings {dir, sampleInterval}') });
+
+/** The scenario without its variants: what one run simulates. */
+export const runSchema = z.strictObject({
+  name: text,
+  description: z.string({ error: expecting('a string') }).optional(),
+  seed: int(0, 0xffffffff).default(1),
+  duration: time(1),
+  warmup: time().default(0),
+  tt: z.union([z.literal(0), z.literal(1)], { error: expecting('a tt 0 (Dev8) or 1 (Dev16)') }).optional(),
+  topology,
+  link: link.default({ lanes: 4, baud: 3.125, encoding: '8b10b', propagation: 0 }),
+  linkOverrides: z.array(linkOverride, { error: expecting('a list of link overrides') }).default([]),
+  switch: sw.default({ queueing: 'output-queued', arbitration: 'round-robin', speedup: 1, iterations: 1, buffers: { packets: 8, reservePerPriority: 1 }, slot: null, congestion: null }),
+  endpoints: endpoints.default({
+    buffers: { packets: 8, reservePerPriority: 1 }, serviceTime: 0, sar: false, mtu: 256, sarMtu: 256, queuePdus: 64, crfSupported: true, ccp: { orphanPeriod: 1_000_000_000 },
+  }),
+  traffic: z.array(traffic, { error: expecting('a list of traffic entries') }).min(1, { error: expecting('at least one traffic entry') }),
+  output: output.default({}),
+}, { error: expecting('a scenario mapping') }).superRefine((s, ctx) => {
+  if (s.warmup >= s.duration) ctx.addIssue({ code: 'custom', path: ['warmup'], message: 'expected a time before duration' });
+});
+
+/** One entry of `variants`: the base scenario deep-merged with `overrides` (scenario/merge.ts). */
+export const variantSchema = z.strictObject({
+  name: text,
+  overrides: z.record(z.string(), z.unknown(), { error: expecting('a mapping of scenario fields') }).default({}),
+}, { error: expecting('a variant {name, overrides}') });
+
+export type RunConfig = z.output<typeof runSchema>;
+export type TrafficEntry = RunConfig['traffic'][number];
+export type TopologyConfig = RunConfig['topology'];
+export type SwitchSettings = RunConfig['switch'];
+export type EndpointSettings = RunConfig['endpoints'];
+export type LinkSettings = RunConfig['link'];
+export type LinkOverride = RunConfig['linkOverrides'][number];
