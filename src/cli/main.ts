@@ -93,6 +93,20 @@ function simCommand(program: Command): void {
     });
 }
 
+function sweepCommand(program: Command): void {
+  program
+    .command('sweep')
+    .description('run a scenario over a parameter grid in worker threads and write an HTML report with throughput-vs-load curves, results.json and points.csv (docs/simulator.md)')
+    .argument('<grid>', 'grid file (YAML)')
+    .option('--out <dir>', 'report directory', 'riodp-sweep')
+    .option('--workers <n>', 'worker threads (default: one per core, at most one per grid point)', parseCount('a count'))
+    .option('--json', 'print the results as one JSON object instead of a table', false)
+    .action(async (file: string, flags: { out: string; workers?: number; json: boolean }) => {
+      const { runSweep } = await import('./sweep.ts');
+      process.exitCode = await runSweep(file, flags);
+    });
+}
+
 function packageVersion(): string {
   // src/cli/main.ts and dist/cli/main.js both sit two folders below package.json.
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
@@ -130,6 +144,7 @@ export function buildProgram(): Command {
   modelCommand(program);
   streamingCommands(program);
   simCommand(program);
+  sweepCommand(program);
   return program;
 }
 

@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { z } from 'zod';
+import { ScenarioError, zodIssues } from '../scenario/issues.ts';
+import type { Issue } from '../scenario/issues.ts';
+
+/**
+ * The grid file of `riodp sweep` (issue 7 §5: "a parameter grid (e.g. offered load x congestion
+ * control on/off x watermark)"): a base scenario, inline or a path to a scenario file, and the
+ * parameters to vary, each a dotted path into the scenario (`traffic.0.load`) with its list of
+ * values, plus `variants`, which makes the scenario's own variants a dimension. Problems are
+ * reported like a scenario's, one "path: expectation" line each (scenario/issues.ts).
+ */
+
+/** The pseudo-parameter naming the scenario's variants as a grid dimension. */
+export const VARIANTS = 'variants';
+
+/** A dotted path: mapping keys, with list indices as plain numbers (`traffic.0.load`). */
+const PATH = /^[A-Za-z_][\w-]*(\.(\d+|[A-Za-z_][\w-]*))*$/;
+
+const gridSchema = z.strictObject({
+  name: z.string().min(1, { error: 'expected a non-empty name' }).optional(),
+  scenario: z.union([z.string().min(1), z.record(z.string(), z.unknown())], { error: 'expected a scenario file path or an inline scenario mapping' }),
+  x: z.string().optional(),
+  parameters: z
+    .record(z.string().regex(PATH, { error: 'expected a dotted path into the scenario (e.g. traffic.0.load) or "variants"' }), z.unknown())
+    .refine((p) => Object.keys(p).length > 0, { error: 'expected at least one parameter' }),
+});
+
+const variantsValue = z.union([z.literal('all'), z.array(z.string().min(1)).min(1)], { error: 'expected "all" or a non-empty list of variant names' });
+const valuesList = z.array(z.unknown(), { error: 'expected a non-empty list of values' }).min(1, { error: 'expected a non-empty list of values' });
+
+export interface Parameter {
+  /** Dotted path into the scenario. */
+  readonly path: string;
+  readonly values: readonly unknown[];
+}
+
+export interface Grid {
+  readonly name: string;
+  /** The grid file as the user wrote it, for the report. */
+  readonly text: string;
+  /** The base scenario without its variants, as parsed YAML. */
+  readonly base: Readonly<Record<string, unknown>>;
+  /** The variants the grid runs (name and overrides); one nameless entry when there are none. */
+  readonly variants: readonly { readonly name: string; readonly overrides: unknown }[];
+  /** True when the variants are a dimension of the grid (listed, or the scenario has some). */
+  readonly variantDimension: boolean;
+  readonly parameters: readonly Parameter[];
+  /** The numeric parameter the report's curves are drawn against. */
+  readonly x: string;
+}
+
+function isMapping(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function parseText(text: string, what: string): unknown {
+  try {
+    return parseYaml(text);
+  } catch (e) {
+    const first = ((e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '').replace(/:$/, '');
+    throw new ScenarioError([{ path: what, message: `not YAML: ${first}` }]);
+  }
+}
+
+function readBase(scenario: string | Record<string, unknown>, dir: string): Record<string, unknown> {
+  if (typeof scenario !== 'string') return scenario;
+  const path = resolve(dir, scenario);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ScenarioError([{ path: 'scenario', message: `cannot read ${path}${code === undefined ? '' : ` (${code})`}` }]);
+  }
+  const raw = parseText(text, 'scenario');
+  if (!isMapping(raw)) throw new ScenarioError([{ path: 'scenario', message: `expected ${path} to hold a scenario mapping` }]);
+  return raw;
+}
+
+function allNumbers(values: readonly unknown[]): boolean {
+  return values.every((v) => typeof v === 'number' && Number.isFinite(v));
+}
+
+function variantList(raw: unknown, wanted: 'all' | readonly string[] | undefined, issues: Issue[]): Grid['variants'] {
+  const listed = Array.isArray(raw) ? raw.filter(isMapping).map((v) => ({ name: typeof v.name === 'string' ? v.name : '', overrides: v.overrides ?? {} })) : [];
+  if (wanted === undefined || wanted === 'all') {
+    if (wanted === 'all' && listed.length === 0) issues.push({ path: `parameters.${VARIANTS}`, message: 'expected a scenario with variants' });
+    return listed.length === 0 ? [{ name: '', overrides: {} }] : listed;
+  }
+  const out: { name: string; overrides: unknown }[] = [];
+  wanted.forEach((name, i) => {
+    const v = listed.find((l) => l.name === name);
+    if (v === undefined) issues.push({ path: `parameters.${VARIANTS}.${i}`, message: `expected one of the scenario's variants (${listed.map((l) => `"${l.name}"`).join(', ') || 'it has none'}), not "${name}"` });
+    else out.push(v);
+  });
+  return out;
+}
+
+/** Reads a grid from its text; `dir` resolves a scenario path (the grid file's folder). */
+export function parseGrid(text: string, dir: string): Grid {
+  const raw = parseText(text, '');
+  const parsed = gridSchema.safeParse(raw);
+  if (!parsed.success) throw new ScenarioError(zodIssues(parsed.error));
+  const g = parsed.data;
+  const issues: Issue[] = [];
+  let wantedVariants: 'all' | readonly string[] | undefined;
+  const parameters: Parameter[] = [];
+  for (const [path, value] of Object.entries(g.parameters)) {
+    const schema = path === VARIANTS ? variantsValue : valuesList;
+    const r = schema.safeParse(value);
+    if (!r.success) issues.push(...zodIssues(r.error, ['parameters', path]));
+    else if (path === VARIANTS) wantedVariants = r.data as 'all' | string[];
+    else parameters.push({ path, values: r.data as unknown[] });
+  }
+  if (issues.length > 0) throw new ScenarioError(issues);
+  const full = readBase(g.scenario, dir);
+  const { variants: rawVariants, ...base } = full;
+  const variants = variantList(rawVariants, wantedVariants, issues);
+  const numeric = parameters.filter((p) => allNumbers(p.values)).map((p) => p.path);
+  let x = numeric[0];
+  if (g.x !== undefined) {
+    if (numeric.includes(g.x)) x = g.x;
+    else issues.push({ path: 'x', message: `expected a parameter whose values are all numbers (${numeric.join(', ') || 'the grid has none'})` });
+  } else if (x === undefined) {
+    issues.push({ path: 'parameters', message: 'expected a parameter whose values are all numbers, to draw the curves against' });
+  }
+  if (issues.length > 0) throw new ScenarioError(issues);
+  const scenarioName = typeof base.name === 'string' ? base.name : 'scenario';
+  return {
+    name: g.name ?? `${scenarioName} sweep`,
+    text,
+    base,
+    variants,
+    variantDimension: wantedVariants !== undefined || variants.some((v) => v.name !== ''),
+    parameters,
+    x: x as string,
+  };
+}
+
+export function loadGridFile(path: string): Grid {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ScenarioError([{ path: '', message: `cannot read ${path}${code === undefined ? '' : ` (${code})`}` }]);
+  }
+  return parseGrid(text, dirname(resolve(path)));
+}
+
+/** A parameter value as a short label: scalars as they are, mappings and lists in YAML flow style. */
+export function valueLabel(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return v === null || v === undefined ? 'null' : stringifyYaml(v, { collectionStyle: 'flow' }).trim();
+}
