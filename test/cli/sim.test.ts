@@ -4,23 +4,12 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { riodp } from '../support/spawn.ts';
+import { tinyScenario } from '../support/tiny-scenario.ts';
 import type { Run } from '../support/spawn.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'riodp-sim-'));
 
-const TINY = `name: tiny
-seed: 3
-duration: 60us
-warmup: 10us
-topology: { kind: switch, hosts: 4 }
-switch: { speedup: 4, congestion: { highWatermark: 4, lowWatermark: 2 } }
-traffic:
-  - { group: hot, pattern: incast, sink: 0, load: 0.6 }
-  - { group: cold, pattern: uniform, load: 0.1, sources: [1], destinations: [2, 3] }
-variants:
-  - { name: part9 }
-  - { name: off, overrides: { switch: { congestion: null } } }
-`;
+const TINY = tinyScenario('60us');
 
 let tiny: Run | undefined;
 

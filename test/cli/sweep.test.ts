@@ -4,22 +4,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { riodp } from '../support/spawn.ts';
+import { tinyScenario } from '../support/tiny-scenario.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'riodp-sweep-'));
 
-const SCENARIO = `name: tiny
-seed: 3
-duration: 40us
-warmup: 10us
-topology: { kind: switch, hosts: 4 }
-switch: { speedup: 4, congestion: { highWatermark: 4, lowWatermark: 2 } }
-traffic:
-  - { group: hot, pattern: incast, sink: 0, load: 0.6 }
-  - { group: cold, pattern: uniform, load: 0.1, sources: [1], destinations: [2, 3] }
-variants:
-  - { name: part9 }
-  - { name: off, overrides: { switch: { congestion: null } } }
-`;
+const SCENARIO = tinyScenario('40us');
 
 /** A path-referenced scenario, the variants as one dimension and the hotspot load as the other: 4 points. */
 const GRID = `name: tiny sweep
