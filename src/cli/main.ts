@@ -59,6 +59,12 @@ function parseCount(what: string): (v: string) => number {
   };
 }
 
+/** A positive decimal, e.g. 0.1 or 10: digits only, so '', '0x1' and '1e3' are refused as Number() would not. */
+function parseFactor(v: string): number {
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(v) || !(Number(v) > 0)) throw new InvalidArgumentError(`'${v}' is not a positive number`);
+  return Number(v);
+}
+
 function modelCommand(program: Command): void {
   const width = Math.max(...ENGINE_NAMES.map((n) => n.length));
   const engines = ENGINE_NAMES.map((n) => `  ${n.padEnd(width)}  ${ENGINE_SUMMARIES[n]}`).join('\n');
@@ -82,12 +88,15 @@ function modelCommand(program: Command): void {
 function simCommand(program: Command): void {
   program
     .command('sim')
-    .description('simulate a fabric scenario (the built-in one with no argument) and write an HTML report, results.json and CSVs (docs/simulator.md)')
+    .description('simulate a fabric scenario (the built-in one with no argument, with the published-result reproductions) and write an HTML report, results.json and CSVs (docs/simulator.md)')
     .argument('[scenario]', 'scenario file (YAML)')
     .option('--out <dir>', "report directory (default: the scenario's output.dir, else riodp-report)")
-    .option('--seed <n>', "seed of every variant's random streams, replacing the scenario's", parseCount('a seed (a non-negative integer)'))
+    .option('--seed <n>', "seed of every variant's random streams, replacing the scenario's (and the reproductions' seeds)", parseCount('a seed (a non-negative integer)'))
     .option('--json', 'print the summary as one JSON object instead of a table', false)
-    .action(async (file: string | undefined, flags: { out?: string; seed?: number; json: boolean }) => {
+    .option('--reproduce', 'add the published-result reproductions (Karol 1987, output-queued wait, iSLIP, Pfister & Norton) to the report: on by default with no scenario file, off with one')
+    .option('--no-reproduce', 'skip the published-result reproductions (faster)')
+    .option('--reproduce-scale <factor>', 'run lengths of the reproductions times factor (default 1; shorter runs are less precise and may leave a tolerance); implies --reproduce', parseFactor)
+    .action(async (file: string | undefined, flags: { out?: string; seed?: number; json: boolean; reproduce?: boolean; reproduceScale?: number }) => {
       const { runSim } = await import('./sim.ts');
       process.exitCode = await runSim(file, flags);
     });

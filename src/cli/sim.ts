@@ -5,16 +5,24 @@ import { ScenarioError, formatIssue } from '../sim/scenario/issues.ts';
 import { loadScenarioFile, withOverrides } from '../sim/scenario/load.ts';
 import type { Scenario } from '../sim/scenario/load.ts';
 import { simReport } from '../sim/scenario/report-map.ts';
-import { resultFiles } from '../sim/scenario/results-file.ts';
+import { resultFiles, resultsFile } from '../sim/scenario/results-file.ts';
 import { runScenario } from '../sim/scenario/run.ts';
-import type { Progress, ScenarioRun } from '../sim/scenario/run.ts';
+import type { ScenarioRun } from '../sim/scenario/run.ts';
+import { ProgressLine } from './progress-line.ts';
+import { reproductionSummary } from '../sim/repro/suite-rows.ts';
+import { runReproductions } from '../sim/repro/suite.ts';
 import { summaryJson, summaryTable } from './sim-summary.ts';
+import type { Reproduction } from '../report/types.ts';
 
 /**
- * `riodp sim [scenario.yaml] [--out DIR] [--seed N] [--json]` (issue 7 §5): runs a scenario (the
- * built-in one with no argument), writes the report directory (index.html, results.json, CSVs)
- * and prints a short summary. Progress goes to stderr on an interactive terminal only, as one
- * updating line. Exit codes: 0 done, 2 the scenario or an option is invalid (one line per bad
+ * `riodp sim [scenario.yaml] [--out DIR] [--seed N] [--json] [--reproduce | --no-reproduce]
+ * [--reproduce-scale F]` (issue 7 §5): runs a scenario (the built-in one with no argument), writes
+ * the report directory (index.html, results.json, CSVs) and prints a short summary. With the
+ * built-in scenario (or --reproduce) it also runs the published-result reproductions (issue 7 §4
+ * "shown in the report", src/sim/repro/suite.ts) on worker threads, started before the scenario
+ * so that the threads load while it runs, and adds them to the report, to results.json under
+ * `reproductions` and as one line to the summary. Progress goes to stderr on an interactive
+ * terminal only, as one updating line. Exit codes: 0 done, 2 the scenario or an option is invalid (one line per bad
  * field), 1 the run or the writing failed (one line).
  *
  * The report directory is created before the run, so that a directory that cannot be written
@@ -26,34 +34,28 @@ export interface SimFlags {
   readonly out?: string;
   readonly seed?: number;
   readonly json: boolean;
+  /** --reproduce / --no-reproduce; when absent, on for the built-in scenario and off for a file. */
+  readonly reproduce?: boolean;
+  /** Run-length multiplier of the reproductions; implies them. */
+  readonly reproduceScale?: number;
 }
 
 const DEFAULT_DIR = 'riodp-report';
 const SEED_MAX = 0xffffffff;
+const SCALE_MAX = 1000;
+
+/**
+ * Whether a run includes the reproductions: the main job (no scenario file) shows them, a user's
+ * scenario gets them on request, and asking for a run length asks for the runs.
+ */
+export function reproductionsWanted(file: string | undefined, flags: Pick<SimFlags, 'reproduce' | 'reproduceScale'>): boolean {
+  return flags.reproduce ?? (file === undefined || flags.reproduceScale !== undefined);
+}
 
 function version(): string {
   // src/cli/sim.ts and dist/cli/sim.js both sit two folders below package.json.
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
   return typeof pkg.version === 'string' ? pkg.version : 'unknown';
-}
-
-/** One line on stderr, rewritten in place; only when stderr is a terminal. */
-class ProgressLine {
-  readonly #tty = process.stderr.isTTY;
-  #last = '';
-
-  update(p: Progress): void {
-    if (!this.#tty) return;
-    const pct = Math.floor((100 * p.now) / p.end);
-    const line = `riodp sim: ${p.variant} (${p.index + 1}/${p.variants}) ${pct}%`;
-    if (line === this.#last) return;
-    this.#last = line;
-    process.stderr.write(`\r\x1b[2K${line}`);
-  }
-
-  clear(): void {
-    if (this.#tty && this.#last !== '') process.stderr.write('\r\x1b[2K');
-  }
 }
 
 function fail(message: string): number {
@@ -64,6 +66,15 @@ function fail(message: string): number {
 export async function runSim(file: string | undefined, flags: SimFlags): Promise<number> {
   if (flags.seed !== undefined && flags.seed > SEED_MAX) {
     process.stderr.write(`riodp sim: --seed: expected an integer 0..${SEED_MAX}\n`);
+    return 2;
+  }
+  const scale = flags.reproduceScale;
+  if (scale !== undefined && !(Number.isFinite(scale) && scale > 0 && scale <= SCALE_MAX)) {
+    process.stderr.write(`riodp sim: --reproduce-scale: expected a number above 0 and at most ${SCALE_MAX}\n`);
+    return 2;
+  }
+  if (scale !== undefined && flags.reproduce === false) {
+    process.stderr.write('riodp sim: --reproduce-scale: the reproductions are off (--no-reproduce)\n');
     return 2;
   }
   let scenario: Scenario;
@@ -83,27 +94,75 @@ export async function runSim(file: string | undefined, flags: SimFlags): Promise
     return fail(`cannot write the report to ${dir}: ${e instanceof Error ? e.message : String(e)}`);
   }
   const progress = new ProgressLine();
+  const reproductions = reproductionsWanted(file, flags) ? startReproductions(flags, progress) : undefined;
   const started = performance.now();
   let run: ScenarioRun;
   try {
     const duration = scenario.variants[0]?.config.duration ?? 0;
     run = runScenario(scenario, { progressEvery: Math.max(1_000_000, Math.floor(duration / 100)), onProgress: (p) => { progress.update(p); } });
   } catch (e) {
+    progress.clear();
+    await reproductions?.stop();
     return fail(`the simulation stopped: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const wallSeconds = (performance.now() - started) / 1000;
+  let rows: Reproduction[] | undefined;
+  try {
+    rows = await reproductions?.rows;
+  } catch (e) {
+    return fail(`the reproductions stopped: ${e instanceof Error ? e.message : String(e)}`);
   } finally {
     progress.clear();
   }
-  const wallSeconds = (performance.now() - started) / 1000;
   let written: string[];
   try {
     const { renderSimReport } = await import('../report/html.ts');
     const { writeReport } = await import('../report/write.ts');
-    const html = await renderSimReport(simReport(run, { text: scenario.text, generated: new Date().toISOString(), version: version(), wallSeconds }));
-    written = await writeReport(dir, html, resultFiles(run));
+    const report = simReport(run, { text: scenario.text, generated: new Date().toISOString(), version: version(), wallSeconds });
+    const html = await renderSimReport(rows === undefined ? report : { ...report, reproductions: rows });
+    const files = resultFiles(run);
+    if (rows !== undefined) files['results.json'] = `${JSON.stringify({ ...resultsFile(run), reproductions: rows }, null, 2)}\n`;
+    written = await writeReport(dir, html, files);
   } catch (e) {
     return fail(`cannot write the report to ${dir}: ${e instanceof Error ? e.message : String(e)}`);
   }
   const index = join(dir, 'index.html');
-  process.stdout.write(flags.json ? `${JSON.stringify(summaryJson(run, index, written, wallSeconds))}\n` : summaryTable(run, index, wallSeconds));
+  if (flags.json) {
+    const json = summaryJson(run, index, written, wallSeconds) as Record<string, unknown>;
+    const passed = rows?.filter((r) => r.pass).length;
+    process.stdout.write(`${JSON.stringify(rows === undefined ? json : { ...json, reproductions: { passed, total: rows.length } })}\n`);
+  } else {
+    process.stdout.write(summaryTable(run, index, wallSeconds));
+    if (rows !== undefined) process.stdout.write(`${reproductionSummary(rows)}\n`);
+  }
   return 0;
+}
+
+interface Reproductions {
+  /** Settles once: the rows, or the failure of a run. */
+  readonly rows: Promise<Reproduction[]>;
+  /** Stops the runs and waits for the threads to go. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A failure is held in `rows` until the caller awaits it, so that it cannot surface as an
+ * unhandled rejection while the scenario runs on this thread.
+ */
+function startReproductions(flags: SimFlags, progress: ProgressLine): Reproductions {
+  const abort = new AbortController();
+  const rows = runReproductions({
+    ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+    ...(flags.reproduceScale === undefined ? {} : { scale: flags.reproduceScale }),
+    signal: abort.signal,
+    onDone: (done, total) => { progress.show(`riodp sim: published results ${done}/${total} runs`); },
+  });
+  rows.catch(() => undefined);
+  return {
+    rows,
+    stop: async () => {
+      abort.abort();
+      await rows.catch(() => undefined);
+    },
+  };
 }

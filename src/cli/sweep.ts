@@ -9,6 +9,7 @@ import { pointsCsv, sweepReport, sweepResults } from '../sim/sweep/output.ts';
 import { gridPoints, pointLabel } from '../sim/sweep/points.ts';
 import type { SweepPoint } from '../sim/sweep/points.ts';
 import { runPoints } from '../sim/sweep/pool.ts';
+import { ProgressLine } from './progress-line.ts';
 
 /**
  * `riodp sweep grid.yaml [--out DIR] [--workers N] [--json]` (issue 7 §5: "a parameter grid …
@@ -84,17 +85,15 @@ export async function runSweep(file: string, flags: SweepFlags): Promise<number>
     return fail(`cannot write the report to ${dir}: ${e instanceof Error ? e.message : String(e)}`);
   }
   const workers = Math.min(flags.workers ?? availableParallelism(), points.length);
-  const tty = process.stderr.isTTY;
+  const progress = new ProgressLine();
   const started = performance.now();
   let metrics: PointMetrics[];
   try {
-    metrics = await runPoints(points, workers, (done) => {
-      if (tty) process.stderr.write(`\r\x1b[2Kriodp sweep: ${done}/${points.length} points`);
-    });
+    metrics = await runPoints(points, workers, (done) => { progress.show(`riodp sweep: ${done}/${points.length} points`); });
   } catch (e) {
     return fail(`the simulation stopped: ${e instanceof Error ? e.message : String(e)}`);
   } finally {
-    if (tty) process.stderr.write('\r\x1b[2K');
+    progress.clear();
   }
   const wallSeconds = (performance.now() - started) / 1000;
   const results = sweepResults(grid, points, metrics);

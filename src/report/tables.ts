@@ -88,22 +88,35 @@ export function latencyRows(variants: readonly VariantResult[]): TableRow[] {
 
 /**
  * issue 7 §4: published vs measured, shown with the tolerance and a verdict in words (not only a
- * colour). Five significant digits: the Karol et al. figures are given to four decimals.
+ * colour). Five significant digits: the Karol et al. figures are given to four decimals. The
+ * standard error, when given, follows the measured value to two significant digits ("0.6187 ±
+ * 0.00071", with no-break spaces): it says how far the figure could move with another seed. The "run" column (seed,
+ * run length) appears when any row has one.
  */
 export function reproductionTable(reproductions: readonly Reproduction[]): string {
   const passed = reproductions.filter((r) => r.pass).length;
   const caption = `Published results and what this run measured: ${passed} of ${reproductions.length} within tolerance.`;
+  const withRun = reproductions.some((r) => r.run !== undefined);
   const body = reproductions
     .map((r) => {
       const verdict = r.pass ? '<td class="pass">pass</td>' : '<td class="fail">fail</td>';
+      const run = withRun ? `<td>${escapeHtml(r.run ?? '')}</td>` : '';
       return (
         `<tr><th scope="row">${escapeHtml(r.source)}</th><td>${escapeHtml(r.quantity)}</td>` +
-        `${numberCell(r.published, 5)}${numberCell(r.measured, 5)}<td>${escapeHtml(r.tolerance)}</td>${verdict}</tr>`
+        `${numberCell(r.published, 5)}${measuredCell(r)}<td>${escapeHtml(r.tolerance)}</td>${verdict}${run}</tr>`
       );
     })
     .join('\n');
-  const head = ['source', 'quantity', 'published', 'measured', 'tolerance', 'result'].map((h) => `<th scope="col">${h}</th>`).join('');
+  const columns = ['source', 'quantity', 'published', 'measured', 'tolerance', 'result', ...(withRun ? ['run'] : [])];
+  const head = columns.map((h) => `<th scope="col">${h}</th>`).join('');
   return `<table>\n<caption>${escapeHtml(caption)}</caption>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+}
+
+function measuredCell(r: Reproduction): string {
+  const value = formatNumber(r.measured, 5);
+  if (r.stdErr === undefined || value === NO_VALUE || !Number.isFinite(r.stdErr)) return numberCell(r.measured, 5);
+  // No-break spaces: "0.6187 ± 0.00071" stays on one line in a narrow column.
+  return `<td class="num">${escapeHtml(`${value}\u00a0±\u00a0${formatNumber(r.stdErr, 2)}`)}</td>`;
 }
 
 /** The sweep's grid points: one row each, one column per key in first-seen order. */

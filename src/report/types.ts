@@ -39,8 +39,12 @@ export interface Reproduction {
   readonly quantity: string;
   readonly published: number;
   readonly measured: number;
+  /** Standard error of `measured` (batch means), shown as "measured ± stdErr". */
+  readonly stdErr?: number;
   readonly tolerance: string;
   readonly pass: boolean;
+  /** How it was measured (seed, run length), shown in its own column when any row has it. */
+  readonly run?: string;
 }
 
 export interface SimReport {

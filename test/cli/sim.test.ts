@@ -41,6 +41,7 @@ test('issue 7 §5 riodp sim: a scenario file runs and writes index.html, results
   assert.match(html, /^<!DOCTYPE html>/);
   assert.ok(html.includes('<svg'), 'charts are inlined as SVG');
   assert.ok(html.includes('highWatermark: 4'), 'the scenario text is shown');
+  assert.doesNotMatch(html, /id="reproductions"/, 'a scenario file runs without the reproductions unless asked');
   const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { scenario: string; variants: { name: string; seed: number; groups: { name: string }[]; results: { headline: { ccpsSent: number } } }[] };
   assert.equal(results.scenario, 'tiny');
   assert.deepEqual(results.variants.map((v) => [v.name, v.seed, v.groups.map((g) => g.name)]), [['part9', 3, ['hot', 'cold']], ['off', 3, ['hot', 'cold']]]);
@@ -95,9 +96,9 @@ test('issue 7 §5 riodp sim: a missing file, a bad --seed and an unwritable repo
   assert.equal(unwritable.stderr.split('\n').length, 2);
 });
 
-test('issue 7 §5 riodp sim with no argument runs the built-in scenario three ways; no progress line when stderr is not a terminal', () => {
+test('issue 7 §5 riodp sim with no argument runs the built-in scenario three ways; no progress line when stderr is not a terminal; --no-reproduce leaves out the reproductions', () => {
   const out = join(dir, 'builtin');
-  const r = riodp(['sim', '--out', out]);
+  const r = riodp(['sim', '--out', out, '--no-reproduce']);
   assert.equal(r.status, 0);
   assert.equal(r.stderr, '');
   const lines = r.stdout.split('\n');
@@ -105,4 +106,7 @@ test('issue 7 §5 riodp sim with no argument runs the built-in scenario three wa
   assert.deepEqual(lines.slice(2, 5).map((l) => l.replace(/\s{2,}.*$/, '')), ['no congestion control', 'Part 9 XON/XOFF', 'VoQ backpressure']);
   assert.ok(existsSync(join(out, 'index.html')));
   assert.ok(existsSync(join(out, 'voq-backpressure.flows.csv')));
+  assert.doesNotMatch(r.stdout, /published results/);
+  assert.doesNotMatch(readFileSync(join(out, 'index.html'), 'utf8'), /id="reproductions"/);
+  assert.equal(Object.hasOwn(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as object, 'reproductions'), false);
 });

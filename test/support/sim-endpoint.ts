@@ -23,7 +23,7 @@ import type { FlowIdLabel } from '../../src/wire/flow-id.ts';
 import { serialLength } from '../../src/wire/serial.ts';
 import { type7Length } from '../../src/wire/type7.ts';
 
-/** 1x at 1.25 Gbaud with 8b/10b: 1 Gbit/s, 8000 ps per octet, CS48 (6 octets) delimiters. */
+/** 1x at 1.25 Gbaud with 8b/10b: 1 Gbit/s, 8000 ps per octet, CS48 delimiters of 8 characters (6 octets and two special characters). */
 export const X1: LinkSpec = { lanes: 1, baud: 1.25, encoding: '8b10b', propagation: 0 };
 
 export interface Bench {

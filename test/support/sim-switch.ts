@@ -13,11 +13,12 @@ import type { LinkSpec, PortRx, PortTx, Priority, Probe, RxBufferSpec, SimPacket
  * generator when it runs dry) and records what it receives.
  *
  * Link: 1x 1.25 Gbaud 8b/10b, no propagation delay: 8000 ps per octet, so a 24-octet packet
- * plus its 6-octet delimiter takes 240 000 ps and a CS48 symbol 48 000 ps.
+ * plus its delimiter (a CS48 and its two special characters, 8 characters; decision L3) takes
+ * 256 000 ps and a delimited CS48 symbol 64 000 ps.
  */
 export const X1: LinkSpec = { lanes: 1, baud: 1.25, encoding: '8b10b', propagation: 0 };
-export const PT = 240_000;
-export const SYMBOL = 48_000;
+export const PT = 256_000;
+export const SYMBOL = 64_000;
 
 export class Ids {
   #next = 0;

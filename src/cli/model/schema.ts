@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { FLOW_ID_LABELS } from '../../wire/flow-id.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
+import { zodIssues } from '../../sim/scenario/issues.ts';
+import type { Issue } from '../../sim/scenario/issues.ts';
 import { InputError } from './input-error.ts';
 
 /**
@@ -59,40 +61,16 @@ export const vcCount = z.union([z.literal(0), z.literal(1), z.literal(2), z.lite
 /** prio/CRF of a message flow (flows.ts MessageFlow). */
 export const messageFlow = z.strictObject({ prio: int(0, 3), crf: int(0, 1) }, { error: expecting('an object {prio, crf}') });
 
-export interface Issue {
-  readonly path: string;
-  readonly message: string;
-}
-
-function joinPath(base: readonly PropertyKey[], extra?: string): string {
-  const parts = base.map(String);
-  if (extra !== undefined) parts.push(extra);
-  return parts.join('.');
-}
+export type { Issue };
 
 /**
- * zod issues as one entry per bad field; an unknown key is its own entry ("unknown field"), and
- * a discriminated union names the discriminator's choices.
+ * zod issues as one entry per bad field, formatted as scenario files are (src/sim/scenario/issues.ts):
+ * an unknown key is its own entry ("unknown field"), and a discriminated union names the
+ * discriminator's choices. The only records in model configs are keyed by device ID
+ * (congestion-point routes.table), so a bad record key asks for one.
  */
 export function issues(error: z.ZodError): Issue[] {
-  const out: Issue[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ path: joinPath(issue.path, key), message: 'unknown field' });
-    } else if (issue.code === 'invalid_union' && 'options' in issue && Array.isArray(issue.options)) {
-      out.push({ path: joinPath(issue.path), message: `expected one of ${issue.options.map(String).join(', ')}` });
-    } else if (issue.code === 'invalid_key') {
-      // The only records in model configs are keyed by device ID (congestion-point routes.table).
-      out.push({ path: joinPath(issue.path), message: 'expected a device ID in decimal digits as the key' });
-    } else {
-      out.push({ path: joinPath(issue.path), message: withoutZodPrefix(issue.message) });
-    }
-  }
-  return out;
-}
-
-function withoutZodPrefix(message: string): string {
-  return message.replace(/^Invalid input: expected (.*), received undefined$/, 'missing, expected $1').replace(/^Invalid input: /, '');
+  return zodIssues(error, [], 'expected a device ID in decimal digits as the key');
 }
 
 /** The first issue of an input line as an InputError: one stderr line per bad line. */

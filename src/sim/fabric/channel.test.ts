@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Scheduler } from '../kernel/scheduler.ts';
 import { makeLink } from './channel.ts';
-import { dataRate, wireTime } from './link-rate.ts';
+import { dataRate, packetWireBytes, packetWireTime, symbolBytes, wireTime } from './link-rate.ts';
 import type { LinkSpec, PortRx, PortTx, SimPacket, SimSymbol } from './types.ts';
 
 const x1: LinkSpec = { lanes: 1, baud: 1.25, encoding: '8b10b', propagation: 0 };
@@ -48,8 +48,9 @@ test('issue 7 §2 links: packets take their wire time plus a delimiter, then the
   a.queue.push(packet(1), packet(2));
   link.ab.kick(0);
   s.run();
-  // (24 + 6) octets × 8000 ps = 240000 ps each, back to back.
-  assert.deepEqual(b.got, [[1, 245_000], [2, 485_000]]);
+  // (24 + 8) octets × 8000 ps = 256000 ps each (the delimiter is a CS48 and its two special
+  // characters, decision L3), back to back.
+  assert.deepEqual(b.got, [[1, 261_000], [2, 517_000]]);
 });
 
 test('issue 7 §2 links never lose packets: a packet waits for a credit, which returns one symbol time plus propagation after the buffer is freed', () => {
@@ -84,9 +85,9 @@ test('issue 7 §2 links never lose packets: a packet waits for a credit, which r
   a2.queue.push(packet(1), packet(2));
   link2.ab.kick(0);
   s2.run();
-  // Packet 1 arrives at 241000; buffer freed at 1241000; the credit symbol (6 octets = 48000 ps)
-  // arrives at 1290000; packet 2 then takes 240000 + 1000.
-  assert.deepEqual(got2, [[1, 241_000], [2, 1_531_000]]);
+  // Packet 1 arrives at 257000; buffer freed at 1257000; the credit symbol (a CS48 and its two
+  // delimiters, 8 characters = 64000 ps) arrives at 1322000; packet 2 then takes 256000 + 1000.
+  assert.deepEqual(got2, [[1, 257_000], [2, 1_579_000]]);
   assert.equal(link2.ba.stats.symbols, 2);
 });
 
@@ -96,4 +97,53 @@ test('issue 7 §2: a transmitter that breaks the priority buffer rule is a model
   const link = makeLink(s, 'l', x1, { tx: rogue, rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: new Sink(), buffers: { packets: 3, reservePerPriority: 0 } });
   link.ab.kick(0);
   assert.throws(() => { s.run(); }, /priority 0 packet pulled/);
+});
+
+test('Part 6 §6.5.2: a CS48 on an 8b/10b link is "delimited by two 8b/10b special characters": 8 characters per credit and per packet delimiter', () => {
+  assert.equal(symbolBytes(x1), 8);
+  assert.equal(symbolBytes({ ...x1, symbol: 'cs48' }), 8);
+  const link = makeLink(new Scheduler(), 'l', x1, { tx: new Source(), rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: new Sink(), buffers: { packets: 8 } });
+  // 1 Gbit/s: 8000 ps per character.
+  assert.equal(link.ab.symbolTime, 64_000);
+  assert.equal(link.ab.packetTime(24), (24 + 8) * 8000);
+  assert.equal(packetWireBytes(x1, 24), 24);
+});
+
+test('Part 6 §6.5.2, §5.8: a CS64 on a 64b/67b link has no delimiting and fills half of each of two control codewords: 8 octets', () => {
+  const x4: LinkSpec = { lanes: 4, baud: 10.3125, encoding: '64b67b', propagation: 0 };
+  assert.equal(symbolBytes(x4), 8);
+  assert.equal(symbolBytes({ ...x4, symbol: 'cs64' }), 8);
+  const link = makeLink(new Scheduler(), 'l', x4, { tx: new Source(), rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: new Sink(), buffers: { packets: 8 } });
+  // 8 octets × 8000 × 67/64 ps / (4 × 10.3125): 8 × 8_576_000 / (4 × 10560) = 1624.24… → 1625 ps.
+  assert.equal(link.ab.symbolTime, 1625);
+  assert.equal(link.ab.symbolTime, wireTime(x4, 8));
+});
+
+test('Part 6 §5.6: on a 64b/67b link a packet carries a 4-byte link CRC-32 and is padded with 4 bytes of 0x00 to a multiple of 8 bytes', () => {
+  const x1c3: LinkSpec = { lanes: 1, baud: 25.78125, encoding: '64b67b', propagation: 0 };
+  // 20 + 4 = 24; 24 + 4 = 28 → 32; 28 + 4 = 32; the 284-byte maximum + 4 = 288 ("288 bytes is an integer multiple of 8 bytes").
+  assert.deepEqual([20, 24, 28, 284].map((b) => packetWireBytes(x1c3, b)), [24, 32, 32, 288]);
+  const link = makeLink(new Scheduler(), 'l', x1c3, { tx: new Source(), rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: new Sink(), buffers: { packets: 8 } });
+  // A 24-byte packet: 32 octets with its CRC-32 and pad, plus its 8-octet CS64 start-of-packet.
+  assert.equal(link.ab.packetTime(24), wireTime(x1c3, 32 + 8));
+  assert.equal(packetWireTime(x1c3, 24), wireTime(x1c3, 40));
+});
+
+test('Part 6 §6.5.2, §4.10 (decision L3): a CS64 on an 8b/10b link takes two delimiting special characters (10), a CS48 on a 64b/67b link two half codewords (8); no column fill between packets', () => {
+  assert.equal(symbolBytes({ ...x1, symbol: 'cs64' }), 10);
+  assert.equal(symbolBytes({ lanes: 1, baud: 25.78125, encoding: '64b67b', propagation: 0, symbol: 'cs48' }), 8);
+  assert.equal(packetWireTime({ ...x1, symbol: 'cs64' }, 24), (24 + 10) * 8000);
+  // Part 6 §4.10: the next packet or delimited symbol starts in a lane K with K mod 4 = 0, so on
+  // an 8x link a 20-octet packet and its 8-character delimiter (28 characters, 3.5 columns) are
+  // not padded to whole columns while more follows; the column fill of an idle link is not charged.
+  const x8: LinkSpec = { ...x1, lanes: 8 };
+  assert.equal(packetWireTime(x8, 20), wireTime(x8, 28));
+  assert.equal(packetWireTime(x8, 20), 28_000);
+});
+
+test('Part 6 §6.9.2: a port "shall not report a greater number" of buffers than it has: credits beyond the receiver\'s buffers are a modelling error', () => {
+  const s = new Scheduler();
+  const link = makeLink(s, 'l', x1, { tx: new Source(), rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: new Sink(), buffers: { packets: 4 } });
+  link.ab.freed(1, 0);
+  assert.throws(() => { s.run(); }, /credits exceed the receiver's buffers/);
 });

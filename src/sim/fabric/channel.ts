@@ -1,27 +1,27 @@
 import type { Scheduler, Target } from '../kernel/scheduler.ts';
-import { checkLinkSpec, symbolBytes, wireTime } from './link-rate.ts';
+import { checkLinkSpec, packetWireTime, symbolBytes, wireTime } from './link-rate.ts';
 import type { LinkSpec, PortRx, PortTx, RxBufferSpec, SimPacket, SimSymbol } from './types.ts';
 
 /**
  * One direction of a link: packets and control symbols from a transmitting port to a receiving
  * port, each taking its wire time, then the propagation delay.
  *
- * Link-level flow control is transmitter-controlled (Part 6 §5.9 of rev 4.1: the receiver reports
+ * Link-level flow control is transmitter-controlled (Part 6 §6.9.2 of rev 4.1: the receiver reports
  * its free buffers in the buf_status of the control symbols it sends back): the transmitter keeps
  * the receiver's free buffer count, spends one per packet and gets them back in `credit` symbols
  * that travel on the reverse channel, so a credit arrives one symbol time plus one propagation
  * delay after the buffer was freed. The receiving port calls `freed` when a buffer empties.
  *
  * Delimiting: every packet is preceded by one control symbol (the start-of-packet; an end-of-packet
- * merges with the next start, Part 6 §3.4 "a control symbol may be used both to end one packet and
- * to start another"), so a packet costs `bytes + symbolBytes` octets of wire time. Control symbols
- * waiting to go are sent before the next packet starts (they are embedded between packets; the
- * model does not preempt a packet to insert one).
+ * merges with the next start, Part 6 §6.6.1.2 "The end of a packet is marked with a start-of-packet
+ * control symbol that also marks the beginning of a new packet"), so a packet costs its wire octets
+ * plus one delimited control symbol (`link-rate.ts:packetWireTime`, decision L3). Control symbols
+ * waiting to go are sent between packets; the model does not preempt a packet to embed one.
  *
  * Buffer priorities: a packet of priority p may go only while more than (3 − p) ×
- * reservePerPriority buffers are free at the receiver (Part 6 §5 deadlock avoidance). The port's
- * `pull` applies that rule when it chooses the packet; the channel checks it again and refuses a
- * packet that breaks it (a modelling error, thrown).
+ * reservePerPriority buffers are free at the receiver (Part 6 §6.9.2.1, §6.12 deadlock
+ * avoidance). The port's `pull` applies that rule when it chooses the packet; the channel checks
+ * it again and refuses a packet that breaks it (a modelling error, thrown).
  */
 
 const TX_DONE = 0;
@@ -83,7 +83,7 @@ export class Channel implements Target {
 
   /** Wire time of a packet of `bytes` octets including its delimiter. */
   packetTime(bytes: number): number {
-    return wireTime(this.spec, bytes + symbolBytes(this.spec));
+    return packetWireTime(this.spec, bytes);
   }
 
   get symbolTime(): number {

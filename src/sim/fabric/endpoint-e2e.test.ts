@@ -6,8 +6,8 @@ import type { EndpointTraffic } from './endpoint-types.ts';
 
 const WARMUP = 5_000_000_000;
 const END = 55_000_000_000;
-/** A 64-byte PDU is one 76-octet packet (8 + 64 = 72, + CRC = 74, pad 76); with its delimiter 82 × 8000 ps. */
-const PACKET_TIME = 656_000;
+/** A 64-byte PDU is one 76-octet packet (8 + 64 = 72, + CRC = 74, pad 76); with its 8-character delimiter 84 × 8000 ps. */
+const PACKET_TIME = 672_000;
 
 function overOneLink(load: number): FlowResult {
   const b = bench(7, { warmup: WARMUP });
@@ -27,13 +27,13 @@ test('issue 7 §2–§3 end to end: two end points on one link, throughput = min
   const half = overOneLink(0.5);
   const over = overOneLink(1.2);
   const window = END - WARMUP;
-  // Data rate 1 Gbit/s; each 76-octet packet takes 82 octets of wire time: 76/82 of the rate at most.
-  const ceiling = 76 / 82;
+  // Data rate 1 Gbit/s; each 76-octet packet takes 84 octets of wire time: 76/84 of the rate at most.
+  const ceiling = 76 / 84;
   assert.ok(Math.abs(half.offeredLoad - 0.5) < 0.01, `offered ${half.offeredLoad}`);
   assert.ok(Math.abs((half.throughputFraction as number) - 0.5 * ceiling) < 0.01 * ceiling, `throughput ${half.throughputFraction}`);
   assert.equal(half.droppedPdus, 0);
   assert.ok(Math.abs(over.offeredLoad - 1.2) < 0.015, `offered ${over.offeredLoad}`);
-  // Saturated: a packet every 656 000 ps, exactly, give or take the one straddling each end of the window.
+  // Saturated: a packet every 672 000 ps, exactly, give or take the one straddling each end of the window.
   assert.ok(Math.abs(over.deliveredPackets - window / PACKET_TIME) <= 1, `${over.deliveredPackets} packets`);
   assert.ok(Math.abs((over.throughputFraction as number) - ceiling) <= (2 * 76 * 8e12) / window / 1e9);
   // What the link cannot carry is dropped at the source: 1 − 1/1.2 of the offered PDUs.
@@ -56,7 +56,7 @@ test('Part 9 §2.4.5 rule 1, A.2 end to end: under traffic, an XOFF for 0C stops
   });
   ep.start(0);
   const sent = 2_000_000_000;
-  const arrives = sent + 112_000;
+  const arrives = sent + 128_000;
   peer.sendAt(sent, ccpPacket(0, 1, 2, 'XOFF', '0C'));
   b.sched.run({ until: 5_000_000_000 });
   b.collector.finish(b.sched.now);

@@ -12,13 +12,13 @@ test('issue 7 §2 sink: per-packet latency from PDU creation to arrival, per-PDU
   b.collector.finish(b.sched.now);
   const f = b.collector.results().flows[0];
   assert.ok(f !== undefined);
-  // Segments of 268, 268 and 100 octets, each with a 6-octet delimiter, at 8000 ps per octet.
+  // Segments of 268, 268 and 100 octets, each with an 8-character delimiter, at 8000 ps per octet.
   assert.equal(f.deliveredPackets, 3);
-  assert.equal(f.packetLatency.min, 274 * 8000);
-  assert.equal(f.packetLatency.max, (274 + 274 + 106) * 8000);
+  assert.equal(f.packetLatency.min, 276 * 8000);
+  assert.equal(f.packetLatency.max, (276 + 276 + 108) * 8000);
   assert.equal(f.deliveredPdus, 1);
   assert.equal(f.deliveredPduBytes, 600);
-  assert.equal(f.pduLatency.max, (274 + 274 + 106) * 8000);
+  assert.equal(f.pduLatency.max, (276 + 276 + 108) * 8000);
   assert.equal(f.pduDefects, 0);
   assert.equal(sink.counters().pdusReceived, 1);
   assert.equal((sink.snapshot()['reassembler'] as { stats: { pdus: number } }).stats.pdus, 1);
@@ -65,7 +65,7 @@ test('issue 7 §2 sink consumption rate: with a per-packet service time the sink
   const r = b.collector.results();
   const f = r.flows[0];
   assert.ok(f !== undefined);
-  // One 76-octet packet per µs over 10 ms: 10 000 packets, though the link could carry 1.27 per µs.
+  // One 76-octet packet per µs over 10 ms: 10 000 packets, though the link could carry 1.49 per µs.
   assert.ok(Math.abs(f.deliveredPackets - 10_000) <= 2, `${f.deliveredPackets} packets`);
   assert.ok(f.droppedPdus > 0, 'the source queue overflows');
   // Prio 0 may use buffers only while more than 3 are free: at most 5 of the 8 fill.
@@ -84,11 +84,11 @@ test('issue 7 §2 sink (decision): latency is taken on arrival, before the sink\
   b.sched.run();
   b.collector.finish(b.sched.now);
   const f = b.collector.results().flows[0];
-  // Two 76-octet packets back to back, (76 + 6) × 8000 ps each; their time in B's buffer waiting
+  // Two 76-octet packets back to back, (76 + 8) × 8000 ps each; their time in B's buffer waiting
   // for the 5 µs services is not latency.
-  assert.equal(f?.packetLatency.min, 656_000);
-  assert.equal(f.packetLatency.max, 1_312_000);
-  assert.equal(f.pduLatency.max, 1_312_000);
+  assert.equal(f?.packetLatency.min, 672_000);
+  assert.equal(f.packetLatency.max, 1_344_000);
+  assert.equal(f.pduLatency.max, 1_344_000);
   assert.equal(slow.sink.waiting, 0);
-  assert.ok(b.sched.now >= 656_000 + 10_000_000, 'the sink served both');
+  assert.ok(b.sched.now >= 672_000 + 10_000_000, 'the sink served both');
 });

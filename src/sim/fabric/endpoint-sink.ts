@@ -23,6 +23,8 @@ import type { Type9Packet } from '../../wire/type9-types.ts';
 import type { Scheduler, Target } from '../kernel/scheduler.ts';
 import type { Channel } from './channel.ts';
 import type { ResolvedEndpointConfig } from './endpoint-config.ts';
+import { packetPosition } from './endpoint-feature.ts';
+import type { EndpointFeature } from './endpoint-feature.ts';
 import { PacketRing } from './endpoint-queue.ts';
 import { EngineTimers } from './endpoint-timers.ts';
 import type { EndpointCounterName, EndpointProbe } from './endpoint-types.ts';
@@ -54,6 +56,8 @@ export class EndpointSink implements Target {
   #reassembler: Reassembler | null = null;
   readonly #timers: EngineTimers;
   #in: Channel | null = null;
+  /** Set by the end point: the features told about arriving data and the receive queue's level. */
+  features: readonly EndpointFeature[] = [];
 
   constructor(sched: Scheduler, c: ResolvedEndpointConfig, probe: EndpointProbe, counters: Counters<EndpointCounterName>) {
     this.#sched = sched;
@@ -77,16 +81,22 @@ export class EndpointSink implements Target {
     this.#counters.packetsReceived++;
     this.#counters.bytesReceived += p.bytes;
     this.#probe.packetDelivered(p.flow, now, p.bytes, now - p.createdAt);
+    if (this.features.length > 0) {
+      const position = p.pdu === undefined ? 'single' : packetPosition(p.pdu.index, p.pdu.count);
+      for (const ft of this.features) ft.dataReceived?.(p, position, now);
+    }
     const wire = p.wire;
     if (typeof wire === 'object' && wire !== null && (wire as { ftype?: unknown }).ftype === 9) this.#reassemble(p, wire as Type9Packet, now);
     else if (p.pdu !== undefined) this.#plainPdu(p, now);
     if (this.#c.serviceTime === 0) {
       this.#in?.freed(1, now);
+      for (const ft of this.features) ft.dataConsumed?.(p, now);
       return;
     }
     this.#waiting.push(p);
     this.#waitingBytes += p.bytes;
     this.#probe.occupancy(this.#rxName, now, this.#waiting.length, this.#waitingBytes);
+    this.#level(now);
     if (!this.#busy) this.#serve(now);
   }
 
@@ -98,6 +108,8 @@ export class EndpointSink implements Target {
         this.#waitingBytes -= p.bytes;
         this.#in?.freed(1, now);
         this.#probe.occupancy(this.#rxName, now, this.#waiting.length, this.#waitingBytes);
+        for (const ft of this.features) ft.dataConsumed?.(p, now);
+        this.#level(now);
       }
       if (this.#waiting.length > 0) this.#serve(now);
       return;
@@ -109,6 +121,10 @@ export class EndpointSink implements Target {
 
   reassemblerSnapshot(): Record<string, unknown> | null {
     return this.#reassembler?.snapshot() ?? null;
+  }
+
+  #level(now: number): void {
+    for (const ft of this.features) ft.sinkLevel?.(this.#waiting.length, this.#c.buffers.packets, now);
   }
 
   #serve(now: number): void {

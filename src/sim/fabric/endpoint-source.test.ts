@@ -75,8 +75,8 @@ test('issue 7 §2 plain traffic: a PDU is cut into packets of at most the MTU, e
   assert.equal(plainPacketBytes(88, 0), 100);
   assert.deepEqual(peer.got.map((g) => g.packet.pdu), [0, 1, 2].map((index) => ({ id: 0, index, count: 3, bytes: 600 })));
   assert.ok(peer.got.every((g) => g.packet.wire === undefined && g.packet.createdAt === 0));
-  // Back to back: (268 + 6) × 8000 ps, then (100 + 6) × 8000.
-  assert.deepEqual(peer.got.map((g) => g.at), [2_192_000, 4_384_000, 5_232_000]);
+  // Back to back: (268 + 8) × 8000 ps, then (100 + 8) × 8000.
+  assert.deepEqual(peer.got.map((g) => g.at), [2_208_000, 4_416_000, 5_280_000]);
   assert.equal(ep.source.queuedPdus, 0);
 });
 

@@ -3,10 +3,13 @@
  * and the cutting of PDUs into packets (plain, or Part 10 segments from the Segmenter engine).
  *
  * Arbitration ("Which flow sends next"): strict priority, then round robin packet by packet among
- * the flows of one priority. A flow sends only while it is enabled (Part 9: a flow an XOFF stopped
- * is skipped) and only when the receiver's buffers allow its priority: Part 6 §5 deadlock
- * avoidance, a packet of priority p only while more than (3 − p) × reservePerPriority buffers are
- * free, so when priority p may not go no lower one may either.
+ * the flows of one priority. A flow sends only while nothing blocks it (`blocked`, the bits of
+ * endpoint-feature.ts: a Part 9 XOFF stops it at once; a missing arbitration grant, a closed TM
+ * gate or an unopened stream stop it before its next PDU) and only when the receiver's buffers
+ * allow its priority: Part 6 §5 deadlock avoidance, a packet of priority p only while more than
+ * (3 − p) × reservePerPriority buffers are free, so when priority p may not go no lower one may
+ * either. Control packets of the end point's features (REQUEST, TM, session management) go before
+ * data of their priority.
  *
  * Offered load: a PDU is offered when its traffic source generates it (`EndpointProbe.offered`),
  * whether its flow's queue takes it or, full, drops it at the source.
@@ -28,6 +31,9 @@ import { plainPacketBytes, plainPackets, pduWireTime, sarPackets } from './endpo
 import type { PduPackets } from './endpoint-packets.ts';
 import { PduQueue } from './endpoint-queue.ts';
 import type { EndpointContext, EndpointCounterName } from './endpoint-types.ts';
+import { FLOW_BLOCK, packetPosition } from './endpoint-feature.ts';
+import type { ControlPacket, EndpointFeature, FlowBlockBit } from './endpoint-feature.ts';
+import { PacketRing } from './endpoint-queue.ts';
 import { dataRate } from './link-rate.ts';
 import type { Priority, SimPacket } from './types.ts';
 
@@ -42,8 +48,10 @@ export interface SourceFlow {
   readonly crf: 0 | 1;
   readonly flowID: FlowIdLabel;
   readonly queue: PduQueue;
-  /** Part 9: false while an XOFF (or the orphan FIFO) keeps the flow stopped. */
+  /** Part 9: false while an XOFF (or the orphan FIFO) keeps the flow stopped (the `xoff` bit of `blocked`). */
   enabled: boolean;
+  /** Why the flow may not send: FLOW_BLOCK bits (endpoint-feature.ts); 0 when it may. */
+  blocked: number;
   /** The segmenter pull of this flow, one object reused for every segment. */
   readonly pullInput: SegmenterInput;
 }
@@ -67,8 +75,13 @@ export class EndpointSource implements Target {
   readonly #byFlowId = new Map<string, SourceFlow[]>();
   readonly #byPrio: SourceFlow[][] = [[], [], []];
   readonly #rr = [0, 0, 0];
-  /** Flows of each priority that are enabled and have a PDU queued. */
+  /** Flows of each priority that may send now (`#eligible`). */
   readonly #ready = [0, 0, 0];
+  /** Control packets of the features, by priority 0–3. */
+  readonly #control = [new PacketRing<SimPacket>(), new PacketRing<SimPacket>(), new PacketRing<SimPacket>(), new PacketRing<SimPacket>()];
+  #controlQueued = 0;
+  /** Set by the end point: the features told about flows, PDUs and packets. */
+  features: readonly EndpointFeature[] = [];
   readonly #segmenter: Segmenter | null;
   readonly #srcName: string;
   #sources: Source[] = [];
@@ -153,7 +166,7 @@ export class EndpointSource implements Target {
   offer(dst: number, prio: 0 | 1 | 2, crf: 0 | 1, bytes: number, now: number): boolean {
     const f = this.#byClass.get(dst * 8 + prio * 2 + crf) ?? this.#flow(dst, prio, crf, requestFlowId(prio, crf, this.#c.crfSupported, 'offer'));
     const q = f.queue;
-    const wasReady = f.enabled && q.length > 0;
+    const wasReady = this.#eligible(f);
     const id = this.#pduId++;
     const accepted = q.push(id, bytes, now);
     this.#counters.pdusOffered++;
@@ -168,25 +181,33 @@ export class EndpointSource implements Target {
     }
     this.#queuedPdus++;
     this.#queuedBytes += bytes;
-    this.#ready[f.prio] = (this.#ready[f.prio] as number) + (f.enabled && !wasReady ? 1 : 0);
+    this.#readyChange(f, wasReady);
     this.#ctx.probe.occupancy(this.#srcName, now, this.#queuedPdus, this.#queuedBytes);
+    for (const ft of this.features) ft.pduQueued?.(f, bytes, now);
     this.#out?.kick(now);
     return true;
   }
 
   /** PortTx.pull: the next packet by strict priority, round robin within a priority, within the buffer rule. */
   pull(now: number, free: number, reserve: number): SimPacket | null {
-    for (let p = 2; p >= 0; p--) {
+    for (let p = 3; p >= 0; p--) {
       // A lower priority needs even more free buffers.
       if (free <= (3 - p) * reserve) return null;
-      if (this.#ready[p] === 0) continue;
+      if (this.#controlQueued > 0) {
+        const c = (this.#control[p] as PacketRing<SimPacket>).shift();
+        if (c !== undefined) {
+          this.#controlQueued--;
+          return c;
+        }
+      }
+      if (p === 3 || this.#ready[p] === 0) continue;
       const list = this.#byPrio[p] as SourceFlow[];
       const n = list.length;
       const start = this.#rr[p] as number;
       for (let k = 0; k < n; k++) {
         const i = (start + k) % n;
         const f = list[i] as SourceFlow;
-        if (!f.enabled || f.queue.length === 0) continue;
+        if (!this.#eligible(f)) continue;
         this.#rr[p] = (i + 1) % n;
         return this.#packet(f, now);
       }
@@ -198,15 +219,35 @@ export class EndpointSource implements Target {
   setEnabled(dst: number, flowID: FlowIdLabel, enabled: boolean, now: number): void {
     const list = this.#byFlowId.get(`${dst}/${flowID}`);
     if (list === undefined) return;
-    let restarted = false;
     for (const f of list) {
       if (f.enabled === enabled) continue;
-      if (f.queue.length > 0) this.#ready[f.prio] = (this.#ready[f.prio] as number) + (enabled ? 1 : -1);
-      f.enabled = enabled;
-      restarted ||= enabled;
+      this.setBlocked(f, FLOW_BLOCK.xoff, !enabled, now);
       this.#ctx.probe.xoff(f.index, now, !enabled);
     }
-    if (restarted) this.#out?.kick(now);
+  }
+
+  /** Sets or clears one reason `f` may not send; the link is kicked when it may send again. */
+  setBlocked(f: SourceFlow, bit: FlowBlockBit, blocked: boolean, now: number): void {
+    const was = this.#eligible(f);
+    f.blocked = blocked ? f.blocked | bit : f.blocked & ~bit;
+    f.enabled = (f.blocked & FLOW_BLOCK.xoff) === 0;
+    this.#readyChange(f, was);
+    if (!was && this.#eligible(f)) this.#out?.kick(now);
+  }
+
+  /** A feature's control packet: queued ahead of data of its priority. */
+  sendControl(c: ControlPacket, now: number): void {
+    const p: SimPacket = {
+      id: this.#ctx.ids.nextPacketId(), kind: c.kind, src: this.#c.id, dst: c.dst, prio: c.prio, crf: c.crf, vc: c.vc ?? 0, bytes: c.bytes, flow: -1, createdAt: now, wire: c.wire,
+    };
+    (this.#control[c.prio] as PacketRing<SimPacket>).push(p);
+    this.#controlQueued++;
+    this.#out?.kick(now);
+  }
+
+  /** Control packets waiting to be sent. */
+  get controlQueued(): number {
+    return this.#controlQueued;
   }
 
   get queuedPdus(): number {
@@ -246,6 +287,7 @@ export class EndpointSource implements Target {
       vc = wire.vc;
     }
     const pdu = { id: q.headId, index: q.headPackets, count, bytes: pduBytes };
+    const was = this.#eligible(f);
     const packet: SimPacket = wire === undefined
       ? { id: this.#ctx.ids.nextPacketId(), kind: 'data', src: c.id, dst: f.dst, prio, crf, vc, bytes, flow: f.index, createdAt: q.headCreated, pdu }
       : { id: this.#ctx.ids.nextPacketId(), kind: 'data', src: c.id, dst: f.dst, prio, crf, vc, bytes, flow: f.index, createdAt: q.headCreated, pdu, wire };
@@ -254,11 +296,15 @@ export class EndpointSource implements Target {
     if (q.headSent >= pduBytes) {
       q.shift();
       this.#queuedPdus--;
-      if (q.length === 0 && f.enabled) this.#ready[f.prio] = (this.#ready[f.prio] as number) - 1;
     }
+    this.#readyChange(f, was);
     this.#counters.packetsSent++;
     this.#counters.bytesSent += bytes;
     this.#ctx.probe.occupancy(this.#srcName, now, this.#queuedPdus, this.#queuedBytes);
+    if (this.features.length > 0) {
+      const sent = { position: packetPosition(pdu.index, count), bytes, pduBytes, wire };
+      for (const ft of this.features) ft.packetSent?.(f, sent, now);
+    }
     return packet;
   }
 
@@ -279,7 +325,7 @@ export class EndpointSource implements Target {
     const info = this.#ctx.flows.get(index);
     if (info !== undefined && this.#out !== null) info.linkRate = dataRate(this.#out.spec);
     const f: SourceFlow = {
-      index, dst, prio, crf, flowID, queue: new PduQueue(this.#c.queuePdus), enabled: true,
+      index, dst, prio, crf, flowID, queue: new PduQueue(this.#c.queuePdus), enabled: true, blocked: 0,
       pullInput: { kind: 'pull', destinationID: dst, flowID },
     };
     this.flows.push(f);
@@ -289,6 +335,19 @@ export class EndpointSource implements Target {
     if (same === undefined) this.#byFlowId.set(fk, [f]);
     else same.push(f);
     (this.#byPrio[prio] as SourceFlow[]).push(f);
+    for (const ft of this.features) ft.flowCreated?.(f, this.#sched.now);
     return f;
+  }
+
+  /** May `f` send its next packet: a packet queued, and nothing blocking it (within a PDU only an XOFF does). */
+  #eligible(f: SourceFlow): boolean {
+    if (f.queue.length === 0) return false;
+    return (f.blocked & (f.queue.headSent > 0 ? FLOW_BLOCK.xoff : ~0)) === 0;
+  }
+
+  /** Keeps `#ready` right after a change to `f` that may have changed `#eligible(f)` from `was`. */
+  #readyChange(f: SourceFlow, was: boolean): void {
+    const now = this.#eligible(f);
+    if (now !== was) this.#ready[f.prio] = (this.#ready[f.prio] as number) + (now ? 1 : -1);
   }
 }

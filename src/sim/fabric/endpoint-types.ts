@@ -7,7 +7,10 @@ import type { CcpEndpointConfig } from '../../flow/ccp-endpoint-types.ts';
 import type { ReassemblerConfig } from '../../streaming/reassembler-types.ts';
 import type { RandomStreams } from '../kernel/random.ts';
 import type { TrafficSpec } from '../traffic/generator.ts';
+import type { EndpointArbitrationConfig } from './endpoint-arbitration.ts';
 import type { FlowTable } from './endpoint-flows.ts';
+import type { EndpointSessionConfig } from './endpoint-session.ts';
+import type { EndpointTmConfig } from './endpoint-tm.ts';
 import type { Probe, RxBufferSpec } from './types.ts';
 
 /**
@@ -92,6 +95,12 @@ export interface EndpointConfig {
    */
   readonly ccp?: CcpEndpointConfig | false;
   readonly sink?: EndpointSinkConfig;
+  /** Part 9 flow arbitration (§2.4.7): a grant from the destination before each PDU (endpoint-arbitration.ts). */
+  readonly arbitration?: EndpointArbitrationConfig;
+  /** Part 10 traffic management (§3.4): tm-ingress on the sending side, tm-egress on the receiving side (endpoint-tm.ts). */
+  readonly tm?: EndpointTmConfig;
+  /** Annex 2 session management: discovery and a stream opened before a flow's data goes (endpoint-session.ts). */
+  readonly session?: EndpointSessionConfig;
 }
 
 /** Shared per simulation: the probe results go to, the flow numbering and the packet ids. */

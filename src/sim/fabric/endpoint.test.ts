@@ -12,8 +12,8 @@ function enabled(ep: Endpoint): string[] {
   return ep.source.flows.filter((f) => f.enabled).map((f) => `${f.dst}/${f.flowID}`);
 }
 
-/** A CCP of Dev8 is 6 octets, 8 with its CRC; with a 6-octet delimiter 14 × 8000 ps. */
-const CCP_TIME = 112_000;
+/** A CCP of Dev8 is 6 octets, 8 with its CRC; with an 8-character delimiter 16 × 8000 ps. */
+const CCP_TIME = 128_000;
 
 test('Part 9 §2.4.5 rule 1, A.2: an XOFF for 0C stops 0A, 0B and 0C to that destination only, and the orphan timer restarts them', () => {
   const b = bench();
@@ -25,10 +25,10 @@ test('Part 9 §2.4.5 rule 1, A.2: an XOFF for 0C stops 0A, 0B and 0C to that des
   // Stopped flows are skipped by the arbitration.
   for (const [dst, prio] of [[2, 0], [2, 1], [2, 2], [3, 0]] as const) ep.source.offer(dst, prio, 0, 64, b.sched.now);
   // Until the orphan period has run out only 0E to 2 and 0A to 3 go, one after the other,
-  // (76 + 6) × 8000 ps each, behind the credit symbol (6 × 8000 ps) that returns the CCP's buffer.
+  // (76 + 8) × 8000 ps each, behind the credit symbol (8 × 8000 ps) that returns the CCP's buffer.
   b.sched.run({ until: CCP_TIME + 1_000_000 });
   assert.deepEqual(enabled(ep), ['2/0E', '3/0A']);
-  assert.deepEqual(peer.got.map((g) => [`${g.packet.dst}/${g.packet.prio}`, g.at]), [['2/2', CCP_TIME + 48_000 + 656_000]]);
+  assert.deepEqual(peer.got.map((g) => [`${g.packet.dst}/${g.packet.prio}`, g.at]), [['2/2', CCP_TIME + 64_000 + 672_000]]);
   b.sched.run({ until: CCP_TIME + 1_000_001 });
   assert.deepEqual(enabled(ep), ['2/0A', '2/0B', '2/0C', '2/0E', '3/0A']);
   b.sched.run();
@@ -54,7 +54,7 @@ test('Part 9 §2.4.5 rule 2: an XON bringing the counter to zero restarts the fl
   assert.deepEqual(enabled(ep), ['2/0A', '2/0B', '2/0C', '2/0E', '3/0A']);
   assert.deepEqual(ep.snapshot()['timers'], []);
   // The run ended with the XON's credit back at the scheduled port, long before the orphan expiry.
-  assert.equal(b.sched.now, 300_000 + CCP_TIME + 48_000);
+  assert.equal(b.sched.now, 300_000 + CCP_TIME + 64_000);
   b.collector.finish(b.sched.now);
   assert.deepEqual(b.collector.results().flows.map((f) => f.xoffTime), [300_000, 300_000, 300_000, 0, 0]);
   assert.equal(ep.ccp?.counters().orphanRestarts, 0);

@@ -17,6 +17,10 @@
  * Control packets (CCPs and any other non-data kind) are consumed on arrival, whatever the sink's
  * service time: the service time models the application draining data, while §2.4.5 has the end
  * point act on a CCP as it arrives.
+ *
+ * Features (endpoint-feature.ts): flow arbitration, traffic management and session management
+ * run beside the data path when configured; packets of their kinds ('arb', 'tm', 'smp') go to
+ * them, and a kind no feature takes is counted (`otherPackets`) and dropped.
  */
 import type { Counters } from '../../engine/contract.ts';
 import { zeroCounters } from '../../engine/contract.ts';
@@ -26,6 +30,8 @@ import type { Type7Packet } from '../../wire/type7.ts';
 import type { Scheduler, Target } from '../kernel/scheduler.ts';
 import type { Channel } from './channel.ts';
 import { resolveEndpointConfig } from './endpoint-config.ts';
+import type { EndpointFeature, FeatureHost } from './endpoint-feature.ts';
+import { makeEndpointFeatures } from './endpoint-features.ts';
 import type { ResolvedEndpointConfig } from './endpoint-config.ts';
 import { EndpointSink } from './endpoint-sink.ts';
 import { EndpointSource } from './endpoint-source.ts';
@@ -34,6 +40,8 @@ import type { EndpointConfig, EndpointContext, EndpointCounterName } from './end
 import type { PortRx, PortTx, RxBufferSpec, SimPacket, SimSymbol } from './types.ts';
 
 const EV_CCP_TIMER = 0;
+/** Feature i's timers are events of kind EV_FEATURE_TIMER + i. */
+const EV_FEATURE_TIMER = 1;
 
 const COUNTER_NAMES: readonly EndpointCounterName[] = [
   'pdusOffered', 'pdusDropped', 'packetsSent', 'bytesSent', 'packetsReceived', 'bytesReceived', 'pdusReceived', 'pduDefects',
@@ -48,11 +56,15 @@ export class Endpoint implements PortTx, PortRx, Target {
   readonly sink: EndpointSink;
   /** The Part 9 reaction engine; null when `ccp: false`. */
   readonly ccp: CcpEndpoint | null;
+  /** Flow arbitration, traffic management, session management, as configured. */
+  readonly features: readonly EndpointFeature[];
   readonly #c: ResolvedEndpointConfig;
   readonly #ctx: EndpointContext;
   readonly #sched: Scheduler;
   readonly #counters: Counters<EndpointCounterName> = zeroCounters(COUNTER_NAMES);
   readonly #ccpTimers: EngineTimers;
+  readonly #featureTimers: EngineTimers[] = [];
+  readonly #byKind = new Map<string, EndpointFeature>();
   #in: Channel | null = null;
 
   constructor(sched: Scheduler, config: EndpointConfig, ctx: EndpointContext) {
@@ -66,6 +78,7 @@ export class Endpoint implements PortTx, PortRx, Target {
     this.#ccpTimers = new EngineTimers(sched, this, EV_CCP_TIMER);
     this.source = new EndpointSource(sched, this.#c, ctx, this.#counters);
     this.sink = new EndpointSink(sched, this.#c, ctx.probe, this.#counters);
+    this.features = this.#makeFeatures(config);
   }
 
   /** `makeLink` reads these: this object is both ends of its port. */
@@ -86,6 +99,7 @@ export class Endpoint implements PortTx, PortRx, Target {
 
   /** Starts the traffic sources; no arrival before `now` (default the scheduler's time). */
   start(now: number = this.#sched.now): void {
+    for (const f of this.features) f.start?.(now);
     this.source.start(now);
   }
 
@@ -111,16 +125,29 @@ export class Endpoint implements PortTx, PortRx, Target {
       return;
     }
     this.#in?.freed(1, now);
-    if (p.kind === 'ccp') this.#ccp(p, now);
-    else {
-      this.#counters.otherPackets++;
-      this.#ctx.probe.count(`endpoint.rx.${p.kind}`);
+    if (p.kind === 'ccp') {
+      this.#ccp(p, now);
+      return;
     }
+    const feature = this.#byKind.get(p.kind);
+    if (feature !== undefined) {
+      feature.receive(p, now);
+      return;
+    }
+    this.#counters.otherPackets++;
+    this.#ctx.probe.count(`endpoint.rx.${p.kind}`);
   }
 
-  onEvent(_kind: number, data: unknown, now: number): void {
-    this.#ccpTimers.fired(data as string);
-    if (this.ccp !== null) this.#applyCcp(this.ccp.handle({ kind: 'timer', name: 'orphan' }, now), now);
+  onEvent(kind: number, data: unknown, now: number): void {
+    const name = data as string;
+    if (kind === EV_CCP_TIMER) {
+      this.#ccpTimers.fired(name);
+      if (this.ccp !== null) this.#applyCcp(this.ccp.handle({ kind: 'timer', name: 'orphan' }, now), now);
+      return;
+    }
+    const i = kind - EV_FEATURE_TIMER;
+    this.#featureTimers[i]?.fired(name);
+    this.features[i]?.timer(name, now);
   }
 
   counters(): Counters<EndpointCounterName> {
@@ -140,7 +167,35 @@ export class Endpoint implements PortTx, PortRx, Target {
       reassembler: this.sink.reassemblerSnapshot(),
       timers: this.#ccpTimers.pending(),
       stats: this.counters(),
+      features: Object.fromEntries(this.features.map((f, i) => [f.name, { ...f.snapshot(), timers: this.#featureTimers[i]?.pending() ?? [], counters: f.counters() }])),
     };
+  }
+
+  /** Each feature gets its own host, whose timers are events of its own kind. */
+  #makeFeatures(config: EndpointConfig): EndpointFeature[] {
+    const source = this.source;
+    const features = makeEndpointFeatures(config, () => {
+      const timers = new EngineTimers(this.#sched, this, EV_FEATURE_TIMER + this.#featureTimers.length);
+      this.#featureTimers.push(timers);
+      const host: FeatureHost = {
+        name: this.name,
+        id: this.id,
+        tt: this.#c.tt,
+        crfSupported: this.#c.crfSupported,
+        buffers: this.buffers,
+        probe: this.#ctx.probe,
+        flows: source.flows,
+        sendControl: (p, now) => source.sendControl(p, now),
+        setBlocked: (f, bit, blocked, now) => source.setBlocked(f, bit, blocked, now),
+        timer: (t) => timers.apply(t),
+      };
+      return host;
+    });
+    for (const f of features) for (const k of f.kinds) this.#byKind.set(k, f);
+    source.features = features;
+    this.sink.features = features;
+    for (const f of features) for (const flow of source.flows) f.flowCreated?.(flow, this.#sched.now);
+    return features;
   }
 
   #ccp(p: SimPacket, now: number): void {

@@ -13,9 +13,45 @@ import type { LinkSpec } from './types.ts';
 export const BAUD_MIN = 1.25;
 export const BAUD_MAX = 25.78125;
 
-/** Octets of one control symbol on the wire (CS48 = 48 bits, CS64 = 64 bits). */
+/**
+ * Octets-equivalent of one control symbol on the wire, its delimiting included (decision L3).
+ *
+ * 8b/10b: Part 6 §6.5.2 "Control Symbol 48 are delimited by two 8b/10b special characters. The
+ * first special character marks the beginning of the control symbol (the start delimiter) … The
+ * second special character marks the end of the control symbol (the end delimiter)", so a CS48
+ * is 6 + 2 = 8 characters. A CS64 on an 8b/10b link is outside the spec (decision L2); it is given
+ * the same two delimiters (§6.5.2: control symbols "on 8b/10b encoded links are delimited for
+ * transmission by 8b/10b special characters"), 8 + 2 = 10.
+ *
+ * 64b/67b: §6.5.2 "For 64b/67b encoded link no such delimiting exists for Control Symbol 64";
+ * §5.8 "Each control symbol shall be encoded using a pair of contiguous control codewords such
+ * that half of the control symbol is in each of the two control codewords", the other half of
+ * each codeword carrying packet bytes or the neighbouring symbol (§5.5.3.6–§5.5.3.8: CSB, CSE,
+ * CSEB), so a symbol takes 8 octets of codeword payload. A CS48 on a 64b/67b link (outside the
+ * spec) occupies the same two half codewords: 8. The 0x00 bytes that fill the other halves of an
+ * isolated symbol's CSB and CSE (§5.5.3.6 "loaded with bytes of 0x00") are idle fill, like the
+ * 8b/10b column fill of §4.10, and are not charged.
+ */
 export function symbolBytes(spec: LinkSpec): number {
-  return symbolForm(spec) === 'cs64' ? 8 : 6;
+  if (spec.encoding === '64b67b') return 8;
+  return (symbolForm(spec) === 'cs64' ? 8 : 6) + 2;
+}
+
+/**
+ * Octets a packet of `bytes` octets (its serial length, Part 6 §2) occupies on the wire,
+ * without its delimiter. 8b/10b carries the packet as it is. 64b/67b: Part 6 §5.6 "The packet
+ * format … shall be augmented by an additional 32-bit link CRC-32" and "Packets that are not an
+ * integer multiple of 8 bytes in length shall be padded with 4 bytes of 0x00", so the packet
+ * takes bytes + 4 rounded up to a multiple of 8.
+ */
+export function packetWireBytes(spec: LinkSpec, bytes: number): number {
+  if (spec.encoding === '8b10b') return bytes;
+  return Math.ceil((bytes + 4) / 8) * 8;
+}
+
+/** Picoseconds a packet of `bytes` octets takes with its delimiting control symbol (decision L3). */
+export function packetWireTime(spec: LinkSpec, bytes: number): number {
+  return wireTime(spec, packetWireBytes(spec, bytes) + symbolBytes(spec));
 }
 
 export function symbolForm(spec: LinkSpec): 'cs48' | 'cs64' {

@@ -43,9 +43,10 @@ test('Part 9 §2.4.6 rule 1, Annex A.1: an output queue that passes its high wat
   assert.deepEqual([got[0]?.wire.tgtdestinationID, (f.ends[0] as TestEnd).got('ccp')[0]?.p.src], [2, 2]);
   assert.deepEqual([xoff.prio, xoff.crf, xoff.bytes], [3, 1, 8]);
   // A.1 "on a packet by packet basis": it leaves when the fourth packet enters the queue, then
-  // takes its wire time (8 + 6 octets), after at most one credit symbol already on the link.
+  // takes its wire time (8 octets + an 8-character delimiter), after at most one credit symbol
+  // already on the link.
   const t4 = occ.find(([, n]) => n === 4)?.[0] as number;
-  assert.ok(xoff.at >= t4 + 14 * 8000 && xoff.at <= t4 + 14 * 8000 + SYMBOL, `XOFF at ${xoff.at}, queue at 4 at ${t4}`);
+  assert.ok(xoff.at >= t4 + 16 * 8000 && xoff.at <= t4 + 16 * 8000 + SYMBOL, `XOFF at ${xoff.at}, queue at 4 at ${t4}`);
   // End 1's flow was never the largest: no CCP for it.
   assert.deepEqual(ccps(f.ends[1]), []);
   assert.equal(f.probe.counts.get('ccp.sent'), 2);

@@ -97,12 +97,12 @@ test('issue 7 §2 arbitration random: winners drawn from the switch stream, repr
 for (const queueing of ['output-queued', 'cioq-voq-backpressure', 'input-voq'] as const) {
   test(`Part 6 §5 priorities at the output (${queueing}): priority 3 … 0, CRF 1 before CRF 0 within a priority, FIFO within a class`, () => {
     const f = singleSwitch({ ports: 3, queueing, speedup: 4, buffers: { packets: 16 }, ...(queueing === 'cioq-voq-backpressure' ? { voq: { high: 8, low: 1, generate: [] } } : {}) });
-    // A long packet from input 0 (256 octets with its delimiter: 2 048 000 ps) holds output 2
+    // A long packet from input 0 (258 octets with its delimiter: 2 064 000 ps) holds output 2
     // while input 1's packets, sent once it has arrived, queue behind it (at the output, or in
     // input 1's VoQs for output 2).
     const big = packet(f.ids, 0, 2, { bytes: 250 });
     f.ends[0]?.send([big]);
-    const bigArrives = 256 * 8000;
+    const bigArrives = 258 * 8000;
     const mix = [
       packet(f.ids, 1, 2, { prio: 0, crf: 0 }), packet(f.ids, 1, 2, { prio: 2, crf: 0 }), packet(f.ids, 1, 2, { prio: 0, crf: 1 }),
       packet(f.ids, 1, 2, { prio: 3, crf: 0 }), packet(f.ids, 1, 2, { prio: 2, crf: 1 }), packet(f.ids, 1, 2, { prio: 2, crf: 0 }),
@@ -138,7 +138,7 @@ test('Part 6 §5 deadlock avoidance: the output sends a priority p packet only w
   (f.ends[2] as Fabric['ends'][number]).serviceTime = Infinity;
   f.ends[0]?.send([packet(f.ids, 0, 2, { bytes: 250 })]);
   const queued = [packet(f.ids, 1, 2, { prio: 0 }), packet(f.ids, 1, 2, { prio: 0 }), packet(f.ids, 1, 2, { prio: 2 }), packet(f.ids, 1, 2, { prio: 3 })];
-  f.ends[1]?.send(queued, 256 * 8000);
+  f.ends[1]?.send(queued, 258 * 8000);
   f.sched.run();
   // 3 free: prio 3 (needs > 0) goes, then prio 2 (needs > 1); with 1 free, prio 0 (needs > 3) waits.
   assert.deepEqual((f.ends[2] as Fabric['ends'][number]).got().map((r) => r.p.prio), [0, 3, 2]);
@@ -178,10 +178,10 @@ test('issue 7 §2 routing: the default route takes destinations the table does n
 test('McKeown 1999 (iSLIP), unslotted: an input and output left unmatched by the iterations are matched again at once', () => {
   // Inputs on ports 0–2, outputs on ports 4–6 (so that no output link carries an input's credits).
   const f = singleSwitch({ ports: 7, queueing: 'input-voq', iterations: 1, buffers: { packets: 8 } });
-  // Two long packets (2 048 000 ps on the wire) arrive together at 2 048 000: input 0 → output 4,
-  // input 2 → output 6; both stream until T = 4 096 000, leaving accept[0] = 5 and grant[6] = 3.
+  // Two long packets (2 064 000 ps on the wire) arrive together at 2 064 000: input 0 → output 4,
+  // input 2 → output 6; both stream until T = 4 128 000, leaving accept[0] = 5 and grant[6] = 3.
   // Meanwhile a → 5 and b → 6 queue at input 0, d → 6 at input 1.
-  const big = 256 * 8000;
+  const big = 258 * 8000;
   const T = 2 * big;
   const a = packet(f.ids, 0, 5);
   const b = packet(f.ids, 0, 6);

@@ -12,7 +12,8 @@
  * ID d is routed to port d.
  *
  * Cells. Every PDU is one plain packet of `CELL_PAYLOAD` bytes (Type 9 framing, 20 octets with
- * its CRC and pad), 26 octets with its delimiter: 208 000 ps on the 1x 1.25 Gbaud 8b/10b link.
+ * its CRC and pad), 28 octets with its delimiter (a CS48 and its two special characters):
+ * 224 000 ps on the 1x 1.25 Gbaud 8b/10b link.
  * The slot is that plus two CS48 control-symbol times (`CELL_SLOT`): a slot must hold a packet
  * and the credit symbol that shares its link (docs/conformance.md, decision W7 "Slotted
  * operation"), and the source links carry the sinks' credits besides the packets.

@@ -15,3 +15,8 @@ export type { TreePattern, TreeSaturationOptions, TreeSaturationResult, TreeTraf
 export type { TreeControl, TreeSources } from './tree-fabric.ts';
 export { BatchProbe, batchEstimate } from './batch-probe.ts';
 export type { BatchEstimate } from './batch-probe.ts';
+export { runReproductions, runReproductionsHere } from './suite.ts';
+export type { PoolOptions } from './suite.ts';
+export { reproductionTasks, runReproTask } from './suite-tasks.ts';
+export type { ReproRun, ReproTask, SuiteOptions } from './suite-tasks.ts';
+export { reproductionRows, reproductionSummary } from './suite-rows.ts';

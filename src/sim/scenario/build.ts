@@ -114,6 +114,9 @@ function endpointConfig(c: RunConfig, name: string, id: number, tt: 0 | 1, traff
     crfSupported: e.crfSupported,
     ccp: e.ccp === false ? false : defined(e.ccp),
     sink: { serviceTime: e.serviceTime },
+    ...(e.arbitration === undefined ? {} : { arbitration: e.arbitration }),
+    ...(e.tm === undefined ? {} : { tm: e.tm }),
+    ...(e.session === undefined ? {} : { session: e.session }),
   };
 }
 

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 
 /**
- * zod issues as "path: expectation" lines, one per bad field (the form `riodp model` uses for its
- * config files, src/cli/model/schema.ts): an unknown key is its own line ("unknown field"), a
- * discriminated union names the discriminator's choices, and a missing field says "missing,
- * expected …". Paths are dotted, list indices included (`traffic.0.load`).
+ * zod issues as "path: expectation" lines, one per bad field, for scenario and grid files and for
+ * `riodp model`'s config files and input lines (src/cli/model/schema.ts uses this formatter): an
+ * unknown key is its own line ("unknown field"), a discriminated union names the discriminator's
+ * choices, and a missing field says "missing, expected …". Paths are dotted, list indices
+ * included (`traffic.0.load`).
  */
 export interface Issue {
   readonly path: string;
@@ -21,7 +22,12 @@ function withoutZodPrefix(message: string): string {
   return message.replace(/^Invalid input: expected (.*), received undefined$/, 'missing, expected $1').replace(/^Invalid input: /, '');
 }
 
-export function zodIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []): Issue[] {
+/**
+ * `prefix` goes before every path (a variant's `variants.<i>`); `invalidKey` is the message for a
+ * record key its schema refuses (zod's `invalid_key`), where the caller knows what the keys are;
+ * without it zod's own wording is kept.
+ */
+export function zodIssues(error: z.ZodError, prefix: readonly PropertyKey[] = [], invalidKey?: string): Issue[] {
   const out: Issue[] = [];
   for (const issue of error.issues) {
     const path = [...prefix, ...issue.path];
@@ -29,6 +35,8 @@ export function zodIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []
       for (const key of issue.keys) out.push({ path: joinPath(path, key), message: 'unknown field' });
     } else if (issue.code === 'invalid_union' && 'options' in issue && Array.isArray(issue.options)) {
       out.push({ path: joinPath(path), message: `expected one of ${issue.options.map(String).join(', ')}` });
+    } else if (issue.code === 'invalid_key' && invalidKey !== undefined) {
+      out.push({ path: joinPath(path), message: invalidKey });
     } else {
       out.push({ path: joinPath(path), message: withoutZodPrefix(issue.message) });
     }

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { buildTopology } from '../topology/index.ts';
 import type { Fabric } from '../topology/types.ts';
 import { ScenarioError, zodIssues } from './issues.ts';
@@ -8,6 +6,7 @@ import { deepMerge } from './merge.ts';
 import { runSchema, variantSchema } from './schema.ts';
 import type { RunConfig } from './schema.ts';
 import { checkAgainstFabric } from './semantic.ts';
+import { parseYamlText, readTextFile } from './yaml-input.ts';
 
 /**
  * Reading a scenario (issue 7 §3): YAML text → the base run and its variants, each validated in
@@ -52,13 +51,7 @@ function checkRun(raw: unknown): { config: RunConfig; fabric: Fabric } | { issue
 }
 
 export function parseScenario(text: string): Scenario {
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (e) {
-    const first = ((e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '').replace(/:$/, '');
-    throw new ScenarioError([{ path: '', message: `not YAML: ${first}` }]);
-  }
+  const raw = parseYamlText(text);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ScenarioError([{ path: '', message: 'expected a scenario mapping' }]);
   const { variants: rawVariants, ...rawBase } = raw as Record<string, unknown>;
   const issues: Issue[] = [];
@@ -91,14 +84,7 @@ export function parseScenario(text: string): Scenario {
 }
 
 export function loadScenarioFile(path: string): Scenario {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new ScenarioError([{ path: '', message: `cannot read ${path}${code === undefined ? '' : ` (${code})`}` }]);
-  }
-  return parseScenario(text);
+  return parseScenario(readTextFile(path));
 }
 
 /** The scenario with the CLI's seed and output directory applied to every variant. */

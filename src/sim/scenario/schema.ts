@@ -6,7 +6,10 @@ import { QUEUEINGS } from '../fabric/switch-config.ts';
 import type { Queueing } from '../fabric/switch-config.ts';
 import { VOQ_SYMBOL_FORMS } from '../../wire/voq-cs64.ts';
 import { VOQ_FORMATS } from '../../wire/voq-stype2.ts';
+import { arbitrationSettings } from './schema-arbitration.ts';
 import { bool, expecting, hostIds, int, oneOf, real, size, text, time } from './schema-parts.ts';
+import { sessionSettings } from './schema-session.ts';
+import { tmSettings } from './schema-tm.ts';
 
 /**
  * The scenario file (issue 7 §3 "YAML files validated with zod; an invalid file is refused with
@@ -118,6 +121,9 @@ const endpoints = z.strictObject({
   queuePdus: int(1).default(64),
   crfSupported: bool.default(true),
   ccp: z.union([z.literal(false), ccp], { error: expecting('false or CCP settings {orphanPeriod, counterBits}') }).default({ orphanPeriod: 1_000_000_000 }),
+  arbitration: arbitrationSettings.optional(),
+  tm: tmSettings.optional(),
+  session: sessionSettings.optional(),
 }, { error: expecting('end point settings') });
 
 const sizes = z.union([

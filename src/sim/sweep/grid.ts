@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
 import { ScenarioError, zodIssues } from '../scenario/issues.ts';
 import type { Issue } from '../scenario/issues.ts';
+import { parseYamlText, readTextFile } from '../scenario/yaml-input.ts';
 
 /**
  * The grid file of `riodp sweep` (issue 7 §5: "a parameter grid (e.g. offered load x congestion
@@ -56,26 +56,10 @@ function isMapping(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function parseText(text: string, what: string): unknown {
-  try {
-    return parseYaml(text);
-  } catch (e) {
-    const first = ((e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '').replace(/:$/, '');
-    throw new ScenarioError([{ path: what, message: `not YAML: ${first}` }]);
-  }
-}
-
 function readBase(scenario: string | Record<string, unknown>, dir: string): Record<string, unknown> {
   if (typeof scenario !== 'string') return scenario;
   const path = resolve(dir, scenario);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new ScenarioError([{ path: 'scenario', message: `cannot read ${path}${code === undefined ? '' : ` (${code})`}` }]);
-  }
-  const raw = parseText(text, 'scenario');
+  const raw = parseYamlText(readTextFile(path, 'scenario'), 'scenario');
   if (!isMapping(raw)) throw new ScenarioError([{ path: 'scenario', message: `expected ${path} to hold a scenario mapping` }]);
   return raw;
 }
@@ -101,7 +85,7 @@ function variantList(raw: unknown, wanted: 'all' | readonly string[] | undefined
 
 /** Reads a grid from its text; `dir` resolves a scenario path (the grid file's folder). */
 export function parseGrid(text: string, dir: string): Grid {
-  const raw = parseText(text, '');
+  const raw = parseYamlText(text);
   const parsed = gridSchema.safeParse(raw);
   if (!parsed.success) throw new ScenarioError(zodIssues(parsed.error));
   const g = parsed.data;
@@ -141,14 +125,7 @@ export function parseGrid(text: string, dir: string): Grid {
 }
 
 export function loadGridFile(path: string): Grid {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new ScenarioError([{ path: '', message: `cannot read ${path}${code === undefined ? '' : ` (${code})`}` }]);
-  }
-  return parseGrid(text, dirname(resolve(path)));
+  return parseGrid(readTextFile(path), dirname(resolve(path)));
 }
 
 /** A parameter value as a short label: scalars as they are, mappings and lists in YAML flow style. */

@@ -1,0 +1,376 @@
+/**
+ * A riodp link over one TCP (or TLS) connection: frames in and out (docs/net-framing.md), the
+ * HELLO exchange, CLOSE, and the rules that keep or drop the connection (§4). No protocol logic:
+ * packets and control symbols go to the caller's handlers as decoded, and come from the caller.
+ *
+ * Sending (§4.4, issue 8 §3 "a flood does not grow memory without bound"): frames are encoded
+ * into a batch of at most `sendBatchBytes` (send-batch.ts), written to the socket once per turn
+ * of the event loop or when the batch is full. When the socket says its buffer is over its high-water mark
+ * (`write` returns false) the link stops accepting frames — `send` returns false, `writable` is
+ * false — until the socket drains, and then calls `onDrain`. Memory held for sending is thus at
+ * most the socket's high-water mark plus two batches. Callers that must not lose packets (a
+ * switch) keep them in their own bounded queues and stop their sources while `writable` is false.
+ *
+ * Receiving: `pause()` stops delivery at a frame boundary; the rest of the chunk is kept (a view,
+ * not a copy) and the socket stops reading, so TCP's window pushes back on the peer's sender.
+ */
+import type { Socket } from 'node:net';
+import { zeroCounters } from '../engine/contract.ts';
+import type { Counters } from '../engine/contract.ts';
+import { integerInRange, positiveInteger } from '../engine/config-checks.ts';
+import { WireError, WireErrorCode } from '../wire/errors.ts';
+import { DEFAULT_MAX_FRAME_SIZE, FrameReader, MAX_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE } from '../wire/frame-reader.ts';
+import { CLOSE_REASON, LINK_VERSION, MAX_SENT_FRAME, clipUtf8, closeFrame, cs48Frame, cs64Frame, decodeFrame, helloFrame, packetFrame } from '../wire/frame.ts';
+import type { CloseReasonName, Cs48Frame, Cs64Frame, DecodedFrame, FrameDecodeOptions, PacketFrame } from '../wire/frame.ts';
+import type { Packet, SerialPacket } from '../wire/packet.ts';
+import type { ControlSymbol, SymbolFields } from '../wire/symbol.ts';
+import type { ControlSymbol64, Symbol64Fields } from '../wire/symbol64.ts';
+import { SendBatch } from './send-batch.ts';
+
+export const LINK_COUNTERS = ['framesIn', 'framesOut', 'malformed', 'unknownKind', 'oversize', 'bytesIn', 'bytesOut', 'sendRefused'] as const;
+export type LinkCounterName = (typeof LINK_COUNTERS)[number];
+export type LinkCounters = Counters<LinkCounterName>;
+
+/** hello: waiting for the peer's HELLO; open: frames flow; closing: a CLOSE went one way; closed: the socket is gone. */
+export type LinkState = 'hello' | 'open' | 'closing' | 'closed';
+
+export interface LinkClosed {
+  /** Who ended the link: this side (close(), a rule of §4.2, destroy()) or the peer. */
+  readonly by: 'local' | 'peer';
+  /** The CLOSE reason code; null when the connection ended without one. */
+  readonly reason: number | null;
+  readonly reasonName: CloseReasonName | 'lost';
+  readonly text: string;
+}
+
+export interface LinkHandlers {
+  /** The peer's HELLO arrived with a version this link speaks. */
+  onOpen?(version: number): void;
+  onPacket?(packet: SerialPacket): void;
+  onSymbol?(symbol: ControlSymbol | ControlSymbol64): void;
+  /** `writable` turned true again after the socket drained. */
+  onDrain?(): void;
+  /** A frame was counted as malformed or oversize (for logs; the counters say how many). */
+  onMalformed?(error: WireError): void;
+  /** Once, when the socket has closed. */
+  onClose?(closed: LinkClosed): void;
+}
+
+export interface LinkOptions {
+  /** Largest frame accepted, length field included: 287 to 65537, default 1024 (§2). */
+  readonly maxFrameSize?: number;
+  /** Bytes encoded before a write to the socket: 287 to 1 MiB, default 16 KiB. */
+  readonly sendBatchBytes?: number;
+  /** Time the peer has to send its HELLO (§4.1), default 10 000 ms. */
+  readonly helloTimeoutMs?: number;
+  /** Time the peer has to end the connection after a CLOSE (§4.3), default 2 000 ms. */
+  readonly closeTimeoutMs?: number;
+  /** How packets and symbols are decoded (strict mode, VoQ format of CS48 stype2). */
+  readonly decode?: FrameDecodeOptions;
+}
+
+export type SendableFrame = PacketFrame | Cs48Frame | Cs64Frame;
+
+export interface ResolvedLinkOptions {
+  readonly maxFrameSize: number;
+  readonly sendBatchBytes: number;
+  readonly helloTimeoutMs: number;
+  readonly closeTimeoutMs: number;
+  readonly decode: FrameDecodeOptions;
+}
+
+/** The options with their defaults; a RangeError names a field out of range. */
+export function linkOptions(opts: LinkOptions): ResolvedLinkOptions {
+  return {
+    maxFrameSize: integerInRange(opts.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE, MAX_MAX_FRAME_SIZE, 'maxFrameSize'),
+    sendBatchBytes: integerInRange(opts.sendBatchBytes ?? 16 * 1024, MAX_SENT_FRAME, 1 << 20, 'sendBatchBytes'),
+    helloTimeoutMs: positiveInteger(opts.helloTimeoutMs ?? 10_000, 'helloTimeoutMs'),
+    closeTimeoutMs: positiveInteger(opts.closeTimeoutMs ?? 2_000, 'closeTimeoutMs'),
+    decode: opts.decode ?? {},
+  };
+}
+
+const CLAUSE_OPEN = 'riodp link §4.1';
+
+export class Link {
+  readonly socket: Socket;
+  #handlers: LinkHandlers;
+  #state: LinkState = 'hello';
+  readonly #reader: FrameReader;
+  readonly #decode: FrameDecodeOptions;
+  readonly #counters: LinkCounters = zeroCounters(LINK_COUNTERS);
+  readonly #out: SendBatch;
+  #paused = false;
+  #held: Uint8Array | null = null;
+  #peerVersion: number | null = null;
+  #closed: LinkClosed | null = null;
+  #error: Error | null = null;
+  #helloTimer: NodeJS.Timeout | null;
+  #closeTimer: NodeJS.Timeout | null = null;
+  readonly #closeTimeoutMs: number;
+  readonly #sink = (bytes: Uint8Array, offset: number, end: number): boolean => this.#frame(bytes, offset, end);
+
+  constructor(socket: Socket, handlers: LinkHandlers | ((link: Link) => LinkHandlers), opts: LinkOptions = {}) {
+    const o = linkOptions(opts);
+    const helloMs = o.helloTimeoutMs;
+    this.#closeTimeoutMs = o.closeTimeoutMs;
+    this.#reader = new FrameReader({ maxFrameSize: o.maxFrameSize });
+    this.#decode = o.decode;
+    this.#out = new SendBatch(socket, o.sendBatchBytes);
+    this.socket = socket;
+    this.#handlers = {};
+    this.#handlers = typeof handlers === 'function' ? handlers(this) : handlers;
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => {
+      this.#counters.bytesIn += chunk.length;
+      this.#feed(chunk);
+    });
+    socket.on('drain', () => {
+      this.#out.drained();
+      if (this.writable) this.#handlers.onDrain?.();
+    });
+    socket.on('error', (e: Error) => {
+      this.#error ??= e;
+    });
+    socket.on('close', () => {
+      this.#ended();
+    });
+    this.#helloTimer = setTimeout(() => {
+      this.#helloTimer = null;
+      if (this.#state === 'hello') this.close('protocol', `no HELLO within ${helloMs} ms`);
+    }, helloMs).unref();
+    this.#out.add(helloFrame(LINK_VERSION));
+  }
+
+  get state(): LinkState {
+    return this.#state;
+  }
+
+  /** The version the peer's HELLO announced, once it has arrived. */
+  get peerVersion(): number | null {
+    return this.#peerVersion;
+  }
+
+  /** How the link ended, once it has. */
+  get closedWith(): LinkClosed | null {
+    return this.#state === 'closed' ? this.#closed : null;
+  }
+
+  /** Whether `send` accepts a frame now. */
+  get writable(): boolean {
+    return (this.#state === 'hello' || this.#state === 'open') && !this.#out.blocked;
+  }
+
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /** Bytes of received data held while paused. */
+  get held(): number {
+    return this.#held?.length ?? 0;
+  }
+
+  counters(): LinkCounters {
+    return { ...this.#counters, framesOut: this.#out.frames, bytesOut: this.#out.bytes };
+  }
+
+  /**
+   * Queues a packet or control symbol frame; false (counted in `sendRefused`) when the link is
+   * not writable, and then nothing is queued. A frame that does not encode throws its WireError
+   * (a caller's error, not protocol input) and nothing is queued either.
+   */
+  send(frame: SendableFrame): boolean {
+    if (!this.writable) {
+      this.#counters.sendRefused++;
+      return false;
+    }
+    this.#out.add(frame);
+    return true;
+  }
+
+  sendPacket(packet: Packet): boolean {
+    return this.send(packetFrame(packet));
+  }
+
+  sendSymbol(symbol: SymbolFields | Symbol64Fields): boolean {
+    return this.send(symbol.link === 'cs64' ? cs64Frame(symbol) : cs48Frame(symbol));
+  }
+
+  /** Stops delivering frames after the current one and stops reading the socket. */
+  pause(): void {
+    if (this.#paused) return;
+    this.#paused = true;
+    this.socket.pause();
+  }
+
+  resume(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    const held = this.#held;
+    this.#held = null;
+    if (held !== null) this.#feed(held);
+    // A handler may have paused the link again while the held data was delivered.
+    if (!this.paused && !this.socket.destroyed) this.socket.resume();
+  }
+
+  /**
+   * Sends CLOSE with `reason` and a text (cut to 255 bytes of UTF-8), then ends the connection;
+   * the socket is destroyed if the peer has not ended its side within `closeTimeoutMs` (§4.3).
+   */
+  close(reason: Exclude<CloseReasonName, 'RESERVED'> = 'normal', text = ''): void {
+    if (this.#state === 'closing' || this.#state === 'closed') return;
+    const clipped = clipUtf8(text);
+    this.#closed = { by: 'local', reason: CLOSE_REASON[reason], reasonName: reason, text: clipped };
+    this.#state = 'closing';
+    this.#clearHello();
+    this.#out.add(closeFrame(CLOSE_REASON[reason], clipped));
+    this.#out.flush();
+    this.#end();
+  }
+
+  /** Drops the connection at once, without a CLOSE: a node killed. */
+  destroy(): void {
+    if (this.#state === 'closed') return;
+    this.#closed ??= { by: 'local', reason: null, reasonName: 'lost', text: 'destroyed' };
+    this.#state = 'closing';
+    this.socket.destroy();
+  }
+
+  #feed(chunk: Uint8Array): void {
+    if (this.#paused) {
+      // Data the socket had already read when it was paused: kept, in order, for resume().
+      this.#held = this.#held === null ? chunk : concat(this.#held, chunk);
+      return;
+    }
+    let rest = chunk;
+    for (;;) {
+      const used = this.#reader.push(rest, this.#sink);
+      const err = this.#reader.error;
+      if (err !== null) {
+        this.#fatal(err);
+        return;
+      }
+      if (used === rest.length || this.#state === 'closing' || this.#state === 'closed') return;
+      rest = rest.subarray(used);
+      // The sink stopped: a handler paused the link.
+      if (this.paused) {
+        this.#held = rest;
+        return;
+      }
+    }
+  }
+
+  /** One whole frame; returns whether to go on with the next one. */
+  #frame(bytes: Uint8Array, offset: number, end: number): boolean {
+    this.#counters.framesIn++;
+    if (this.#state !== 'hello' && this.#state !== 'open') return false;
+    let f: DecodedFrame;
+    try {
+      f = decodeFrame(bytes, offset, end, this.#decode);
+    } catch (e) {
+      if (!(e instanceof WireError)) throw e;
+      this.#counters.malformed++;
+      this.#handlers.onMalformed?.(e);
+      if (this.#state === 'hello') this.close('protocol', `the first frame is not a HELLO: ${e.message}`);
+      return this.#going();
+    }
+    if (this.#state === 'hello') {
+      this.#opening(f);
+      return this.#going();
+    }
+    switch (f.kindName) {
+      case 'packet':
+        this.#handlers.onPacket?.(f.packet);
+        break;
+      case 'cs48':
+      case 'cs64':
+        this.#handlers.onSymbol?.(f.symbol);
+        break;
+      case 'close':
+        this.#peerClosed(f.reason, f.reasonName, f.text);
+        break;
+      case 'hello': {
+        this.#counters.malformed++;
+        this.#handlers.onMalformed?.(new WireError(WireErrorCode.invalid, 'kind', offset + 2, CLAUSE_OPEN, 'a HELLO after the link opened'));
+        break;
+      }
+      case 'RESERVED':
+        this.#counters.unknownKind++;
+        break;
+    }
+    return this.#going();
+  }
+
+  #going(): boolean {
+    return !this.#paused && (this.#state === 'hello' || this.#state === 'open');
+  }
+
+  /** §4.1: the first frame must be a HELLO of a version this link speaks. */
+  #opening(f: DecodedFrame): void {
+    if (f.kindName === 'close') {
+      this.#peerClosed(f.reason, f.reasonName, f.text);
+      return;
+    }
+    if (f.kindName !== 'hello') {
+      if (f.kindName === 'RESERVED') this.#counters.unknownKind++;
+      this.close('protocol', `the first frame is ${f.kindName === 'RESERVED' ? `kind 0x${f.kind.toString(16)}` : f.kindName}, not a HELLO`);
+      return;
+    }
+    this.#peerVersion = f.version;
+    if (f.version !== LINK_VERSION) {
+      this.close('version', `riodp link version ${LINK_VERSION} only; the peer speaks version ${f.version}`);
+      return;
+    }
+    this.#clearHello();
+    this.#state = 'open';
+    this.#handlers.onOpen?.(f.version);
+  }
+
+  #peerClosed(reason: number, reasonName: CloseReasonName, text: string): void {
+    this.#closed = { by: 'peer', reason, reasonName, text };
+    this.#state = 'closing';
+    this.#clearHello();
+    this.#out.discard();
+    this.#end();
+  }
+
+  /** §4.2: a length the reader cannot step over ends the link. */
+  #fatal(err: WireError): void {
+    if (err.code === WireErrorCode.range) this.#counters.oversize++;
+    else this.#counters.malformed++;
+    this.#handlers.onMalformed?.(err);
+    this.close('protocol', err.message);
+  }
+
+  #end(): void {
+    this.socket.end();
+    this.#closeTimer ??= setTimeout(() => {
+      this.socket.destroy();
+    }, this.#closeTimeoutMs).unref();
+  }
+
+  #clearHello(): void {
+    if (this.#helloTimer !== null) clearTimeout(this.#helloTimer);
+    this.#helloTimer = null;
+  }
+
+  #ended(): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#clearHello();
+    if (this.#closeTimer !== null) clearTimeout(this.#closeTimer);
+    this.#closeTimer = null;
+    this.#held = null;
+    this.#out.discard();
+    const closed = this.#closed ?? { by: 'peer', reason: null, reasonName: 'lost', text: this.#error?.message ?? 'the connection ended without a CLOSE' };
+    this.#closed = closed;
+    this.#handlers.onClose?.(closed);
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}

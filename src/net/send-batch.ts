@@ -1,0 +1,84 @@
+/**
+ * The sending half of a link (docs/net-framing.md §4.4): frames encoded into one batch buffer and
+ * written to the socket once per turn of the event loop, or sooner when the batch is full, so
+ * that a burst of small frames (9-byte symbols) costs one socket write, not one each.
+ *
+ * `blocked` records that the socket refused more (`write` returned false: its buffer is over
+ * the high-water mark); the link stops accepting frames until the socket's 'drain'. The bytes
+ * held for sending are thus at most the high-water mark, the batch being written when the socket
+ * pushed back, and the batch being filled.
+ */
+import { encodeFrame, frameLength } from '../wire/frame.ts';
+import type { Frame } from '../wire/frame.ts';
+
+/** What a batch writes to: a socket. */
+export interface FrameSinkSocket {
+  readonly destroyed: boolean;
+  write(chunk: Uint8Array): boolean;
+}
+
+export class SendBatch {
+  readonly #socket: FrameSinkSocket;
+  readonly #batch: Uint8Array;
+  #used = 0;
+  #queued = false;
+  #blocked = false;
+  #frames = 0;
+  #bytes = 0;
+  readonly #task = (): void => {
+    this.#queued = false;
+    this.flush();
+  };
+
+  constructor(socket: FrameSinkSocket, size: number) {
+    this.#socket = socket;
+    this.#batch = new Uint8Array(size);
+  }
+
+  /** The socket refused more; cleared by `drained()`. */
+  get blocked(): boolean {
+    return this.#blocked;
+  }
+
+  /** Frames accepted and bytes handed to the socket, for the link's counters. */
+  get frames(): number {
+    return this.#frames;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  drained(): void {
+    this.#blocked = false;
+  }
+
+  /** Encodes `frame` into the batch; a frame that does not encode throws its WireError and leaves the batch as it was. */
+  add(frame: Frame): void {
+    if (this.#used + frameLength(frame) > this.#batch.length) this.flush();
+    this.#used = encodeFrame(frame, this.#batch, this.#used);
+    this.#frames++;
+    if (!this.#queued) {
+      this.#queued = true;
+      queueMicrotask(this.#task);
+    }
+  }
+
+  flush(): void {
+    if (this.#used === 0) return;
+    if (this.#socket.destroyed) {
+      this.#used = 0;
+      return;
+    }
+    // A copy, so the batch is reused; the socket keeps what it could not write yet.
+    const out = this.#batch.slice(0, this.#used);
+    this.#used = 0;
+    this.#bytes += out.length;
+    if (!this.#socket.write(out)) this.#blocked = true;
+  }
+
+  /** Drops what is not written yet (the peer has closed: nothing more is meant for it). */
+  discard(): void {
+    this.#used = 0;
+  }
+}

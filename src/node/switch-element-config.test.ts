@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { baseConfig } from '../../test/support/switch-element.ts';
+import { SwitchElement } from './switch-element.ts';
+import { resolveSwitchConfig } from './switch-element-config.ts';
+
+function refuses(extra: Record<string, unknown>, message: RegExp): void {
+  assert.throws(() => new SwitchElement({ ...baseConfig(), ...extra }), (e: unknown) => e instanceof RangeError && message.test(e.message));
+}
+
+test('engine contract: the configuration is checked; a bad field is refused with a RangeError naming it', () => {
+  refuses({ ports: 1 }, /^ports must be an integer from 2 to 255$/);
+  refuses({ tt: 2 }, /^tt must be 0 or 1$/);
+  refuses({ deviceId: 0x1_0000 }, /^deviceId must be an integer from 0 to 65535$/);
+  refuses({ routes: { 5: 4 } }, /^routes\[5\] must be an integer from 0 to 3$/);
+  refuses({ routes: { x: 1 } }, /^routes key x must be/);
+  refuses({ routeLimit: 0x0f, routes: { 0x10: 1 } }, /^routes key 16 must be an integer from 0 to 15$/);
+  refuses({ defaultPort: 4 }, /^defaultPort must be/);
+  refuses({ portConfig: [{ accept: [0x1_0000] }] }, /^portConfig\[0\]\.accept\[0\] must be/);
+  refuses({ portConfig: [{ accept: 'none' }] }, /^portConfig\[0\]\.accept must be 'any' or a list/);
+  refuses({ outputBuffer: { packets: 0 } }, /^outputBuffer\.packets must be a positive integer$/);
+  refuses({ inputHold: 0 }, /^inputHold must be a positive integer$/);
+  refuses({ ccpQueue: -1 }, /^ccpQueue must be a non-negative integer$/);
+  refuses({ congestion: { highWatermark: 2, lowWatermark: 2 } }, /^congestion\.lowWatermark must be below highWatermark$/);
+  refuses({ congestion: [null, { highWatermark: 1, lowWatermark: 0, policy: { kind: 'histogram', flows: 9 } }, null, null] }, /^congestion\[1\]\.policy\.flows must be/);
+  refuses({ congestion: [null] }, /^congestion must be one setting or a list of 4/);
+  refuses({ voq: { high: 2, low: 2 } }, /^voq\.low must be less than voq\.high$/);
+  refuses({ voq: { high: 2, low: 0, symbol: 'cs64' } }, /^voq\.symbol must be 'cs48' in the seed format$/);
+  refuses({ voq: { high: 2, low: 0, generate: [4] } }, /^voq\.generate\[0\] must be/);
+  refuses({ identity: { deviceIdentity: 0x1_0000 } }, /^identity\.deviceIdentity must be/);
+});
+
+test('Part 6 §6.12 rule 4: the reserve per priority must leave room for priority 0 after the three higher priorities', () => {
+  refuses({ outputBuffer: { packets: 3, reservePerPriority: 1 } }, /^outputBuffer\.reservePerPriority must be less than a third of outputBuffer\.packets$/);
+  assert.equal(resolveSwitchConfig(baseConfig({ outputBuffer: { packets: 4, reservePerPriority: 1 } })).reserve, 1);
+});
+
+test('issue 8 §1, §3 (decisions): defaults: Dev16, 32-packet buffers with 1 reserved per priority, a hold of 8, 4 CCPs, every port accepts any source, VoQ generation on every port', () => {
+  const c = resolveSwitchConfig({ deviceId: 1, ports: 3, routes: {}, voq: { high: 4, low: 1 } });
+  assert.deepEqual([c.tt, c.routeLimit, c.capacity, c.reserve, c.inputHold, c.ccpQueue, c.defaultPort], [1, 0xffff, 32, 1, 8, 4, undefined]);
+  assert.deepEqual(c.accept, [null, null, null]);
+  assert.deepEqual(c.congestion, [null, null, null]);
+  assert.deepEqual(c.voq, { high: 4, low: 1, format: 'seed', symbol: 'cs48', refreshPeriod: null, generate: [0, 1, 2] });
+});

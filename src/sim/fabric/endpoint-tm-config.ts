@@ -1,0 +1,156 @@
+/**
+ * Configuration of an end point's Part 10 traffic management (endpoint-tm.ts): the settings a
+ * scenario gives, checked, and the configurations of the two engines they become.
+ *
+ * Clocks. Simulator time is integer ps, but the ingress engine's token buckets hold bytes × rate
+ * unit as safe integers (tm-ingress-config.ts: "(burst + 65536) × rate.unit stays below 2^51"),
+ * which a one-second unit in ps (10^12) can never meet. The engines therefore run on a
+ * nanosecond clock (`TM_TICK` ps per tick, time rounded down) and their timers are scaled back to
+ * ps; `rate.unit` is given in ps and must be a whole number of ns.
+ */
+import { integerInRange, nonNegativeInteger, orDefault, positiveInteger } from '../../engine/config-checks.ts';
+import { TmEgress } from '../../streaming/tm-egress.ts';
+import { TmIngress } from '../../streaming/tm-ingress.ts';
+import { DEFAULT_RATE } from '../../streaming/tm-ingress-config.ts';
+import { usesRate } from '../../streaming/tm-mode.ts';
+import type { TmModeSetting, TmTypesSetting } from '../../streaming/tm-mode.ts';
+import type { TmEgressConfig, TmEgressPolicy, TmIngressConfig, TmRateConfig } from '../../streaming/tm-types.ts';
+
+/** ps per tick of the engines' clock (1 ns). */
+export const TM_TICK = 1000;
+
+/** Default `rate.unit`: 1 s in ps, so that rates read as bytes per second. */
+export const SIM_TM_RATE_UNIT = 1_000_000_000_000;
+
+/**
+ * Default `levelPeriod` in the rate modes, 1 µs: the egress's rate policy sends a REDUCE for every
+ * report at or above its high watermark, doubling the amount each time (§3.4.5 rule 6), so a
+ * report at every packet would take a rate to its minimum within a few packets. XOFF and XON are
+ * sent once per crossing of a watermark, and the other modes report every change.
+ */
+export const RATE_LEVEL_PERIOD = 1_000_000;
+
+/** Default precision of the source queue levels reported with Q_STATUS: quarters. */
+export const DEFAULT_QUEUE_LEVEL_BITS = 2;
+
+export interface EndpointTmConfig {
+  /** TM Mode of both engines (Part 10 §5.5.1 Table 5-6). Default 'BASIC'. */
+  readonly mode?: TmModeSetting;
+  /** TM Types Supported; default the fewest that support `mode`. */
+  readonly types?: TmTypesSetting;
+  /**
+   * Ingress rate modes: rates are bytes per `unit` ps (default 10^12 ps = 1 s: bytes per second);
+   * `minRate` and `maxRate` default to `defaultRateBounds`, the other fields and their defaults
+   * are the engine's (TmRateConfig).
+   */
+  readonly rate?: TmRateConfig;
+  /** Ingress precision of received REDUCE/INCREASE amounts in bits, 1..8. Default 8. */
+  readonly amountBits?: number;
+  /** Ingress credit modes: CREDIT STATUS when the credits left fall to this, 0..255. Default 2. */
+  readonly lowCredits?: number;
+  /**
+   * Precision in bits (0..8) of the source queue level the ingress reports with Q_STATUS: the
+   * fill of the flow's queue (PDUs / queuePdus) rounded down to 1/2^bits steps; 0 reports none.
+   * Default 2.
+   */
+  readonly queueLevelBits?: number;
+  /** Egress precision of received Q_STATUS levels in bits, 1..8. Default 8. */
+  readonly levelBits?: number;
+  /**
+   * ps between the egress's samples of its receive queue; 0: the level goes to the egress at
+   * every change. Default 0 in BASIC and CREDIT, `RATE_LEVEL_PERIOD` in RATE and CREDIT_RATE.
+   */
+  readonly levelPeriod?: number;
+  /** The egress's policy (TmEgressPolicy): on/off and rate watermarks, credit allocations. */
+  readonly policy?: TmEgressPolicy;
+}
+
+/** The two engines and the end point's own settings. */
+export interface EndpointTmEngines {
+  readonly ingress: TmIngress;
+  readonly egress: TmEgress;
+  readonly queueLevelBits: number;
+  readonly levelPeriod: number;
+}
+
+/** What the end point tells the configuration: its ID, transport type and CRF setting. */
+export interface TmEndpointFacts {
+  readonly id: number;
+  readonly tt: number;
+  readonly crfSupported: boolean;
+}
+
+/**
+ * The default `rate.minRate`: a REDUCE stops at 1/`MIN_RATE_SHARE` of the initial average rate.
+ * The engine's own default, 1 byte per unit, is a rate an INCREASE can never raise again (Table
+ * 4-5 "CurrentRate x (1+ n/256)" rounded down stays 1), and 1 byte per second would hold a PDU
+ * back for minutes of simulated time.
+ */
+export const MIN_RATE_SHARE = 100;
+
+/**
+ * The default rate bounds of a configuration: `minRate` 1/`MIN_RATE_SHARE` of `average`,
+ * `maxRate` the larger of `average` and `peak`. The engine's own maximum, 2^40 bytes per unit,
+ * lets the INCREASEs an egress sends while a source is idle raise its rate far above any link,
+ * and the REDUCEs of the next congestion then take dozens of messages to bring it back.
+ */
+export function defaultRateBounds(average: number, peak: number): { readonly minRate: number; readonly maxRate: number } {
+  return { minRate: Math.max(1, Math.floor(average / MIN_RATE_SHARE)), maxRate: Math.max(average, peak) };
+}
+
+/** Configurations also arrive from YAML and JSON: the value is checked, not its static type. */
+function isMapping(v: unknown): boolean {
+  return typeof v === 'object' && v !== null;
+}
+
+function rateInTicks(r: TmRateConfig | undefined): TmRateConfig {
+  const c = orDefault(r, {});
+  if (!isMapping(c)) throw new RangeError('rate must be a mapping');
+  const unit = positiveInteger(orDefault(c.unit, SIM_TM_RATE_UNIT), 'rate.unit');
+  if (unit % TM_TICK !== 0) throw new RangeError('rate.unit must be a whole number of ns (a multiple of 1000 ps)');
+  const average = orDefault(c.average, DEFAULT_RATE.average);
+  const peak = orDefault(c.peak, DEFAULT_RATE.peak);
+  // A rate that is not an integer is left for the engine to name.
+  const bounds = Number.isSafeInteger(average) && Number.isSafeInteger(peak) ? defaultRateBounds(average, peak) : {};
+  return { ...bounds, ...c, unit: unit / TM_TICK };
+}
+
+/**
+ * Checks the settings and builds the engines; a RangeError names the field (`tm.<field> must be
+ * …`), the engines' own checks included.
+ */
+export function makeTmEngines(facts: TmEndpointFacts, c: EndpointTmConfig): EndpointTmEngines {
+  if (!isMapping(c)) throw new RangeError('tm must be a mapping');
+  try {
+    const common = {
+      localID: facts.id,
+      tt: facts.tt,
+      ...(c.mode === undefined ? {} : { mode: c.mode }),
+      ...(c.types === undefined ? {} : { types: c.types }),
+    };
+    const rate = rateInTicks(c.rate);
+    const ingress: TmIngressConfig = {
+      ...common,
+      // Part 10 §3.2.2 "From the source's viewpoint: destination ID+cos+streamID represents a
+      // unique stream": one queue per source flow, each flow being its own stream.
+      classifier: { granularity: { mode: 'stream' }, crfSupported: facts.crfSupported },
+      rate,
+      ...(c.amountBits === undefined ? {} : { amountBits: c.amountBits }),
+      ...(c.lowCredits === undefined ? {} : { lowCredits: c.lowCredits }),
+    };
+    const egress: TmEgressConfig = {
+      ...common,
+      crfSupported: facts.crfSupported,
+      ...(c.levelBits === undefined ? {} : { levelBits: c.levelBits }),
+      ...(c.policy === undefined ? {} : { policy: c.policy }),
+    };
+    const e = { ingress: new TmIngress(ingress), egress: new TmEgress(egress) };
+    return {
+      ...e,
+      queueLevelBits: integerInRange(orDefault(c.queueLevelBits, DEFAULT_QUEUE_LEVEL_BITS), 0, 8, 'queueLevelBits'),
+      levelPeriod: nonNegativeInteger(orDefault(c.levelPeriod, usesRate(e.ingress.mode()) ? RATE_LEVEL_PERIOD : 0), 'levelPeriod'),
+    };
+  } catch (e) {
+    throw e instanceof RangeError ? new RangeError(`tm.${e.message}`) : e;
+  }
+}

@@ -1,0 +1,333 @@
+/**
+ * Part 10 traffic management in a simulated end point (issue 7 §2 "Endpoints: … traffic
+ * management"): the end point runs `tm-ingress` for the data it sends and `tm-egress` for the
+ * data it receives (src/streaming/), in the configured mode (BASIC XON/XOFF, RATE, CREDIT,
+ * CREDIT_RATE). The engines decide everything; this file only feeds them and carries out what
+ * they say.
+ *
+ * Ingress. Each source flow is one TM queue: the stream (destination, cos 0, streamID = the
+ * flow's index & 0xffff, the streamID the segmenter uses) in a per-stream queue (§3.2.2 "From the
+ * source's viewpoint: destination ID+cos+streamID represents a unique stream"). A queued PDU is
+ * `pdu-ready`; the PDU's first packet on the wire is `pdu-sent`; the flow queue's fill, in steps,
+ * is `queue-level`. The queue's gate is the flow's `FLOW_BLOCK.tm` bit (§3.4.5 rule 4 "An ingress
+ * shall not overrule a TM directive from the egress"), which holds back the flow's next PDU, never
+ * one already started.
+ *
+ * Egress. Each PDU's first packet received is a `pdu` input (it counts against its credit and
+ * tells the egress the data's flow); the sink's receive queue, which every source shares, is the
+ * level of the egress's queue of each source + cos (§3.3 "Egress queuing should be based on:
+ * source ID+cos"), at every change or every `levelPeriod`.
+ *
+ * TM packets are control packets of kind 'tm' in the flow the engine gives them (the data's flow,
+ * §3.4.5 protocol rule 1), of their Type 9 length in LP-Serial framing. A received one goes to the
+ * engine its message is for (§3.4.2–§3.4.4 list "Egress to Ingress" and "Ingress to Egress").
+ *
+ * A packet is being pulled onto the link while `packetSent` runs, so nothing may be sent or
+ * restarted then: what the ingress answers to `pdu-sent` waits for a zero-delay timer ('flush');
+ * gates that close take effect at once.
+ */
+import { PDU_BYTES_MAX } from '../../streaming/tm-ingress-config.ts';
+import type { TmEgress } from '../../streaming/tm-egress.ts';
+import type { TmIngress } from '../../streaming/tm-ingress.ts';
+import { tmDirection } from '../../streaming/tm-packet.ts';
+import type { TmEgressInput, TmEgressOutput, TmIngressInput, TmIngressOutput, TmRateTimerName, TmStreamRef } from '../../streaming/tm-types.ts';
+import { serialLength } from '../../wire/serial.ts';
+import { tmMessage } from '../../wire/type9-tm.ts';
+import { type9Length } from '../../wire/type9.ts';
+import type { Type9TmPacket } from '../../wire/type9-types.ts';
+import { FLOW_BLOCK } from './endpoint-feature.ts';
+import type { ControlPacket, EndpointFeature, FeatureHost, PacketPosition, SentPacket } from './endpoint-feature.ts';
+import type { SourceFlow } from './endpoint-source.ts';
+import { TM_TICK, makeTmEngines } from './endpoint-tm-config.ts';
+import type { EndpointTmConfig } from './endpoint-tm-config.ts';
+import { dataCapacity, receiveQueueLevel, reportStep, sentKind, sourceQueueStep, stepLevel } from './endpoint-tm-levels.ts';
+import type { TmSentKind } from './endpoint-tm-levels.ts';
+import type { Priority, SimPacket } from './types.ts';
+
+export type { EndpointTmConfig } from './endpoint-tm-config.ts';
+
+const FLUSH = 'flush';
+const SAMPLE = 'level';
+/** Every stream of the simulator is in class of service 0. */
+const COS = 0;
+
+const COUNTER_NAMES = [
+  'messages', 'xoff', 'xon', 'rate', 'allocate', 'retire', 'qStatus', 'creditStatus', 'other', 'received', 'malformed', 'gateClosed', 'gateOpened',
+] as const;
+type TmCounter = (typeof COUNTER_NAMES)[number];
+
+/** One source flow as its ingress queue. */
+interface TmFlow {
+  readonly flow: SourceFlow;
+  readonly stream: TmStreamRef;
+  readonly queue: string;
+  /** The step of the last queue level given to the ingress. */
+  step: number;
+}
+
+/** One of the egress's own queues: a source (cos 0), with the first stream it was seen on. */
+interface EgressQueue {
+  readonly sourceID: number;
+  readonly streamID: number;
+  /** The lowest priority of the source's data: its room in the receive queue is the smallest. */
+  prio: number;
+  /** The last level given to the egress; null before the first. */
+  fed: number | null;
+}
+
+/** A Type 9 packet with xh = 1 (Part 10 §4.3 Figure 4-5), as far as the end point can tell. */
+function isTmPacket(w: unknown): w is Type9TmPacket {
+  return typeof w === 'object' && w !== null && (w as { ftype?: unknown }).ftype === 9 && (w as { segment?: unknown }).segment === 'tm';
+}
+
+function streamOf(flow: number): number {
+  return flow & 0xffff;
+}
+
+/** Part 10 Table 4-1 "0x0000 - 64kbytes": a longer plain PDU is reported to the engine as the largest. */
+function engineBytes(bytes: number): number {
+  return Math.min(PDU_BYTES_MAX, Math.max(1, bytes));
+}
+
+export class TmFeature implements EndpointFeature {
+  readonly name = 'tm';
+  readonly kinds = ['tm'] as const;
+  readonly #host: FeatureHost;
+  readonly #ingress: TmIngress;
+  readonly #egress: TmEgress;
+  readonly #queueLevelBits: number;
+  readonly #levelPeriod: number;
+  readonly #flows = new Map<number, TmFlow>();
+  readonly #byQueue = new Map<string, TmFlow[]>();
+  readonly #sources = new Map<number, EgressQueue>();
+  readonly #counters = Object.fromEntries(COUNTER_NAMES.map((n) => [n, 0])) as Record<TmCounter, number>;
+  /** Control packets and gates to restart waiting for the flush. */
+  readonly #deferred: ControlPacket[] = [];
+  readonly #dirty = new Set<TmFlow>();
+  #flushArmed = false;
+  /** Depth of `packetSent` calls in progress. */
+  #pulling = 0;
+  /** The receive queue now: packets waiting and buffers. */
+  #packets = 0;
+  #capacity = 1;
+  #sampling = false;
+
+  constructor(host: FeatureHost, config: EndpointTmConfig) {
+    this.#host = host;
+    const e = makeTmEngines({ id: host.id, tt: host.tt, crfSupported: host.crfSupported }, config);
+    this.#ingress = e.ingress;
+    this.#egress = e.egress;
+    this.#queueLevelBits = e.queueLevelBits;
+    this.#levelPeriod = e.levelPeriod;
+  }
+
+  receive(p: SimPacket, now: number): void {
+    this.#count('received');
+    const packet = p.wire;
+    if (!isTmPacket(packet)) {
+      // Not a TM packet at all: nothing either engine could take.
+      this.#count('malformed');
+      return;
+    }
+    // Messages either end may receive (user and application defined, reserved) go to the ingress.
+    if (tmDirection(tmMessage(packet.tmOp, packet.parameter1, packet.parameter2)) === 'to-egress') this.#toEgress({ kind: 'tm', packet }, now);
+    else this.#toIngress({ kind: 'tm', packet }, now);
+  }
+
+  flowCreated(f: SourceFlow): void {
+    this.#flowOf(f);
+  }
+
+  pduQueued(f: SourceFlow, bytes: number, now: number): void {
+    const t = this.#flowOf(f);
+    this.#toIngress({ kind: 'pdu-ready', stream: t.stream, bytes: engineBytes(bytes) }, now);
+    // A queue's gate starts as it is when the engine creates it: no output reports it.
+    this.#setGate(t, this.#ingress.mayTransmit(t.queue), now);
+    this.#reportLevel(t, now);
+  }
+
+  packetSent(f: SourceFlow, p: SentPacket, now: number): void {
+    this.#pulling++;
+    try {
+      const t = this.#flowOf(f);
+      if (p.position === 'single' || p.position === 'start') this.#toIngress({ kind: 'pdu-sent', stream: t.stream, bytes: engineBytes(p.pduBytes) }, now);
+      if (p.position === 'single' || p.position === 'end') this.#reportLevel(t, now);
+    } finally {
+      this.#pulling--;
+    }
+  }
+
+  dataReceived(p: SimPacket, position: PacketPosition, now: number): void {
+    const streamID = streamOf(p.flow);
+    const q = this.#sources.get(p.src);
+    if (q === undefined) this.#sources.set(p.src, { sourceID: p.src, streamID, prio: p.prio, fed: null });
+    else if (p.prio < q.prio) q.prio = p.prio;
+    if (position !== 'single' && position !== 'start') return;
+    this.#toEgress({ kind: 'pdu', sourceID: p.src, cos: COS, streamID, flow: { prio: p.prio, crf: p.crf, vc: p.vc } }, now);
+  }
+
+  sinkLevel(packets: number, capacity: number, now: number): void {
+    this.#packets = packets;
+    this.#capacity = capacity;
+    if (this.#levelPeriod === 0) {
+      this.#feedLevels(true, now);
+    } else if (!this.#sampling) {
+      this.#armSample(now);
+    }
+  }
+
+  timer(name: string, now: number): void {
+    if (name === FLUSH) {
+      this.#flush(now);
+    } else if (name === SAMPLE) {
+      this.#sampling = false;
+      this.#feedLevels(false, now);
+      // An empty queue stays empty until the sink sees data again, which restarts the samples.
+      if (this.#packets > 0) this.#armSample(now);
+    } else {
+      this.#toIngress({ kind: 'timer', name: name as TmRateTimerName }, now);
+    }
+  }
+
+  counters(): Record<string, number> {
+    const out: Record<string, number> = { ...this.#counters };
+    for (const [k, v] of Object.entries(this.#ingress.counters())) out[`ingress.${k}`] = v;
+    for (const [k, v] of Object.entries(this.#egress.counters())) out[`egress.${k}`] = v;
+    return out;
+  }
+
+  snapshot(): Record<string, unknown> {
+    return {
+      mode: this.#ingress.mode(),
+      queueLevelBits: this.#queueLevelBits,
+      levelPeriod: this.#levelPeriod,
+      receiveQueue: { packets: this.#packets, capacity: this.#capacity },
+      flows: [...this.#flows.values()].map((t) => ({
+        flow: t.flow.index, queue: t.queue, gate: (t.flow.blocked & FLOW_BLOCK.tm) === 0 ? 'open' : 'closed', level: stepLevel(t.step, this.#queueLevelBits),
+      })),
+      egressQueues: [...this.#sources.values()].map((q) => ({ sourceID: q.sourceID, streamID: q.streamID, level: q.fed })),
+      deferred: this.#deferred.length,
+      ingress: this.#ingress.snapshot(),
+      egress: this.#egress.snapshot(),
+    };
+  }
+
+  #armSample(now: number): void {
+    this.#sampling = true;
+    this.#host.timer({ kind: 'timer', name: SAMPLE, at: now + this.#levelPeriod });
+  }
+
+  #flowOf(f: SourceFlow): TmFlow {
+    let t = this.#flows.get(f.index);
+    if (t !== undefined) return t;
+    const stream: TmStreamRef = { target: { destinationID: f.dst, cos: COS, streamID: streamOf(f.index), flowID: f.flowID } };
+    t = { flow: f, stream, queue: this.#ingress.queueOf(stream) as string, step: 0 };
+    this.#flows.set(f.index, t);
+    const same = this.#byQueue.get(t.queue);
+    if (same === undefined) this.#byQueue.set(t.queue, [t]);
+    else same.push(t);
+    return t;
+  }
+
+  #reportLevel(t: TmFlow, now: number): void {
+    const q = t.flow.queue;
+    const step = sourceQueueStep(q.length, q.limit, this.#queueLevelBits);
+    if (!reportStep(t.step, step)) return;
+    t.step = step;
+    this.#toIngress({ kind: 'queue-level', stream: t.stream, level: stepLevel(step, this.#queueLevelBits) }, now);
+  }
+
+  /**
+   * Every egress queue gets the receive queue's level, as the room of its source's data: on a
+   * change, those not told it yet; on a sample, all.
+   */
+  #feedLevels(changedOnly: boolean, now: number): void {
+    const reserve = this.#host.buffers?.reservePerPriority ?? 1;
+    for (const q of this.#sources.values()) {
+      const level = receiveQueueLevel(this.#packets, dataCapacity(this.#capacity, reserve, q.prio));
+      if (changedOnly && q.fed === level) continue;
+      q.fed = level;
+      this.#toEgress({ kind: 'queue-level', sourceID: q.sourceID, cos: COS, streamID: q.streamID, level }, now);
+    }
+  }
+
+  /**
+   * Closing gates first, so that no PDU starts through a gate the same answer closes; then the
+   * TM packets, so that a CREDIT STATUS goes before the PDUs it opens; then the gates that open.
+   */
+  #toIngress(input: TmIngressInput, now: number): void {
+    const out: TmIngressOutput[] = this.#ingress.handle(input, Math.floor(now / TM_TICK));
+    let opened: TmFlow[] | null = null;
+    for (const o of out) {
+      if (o.kind === 'gate') {
+        for (const t of this.#byQueue.get(o.queue) ?? []) {
+          if (!o.open) this.#setGate(t, false, now);
+          else (opened ??= []).push(t);
+        }
+      } else if (o.kind === 'timer') {
+        this.#host.timer({ kind: 'timer', name: o.name, at: o.at === null ? null : o.at * TM_TICK });
+      } else if (o.kind === 'event') {
+        this.#host.probe.count(`tm.${o.name}`);
+      }
+    }
+    for (const o of out) if (o.kind === 'tm') this.#send(o.packet, now);
+    if (opened !== null) for (const t of opened) this.#setGate(t, true, now);
+  }
+
+  #toEgress(input: TmEgressInput, now: number): void {
+    const out: TmEgressOutput[] = this.#egress.handle(input, Math.floor(now / TM_TICK));
+    for (const o of out) {
+      if (o.kind === 'tm') this.#send(o.packet, now);
+      else this.#host.probe.count(`tm.${o.name}`);
+    }
+  }
+
+  #send(packet: Type9TmPacket, now: number): void {
+    const kind: TmSentKind = sentKind(packet);
+    this.#count('messages');
+    this.#count(kind);
+    const c: ControlPacket = {
+      kind: 'tm', dst: packet.destinationID, prio: packet.prio as Priority, crf: packet.crf as 0 | 1, vc: packet.vc,
+      bytes: serialLength(type9Length(packet)), wire: packet,
+    };
+    // Packets already waiting keep their order ahead of this one.
+    if (this.#pulling > 0 || this.#deferred.length > 0) {
+      this.#deferred.push(c);
+      this.#armFlush(now);
+      return;
+    }
+    this.#host.sendControl(c, now);
+  }
+
+  #setGate(t: TmFlow, open: boolean, now: number): void {
+    const closed = (t.flow.blocked & FLOW_BLOCK.tm) !== 0;
+    if (open && (this.#pulling > 0 || this.#flushArmed)) {
+      this.#dirty.add(t);
+      this.#armFlush(now);
+      return;
+    }
+    if (closed !== open) return;
+    this.#count(open ? 'gateOpened' : 'gateClosed');
+    this.#host.setBlocked(t.flow, FLOW_BLOCK.tm, !open, now);
+  }
+
+  #armFlush(now: number): void {
+    if (this.#flushArmed) return;
+    this.#flushArmed = true;
+    this.#host.timer({ kind: 'timer', name: FLUSH, at: now });
+  }
+
+  /** Sends what waited, then sets the gates that were to open as the ingress has them now. */
+  #flush(now: number): void {
+    this.#flushArmed = false;
+    for (const c of this.#deferred.splice(0)) this.#host.sendControl(c, now);
+    const dirty = [...this.#dirty];
+    this.#dirty.clear();
+    for (const t of dirty) this.#setGate(t, this.#ingress.mayTransmit(t.queue), now);
+  }
+
+  #count(name: TmCounter): void {
+    this.#counters[name]++;
+    this.#host.probe.count(`tm.${name}`);
+  }
+}

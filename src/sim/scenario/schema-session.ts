@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import {
+  DEFAULT_PROTOCOL_NAME, DEFAULT_SESSION_STREAM, SIM_READ_TIMEOUT, SIM_RETRY_PERIOD, SIM_TIMEOUT_PERIOD, isProtocolName,
+} from '../fabric/endpoint-session-config.ts';
+import { bool, expecting, int, oneOf, time } from './schema-parts.ts';
+
+/**
+ * `endpoints.session`: Annex 2 session management in every end point (src/sim/fabric/
+ * endpoint-session.ts), each field with its default, so the output is a complete
+ * `EndpointSessionConfig`. Times are ps after parsing, like every scenario time.
+ */
+
+const ids = z.array(int(0), { error: expecting('a list of host IDs') });
+
+const nameWhat = 'a protocol name of 1 to 7 Latin-1 characters (Annex 2 §6.2.2: 56 bits)';
+const protocolName = z.string({ error: expecting(nameWhat) }).refine(isProtocolName, { error: expecting(nameWhat) });
+
+export const sessionSettings = z.strictObject({
+  conveyance: oneOf(['type11', 'type9']).default('type11'),
+  mailbox: int(0, 63).default(0),
+  /** Outside the streamIDs a node assigns (Annex 2 §3.5.2.5 Table 3-1: 0x0000–0xDFFF). */
+  streamID: int(0xe000, 0xfffe).default(DEFAULT_SESSION_STREAM),
+  cos: int(0, 255).default(0),
+  vendor: int(0, 0xffffff).default(0),
+  protocolName: protocolName.default(DEFAULT_PROTOCOL_NAME),
+  request: bool.default(true),
+  hop: int(0, 255).default(0xff),
+  refuse: ids.default([]),
+  nonParticipants: ids.default([]),
+  readTimeout: time(1).default(SIM_READ_TIMEOUT),
+  retryPeriod: time(1).default(SIM_RETRY_PERIOD),
+  timeoutPeriod: time(1).default(SIM_TIMEOUT_PERIOD),
+}, { error: expecting('session settings {conveyance, mailbox, streamID, cos, vendor, protocolName, request, hop, refuse, nonParticipants, readTimeout, retryPeriod, timeoutPeriod}') });

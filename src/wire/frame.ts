@@ -1,0 +1,309 @@
+import { WireError, WireErrorCode, checkRange, checkRoom, fail, need } from './errors.ts';
+import type { DecodeOptions } from './errors.ts';
+import { decodeSerialPacket, encodeSerialPacket, serialPacketLength } from './packet.ts';
+import type { Packet, SerialPacket } from './packet.ts';
+import { MAX_SERIAL_PACKET } from './serial.ts';
+import { decodeSymbol, encodeSymbol } from './symbol.ts';
+import type { ControlSymbol, SymbolFields, SymbolOptions } from './symbol.ts';
+import { SYMBOL64_LENGTH, decodeSymbol64, encodeSymbol64 } from './symbol64.ts';
+import type { ControlSymbol64, Symbol64Fields } from './symbol64.ts';
+import type { VoqFormat } from './voq-stype2.ts';
+
+/**
+ * The frame of a riodp TCP link (issue 8 §1: "A link is a TCP connection carrying LP-Serial
+ * packets (with their CRCs) and control symbols in length-prefixed frames"), specified in
+ * docs/net-framing.md, whose sections the clauses below name:
+ *
+ *   length(16, big-endian) | kind(8) | body(length - 1 bytes)
+ *
+ * `length` counts the bytes after itself (kind and body), so a frame is `2 + length` bytes and a
+ * receiver knows where the next one starts without looking inside the body. That is what lets a
+ * body that fails to decode be dropped while the connection is kept (§4.2).
+ *
+ * Payloads are views: a packet's payload (80 logical bytes or less) and the body of a frame of a
+ * reserved kind are `subarray`s of the input (see serial.ts for longer packets).
+ */
+
+/** Sections of docs/net-framing.md, the clauses of the errors below. */
+export const CLAUSE_FRAME = {
+  length: 'riodp link §2',
+  packet: 'riodp link §3.1',
+  cs48: 'riodp link §3.2',
+  cs64: 'riodp link §3.3',
+  hello: 'riodp link §3.4',
+  close: 'riodp link §3.5',
+  kind: 'riodp link §3.6',
+} as const;
+const CLAUSE_LENGTH = CLAUSE_FRAME.length;
+
+/** The length field and the kind byte. */
+export const FRAME_HEADER_BYTES = 3;
+export const FRAME_LENGTH_BYTES = 2;
+/** The largest value of the 16-bit length field. */
+export const MAX_FRAME_LENGTH_FIELD = 0xffff;
+/** The largest frame riodp sends: a packet frame around a 284-byte LP-Serial packet (Part 6 §2.5). */
+export const MAX_SENT_FRAME = FRAME_HEADER_BYTES + MAX_SERIAL_PACKET;
+
+export const FRAME_KIND = { packet: 0x01, cs48: 0x02, cs64: 0x03, hello: 0x10, close: 0x11 } as const;
+export type FrameKindName = keyof typeof FRAME_KIND;
+const KIND_NAMES = new Map<number, FrameKindName>(Object.entries(FRAME_KIND).map(([n, k]) => [k, n as FrameKindName]));
+
+/** The link version this code speaks (§3.4); a peer that announces another is refused. */
+export const LINK_VERSION = 1;
+/** "RIOD": the first four body bytes of a HELLO, so that a capture or a stray client is told apart. */
+export const HELLO_MAGIC: readonly number[] = [0x52, 0x49, 0x4f, 0x44];
+const HELLO_BYTES = HELLO_MAGIC.length + 1;
+
+export const CLOSE_REASON = { normal: 0, protocol: 1, version: 2, application: 3 } as const;
+export type CloseReason = (typeof CLOSE_REASON)[keyof typeof CLOSE_REASON];
+export type CloseReasonName = keyof typeof CLOSE_REASON | 'RESERVED';
+const REASON_NAMES = new Map<number, CloseReasonName>(Object.entries(CLOSE_REASON).map(([n, r]) => [r, n as CloseReasonName]));
+/** Bytes of UTF-8 a CLOSE may carry: the whole frame stays within MAX_SENT_FRAME. */
+export const CLOSE_TEXT_MAX = 255;
+
+export interface PacketFrame<P extends Packet = Packet> {
+  readonly kind: typeof FRAME_KIND.packet;
+  readonly kindName: 'packet';
+  readonly packet: P;
+}
+export interface Cs48Frame<S extends SymbolFields = SymbolFields> {
+  readonly kind: typeof FRAME_KIND.cs48;
+  readonly kindName: 'cs48';
+  readonly symbol: S;
+}
+export interface Cs64Frame<S extends Symbol64Fields = Symbol64Fields> {
+  readonly kind: typeof FRAME_KIND.cs64;
+  readonly kindName: 'cs64';
+  readonly symbol: S;
+}
+export interface HelloFrame {
+  readonly kind: typeof FRAME_KIND.hello;
+  readonly kindName: 'hello';
+  readonly version: number;
+  /** Body bytes after the version (§3.4: a later version may add fields); present only when not empty. */
+  readonly ext?: Uint8Array;
+}
+export interface CloseFrame {
+  readonly kind: typeof FRAME_KIND.close;
+  readonly kindName: 'close';
+  readonly reason: number;
+  readonly reasonName: CloseReasonName;
+  readonly text: string;
+}
+/** A kind this version does not define (§3.6): kept whole so that it can be skipped and counted. */
+export interface ReservedFrame {
+  readonly kind: number;
+  readonly kindName: 'RESERVED';
+  readonly body: Uint8Array;
+}
+
+export type Frame = PacketFrame | Cs48Frame | Cs64Frame | HelloFrame | CloseFrame | ReservedFrame;
+export type DecodedFrame = PacketFrame<SerialPacket> | Cs48Frame<ControlSymbol> | Cs64Frame<ControlSymbol64> | HelloFrame | CloseFrame | ReservedFrame;
+
+export interface FrameDecodeOptions extends DecodeOptions {
+  /** stype2 format of CS48 symbols (DECISIONS §5); default 'seed'. */
+  readonly voqFormat?: VoqFormat;
+  /** Part 12 RX Port Group Size in bits, 0–6, for VoQ symbols; default 0. */
+  readonly part12GroupSize?: number;
+}
+
+export const packetFrame = <P extends Packet>(packet: P): PacketFrame<P> => ({ kind: FRAME_KIND.packet, kindName: 'packet', packet });
+export const cs48Frame = <S extends SymbolFields>(symbol: S): Cs48Frame<S> => ({ kind: FRAME_KIND.cs48, kindName: 'cs48', symbol });
+export const cs64Frame = <S extends Symbol64Fields>(symbol: S): Cs64Frame<S> => ({ kind: FRAME_KIND.cs64, kindName: 'cs64', symbol });
+export const helloFrame = (version: number = LINK_VERSION): HelloFrame => ({ kind: FRAME_KIND.hello, kindName: 'hello', version });
+export function closeFrame(reason: CloseReason, text = ''): CloseFrame {
+  return { kind: FRAME_KIND.close, kindName: 'close', reason, reasonName: reasonName(reason), text };
+}
+
+export function frameKindName(kind: number): FrameKindName | 'RESERVED' {
+  return KIND_NAMES.get(kind) ?? 'RESERVED';
+}
+
+export function reasonName(reason: number): CloseReasonName {
+  return REASON_NAMES.get(reason) ?? 'RESERVED';
+}
+
+const utf8 = new TextEncoder();
+const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+
+/** Symbol options derived from the last frame options seen: one object, not one per symbol. */
+let lastOpts: FrameDecodeOptions | undefined;
+let lastSymbolOpts: SymbolOptions = { link: 'cs48' };
+
+function symbolOptions(opts: FrameDecodeOptions): SymbolOptions {
+  if (opts !== lastOpts) {
+    lastSymbolOpts = { ...opts, link: 'cs48' };
+    lastOpts = opts;
+  }
+  return lastSymbolOpts;
+}
+
+const NO_OPTS: FrameDecodeOptions = Object.freeze({});
+
+/**
+ * Decodes the one frame at bytes[offset, end), length field included: `end` must be where the
+ * length field says the frame ends. A body that fails its kind's rules throws that kind's
+ * WireError (its offset into `bytes`); a kind this version does not define is a ReservedFrame,
+ * or a WireError code `undefined` when decoding strictly.
+ */
+export function decodeFrame(bytes: Uint8Array, offset: number, end: number, opts: FrameDecodeOptions = NO_OPTS): DecodedFrame {
+  if (!Number.isInteger(offset) || !Number.isInteger(end) || offset < 0 || end > bytes.length || offset > end) {
+    throw new WireError(WireErrorCode.range, 'span', 0, 'riodp API', `[${String(offset)}, ${String(end)}) is not inside ${bytes.length} bytes`);
+  }
+  need(end, offset, FRAME_LENGTH_BYTES, 'length', CLAUSE_LENGTH);
+  const length = ((bytes[offset] as number) << 8) | (bytes[offset + 1] as number);
+  if (length === 0) fail(WireErrorCode.invalid, 'length', offset, CLAUSE_LENGTH, 'a frame length of 0 leaves no kind byte');
+  const bodyAt = offset + FRAME_HEADER_BYTES;
+  need(end, offset + FRAME_LENGTH_BYTES, length, 'frame', CLAUSE_LENGTH);
+  if (end > offset + FRAME_LENGTH_BYTES + length) {
+    fail(WireErrorCode.trailing, 'frame', offset + FRAME_LENGTH_BYTES + length, CLAUSE_LENGTH, `the length field says ${length} bytes follow it, ${end - offset - FRAME_LENGTH_BYTES} given`);
+  }
+  const kind = bytes[offset + 2] as number;
+  switch (kind) {
+    case FRAME_KIND.packet:
+      return packetFrame(decodeSerialPacket(bytes, bodyAt, end, opts));
+    case FRAME_KIND.cs48:
+      return cs48Frame(decodeSymbol(bytes, bodyAt, end, symbolOptions(opts)));
+    case FRAME_KIND.cs64:
+      return cs64Frame(decodeSymbol64(bytes, bodyAt, end, opts));
+    case FRAME_KIND.hello:
+      return decodeHello(bytes, bodyAt, end, opts);
+    case FRAME_KIND.close:
+      return decodeClose(bytes, bodyAt, end, opts);
+    default:
+      if (opts.strict === true) fail(WireErrorCode.undefined, 'kind', offset + 2, CLAUSE_FRAME.kind, `frame kind 0x${hex2(kind)} is not defined in link version ${LINK_VERSION}`);
+      return { kind, kindName: 'RESERVED', body: bytes.subarray(bodyAt, end) };
+  }
+}
+
+function decodeHello(bytes: Uint8Array, at: number, end: number, opts: FrameDecodeOptions): HelloFrame {
+  need(end, at, HELLO_BYTES, 'hello', CLAUSE_FRAME.hello);
+  for (let i = 0; i < HELLO_MAGIC.length; i++) {
+    if (bytes[at + i] !== HELLO_MAGIC[i]) fail(WireErrorCode.invalid, 'magic', at + i, CLAUSE_FRAME.hello, 'a HELLO body starts with "RIOD"');
+  }
+  const version = bytes[at + HELLO_MAGIC.length] as number;
+  const extAt = at + HELLO_BYTES;
+  if (extAt === end) return helloFrame(version);
+  // Version 1 defines no bytes after the version; a later version may (§3.4).
+  if (opts.strict === true && version === LINK_VERSION) {
+    fail(WireErrorCode.trailing, 'hello', extAt, CLAUSE_FRAME.hello, `a version ${LINK_VERSION} HELLO body is ${HELLO_BYTES} bytes`);
+  }
+  return { ...helloFrame(version), ext: bytes.subarray(extAt, end) };
+}
+
+function decodeClose(bytes: Uint8Array, at: number, end: number, opts: FrameDecodeOptions): CloseFrame {
+  need(end, at, 1, 'reason', CLAUSE_FRAME.close);
+  const reason = bytes[at] as number;
+  const name = reasonName(reason);
+  if (name === 'RESERVED' && opts.strict === true) fail(WireErrorCode.reserved, 'reason', at, CLAUSE_FRAME.close, `close reason ${reason} is reserved`);
+  if (end - at - 1 > CLOSE_TEXT_MAX) fail(WireErrorCode.invalid, 'text', at + 1 + CLOSE_TEXT_MAX, CLAUSE_FRAME.close, `the text is at most ${CLOSE_TEXT_MAX} bytes`);
+  let text: string;
+  try {
+    text = utf8Strict.decode(bytes.subarray(at + 1, end));
+  } catch {
+    fail(WireErrorCode.invalid, 'text', at + 1, CLAUSE_FRAME.close, 'the text is not UTF-8');
+  }
+  return { kind: FRAME_KIND.close, kindName: 'close', reason, reasonName: name, text };
+}
+
+/** Encoded bytes of a frame, length field included. */
+export function frameLength(frame: Frame): number {
+  return FRAME_HEADER_BYTES + bodyLength(frame);
+}
+
+function bodyLength(frame: Frame): number {
+  switch (frame.kindName) {
+    case 'packet':
+      return serialPacketLength(frame.packet);
+    case 'cs48':
+      return 6;
+    case 'cs64':
+      return SYMBOL64_LENGTH;
+    case 'hello':
+      return HELLO_BYTES + (frame.ext?.length ?? 0);
+    case 'close':
+      return 1 + utf8.encode(frame.text).length;
+    case 'RESERVED':
+      return frame.body.length;
+  }
+}
+
+/**
+ * Writes the frame at `offset`; returns the offset after its last byte. The kind written is
+ * `kind`, which must be the code of `kindName` (or, for a reserved frame, a code this version
+ * does not define). Fields are range-checked before anything is written.
+ */
+export function encodeFrame(frame: Frame, bytes: Uint8Array, offset: number): number {
+  if (!Number.isInteger(offset) || offset < 0) fail(WireErrorCode.range, 'buffer', 0, CLAUSE_LENGTH, `offset ${String(offset)} is not a byte index`);
+  checkKind(frame, offset);
+  const bodyAt = offset + FRAME_HEADER_BYTES;
+  const body = bodyLength(frame);
+  const length = 1 + body;
+  if (length > MAX_FRAME_LENGTH_FIELD) fail(WireErrorCode.range, 'length', offset, CLAUSE_LENGTH, `${length} bytes do not fit in the 16-bit length field`);
+  checkRoom(bytes, offset, FRAME_LENGTH_BYTES + length, CLAUSE_LENGTH);
+  switch (frame.kindName) {
+    case 'packet':
+      encodeSerialPacket(frame.packet, bytes, bodyAt, 6);
+      break;
+    case 'cs48':
+      if (frame.symbol.link !== 'cs48') fail(WireErrorCode.invalid, 'link', bodyAt, CLAUSE_FRAME.cs48, `a CS48 frame carries a cs48 symbol, not ${frame.symbol.link}`);
+      encodeSymbol(frame.symbol, bytes, bodyAt);
+      break;
+    case 'cs64':
+      encodeSymbol64(frame.symbol, bytes, bodyAt);
+      break;
+    case 'hello':
+      checkRange(frame.version, 8, 'version', CLAUSE_FRAME.hello, bodyAt + HELLO_MAGIC.length);
+      bytes.set(HELLO_MAGIC, bodyAt);
+      bytes[bodyAt + HELLO_MAGIC.length] = frame.version;
+      if (frame.ext !== undefined) bytes.set(frame.ext, bodyAt + HELLO_BYTES);
+      break;
+    case 'close': {
+      checkRange(frame.reason, 8, 'reason', CLAUSE_FRAME.close, bodyAt);
+      if (body - 1 > CLOSE_TEXT_MAX) fail(WireErrorCode.range, 'text', bodyAt + 1, CLAUSE_FRAME.close, `${body - 1} bytes of UTF-8, at most ${CLOSE_TEXT_MAX}`);
+      bytes[bodyAt] = frame.reason;
+      utf8.encodeInto(frame.text, bytes.subarray(bodyAt + 1, bodyAt + body));
+      break;
+    }
+    case 'RESERVED':
+      bytes.set(frame.body, bodyAt);
+      break;
+  }
+  bytes[offset] = length >> 8;
+  bytes[offset + 1] = length & 0xff;
+  bytes[offset + 2] = frame.kind;
+  return bodyAt + body;
+}
+
+function checkKind(frame: Frame, offset: number): void {
+  const at = offset + FRAME_LENGTH_BYTES;
+  if (frame.kindName === 'RESERVED') {
+    checkRange(frame.kind, 8, 'kind', CLAUSE_FRAME.kind, at);
+    const defined = KIND_NAMES.get(frame.kind);
+    if (defined !== undefined) fail(WireErrorCode.invalid, 'kind', at, CLAUSE_FRAME.kind, `kind 0x${hex2(frame.kind)} is ${defined}, not a reserved kind`);
+    return;
+  }
+  // Frames also arrive as JSON, so the pair is checked at run time, not trusted to its type.
+  const code = (FRAME_KIND as Readonly<Record<string, number | undefined>>)[frame.kindName];
+  if (code === undefined || frame.kind !== code) {
+    fail(WireErrorCode.invalid, 'kind', at, CLAUSE_FRAME.kind, `kind ${String(frame.kind)} does not match kindName '${frame.kindName}'`);
+  }
+}
+
+/** `text` cut to at most `max` bytes of UTF-8 at a character boundary, for a CLOSE (§3.5). */
+export function clipUtf8(text: string, max: number = CLOSE_TEXT_MAX): string {
+  if (utf8.encode(text).length <= max) return text;
+  let out = '';
+  let used = 0;
+  for (const ch of text) {
+    const n = utf8.encode(ch).length;
+    if (used + n > max) break;
+    out += ch;
+    used += n;
+  }
+  return out;
+}
+
+function hex2(v: number): string {
+  return v.toString(16).padStart(2, '0');
+}
