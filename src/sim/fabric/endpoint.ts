@@ -185,9 +185,9 @@ export class Endpoint implements PortTx, PortRx, Target {
         buffers: this.buffers,
         probe: this.#ctx.probe,
         flows: source.flows,
-        sendControl: (p, now) => source.sendControl(p, now),
-        setBlocked: (f, bit, blocked, now) => source.setBlocked(f, bit, blocked, now),
-        timer: (t) => timers.apply(t),
+        sendControl: (p, now) => { source.sendControl(p, now); },
+        setBlocked: (f, bit, blocked, now) => { source.setBlocked(f, bit, blocked, now); },
+        timer: (t) => { timers.apply(t); },
       };
       return host;
     });
