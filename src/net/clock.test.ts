@@ -32,17 +32,27 @@ test('issue 8 §1: Node timers run a due callback on the next turn and a later o
   const start = process.hrtime.bigint();
   let laterAt = 0n;
   await new Promise<void>((resolve) => {
-    host.set(() => order.push('now'), 0);
+    // Both must run; their order is not asserted: when the loop is late to turn (a loaded machine),
+    // Node's timers phase comes before its check phase and the 3 ms timer may run first.
+    const done = (): void => {
+      if (order.includes('now') && order.includes('later')) resolve();
+    };
+    host.set(() => {
+      order.push('now');
+      done();
+    }, 0);
     const cleared: HostTimer = host.set(() => order.push('cleared'), 0);
     host.clear(cleared);
     host.clear(host.set(() => order.push('cleared-later'), 1_000_000));
     host.set(() => {
       laterAt = process.hrtime.bigint();
       order.push('later');
-      resolve();
+      done();
     }, 3_000_000);
   });
-  assert.deepEqual(order, ['now', 'later']);
+  // Give cleared callbacks every chance to run (they must not).
+  await new Promise((r) => setTimeout(r, 2));
+  assert.deepEqual([...order].sort(), ['later', 'now']);
   assert.ok(laterAt - start >= 3_000_000n);
   const quiet = nodeScheduler({ unref: true });
   const t = quiet.set(() => undefined, 1_000_000);

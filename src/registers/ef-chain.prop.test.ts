@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fcParams } from '../../test/support/fc.ts';
+import { FC_RUNS_MODEL, fcParams } from '../../test/support/fc.ts';
 import { walkEfChain } from './ef-chain.ts';
 import { RegisterError } from './errors.ts';
 
@@ -37,6 +37,6 @@ test('Part 1 §5.3: walking any list terminates, throws only RegisterError (stri
         assert.equal(e.code, lenient.error?.code);
       }
     }),
-    fcParams(),
+    fcParams(FC_RUNS_MODEL),
   );
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fcParams } from '../../test/support/fc.ts';
+import { FC_RUNS_MODEL, fcParams } from '../../test/support/fc.ts';
 import { componentTagRegister, componentTagView, decodeComponentTag, encodeComponentTag } from './component-tag.ts';
 import { decodeDsControl, decodeDsInfo, dsControlRegister, dsControlView, dsInfoView, encodeDsControl, encodeDsInfo } from './data-streaming.ts';
 import { layoutEfChain } from './ef-chain.ts';
@@ -64,7 +64,7 @@ for (const c of codecs) {
         assert.equal(back.rsrv, 0);
         assert.equal(back.reencoded, word);
       }),
-      fcParams(),
+      fcParams(FC_RUNS_MODEL),
     );
   });
 
@@ -78,7 +78,7 @@ for (const c of codecs) {
           if (!(e instanceof RegisterError)) throw e;
         }
       }),
-      fcParams(),
+      fcParams(FC_RUNS_MODEL),
     );
   });
 }
@@ -137,7 +137,7 @@ for (const c of viewCases) {
           c.strict(c.space.readWord(c.offset));
         }
       }),
-      fcParams(),
+      fcParams(FC_RUNS_MODEL),
     );
   });
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fcParams } from '../../test/support/fc.ts';
+import { FC_RUNS_MODEL, fcParams } from '../../test/support/fc.ts';
 import { buildEndpointRegisters } from './builder.ts';
 import { RegisterError } from './errors.ts';
 import { walkExtendedFeatures } from './ef-chain.ts';
@@ -74,6 +74,6 @@ test('Part 10 §5.3 Table 5-2: random MAINTENANCE reads and writes throw only Re
       assert.equal(space.readWord(0x6c), 0x12345678);
       assert.equal(walkExtendedFeatures(space, { strict: true }).blocks.length, 4);
     }),
-    fcParams(),
+    fcParams(FC_RUNS_MODEL),
   );
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fcParams } from '../../test/support/fc.ts';
+import { FC_RUNS_MODEL, fcParams } from '../../test/support/fc.ts';
 import { ConduitTable, isComplete } from './conduits.ts';
 import type { ConduitRole } from './types.ts';
 
@@ -115,7 +115,7 @@ test('Annex 2 §3.4.2, §3.4.3: peers OPENing in any interleaving (crossing or n
     fc.property(wants, choices, (w, c) => {
       assertOneMirroredConduit(run(['peers', 'peers'], w, c));
     }),
-    fcParams(),
+    fcParams(FC_RUNS_MODEL),
   );
 });
 
@@ -124,7 +124,7 @@ test('Annex 2 §3.4.1, §3.4.3: master/slave in any delivery order end with one 
     fc.property(choices, (c) => {
       assertOneMirroredConduit(run(['master', 'slave'], [true, false], c));
     }),
-    fcParams(),
+    fcParams(FC_RUNS_MODEL),
   );
 });
 

@@ -6,6 +6,14 @@
 export const FC_SEED = Number(process.env['FC_SEED'] ?? 0x5eed);
 export const FC_RUNS = Number(process.env['FC_RUNS'] ?? 100_000);
 
+/**
+ * Properties of register views, register spaces and engine models: their inputs are one 32-bit
+ * word or a short command list, not a packet format, and 20k cases cover them; they scale with
+ * FC_RUNS so `npm run fuzz` raises them too. Packet and symbol codecs keep FC_RUNS (issue 1:
+ * ">= 100k cases per format in CI").
+ */
+export const FC_RUNS_MODEL = Math.max(1, Math.floor(FC_RUNS / 5));
+
 export function fcParams(runs: number = FC_RUNS): { seed: number; numRuns: number } {
   return { seed: FC_SEED, numRuns: runs };
 }

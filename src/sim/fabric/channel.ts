@@ -95,6 +95,10 @@ export class Channel implements Target {
     if (!this.#busy) this.#start(now);
   }
 
+  /** True while the transmitter's `pull` runs: a kick then (a feature reacting to the packet being pulled) must not start a second transmission. */
+  #pulling = false;
+  #kickedWhilePulling = false;
+
   /** Queue a control symbol towards the receiving end. */
   sendSymbol(symbol: SimSymbol, now: number): void {
     this.#symbols.push(symbol);
@@ -135,6 +139,10 @@ export class Channel implements Target {
   }
 
   #start(now: number): void {
+    if (this.#pulling) {
+      this.#kickedWhilePulling = true;
+      return;
+    }
     const symbol = this.#symbols.shift();
     if (symbol !== undefined) {
       this.#send(now, this.#symbolTime, SYMBOL_ARRIVES, symbol);
@@ -142,8 +150,19 @@ export class Channel implements Target {
       return;
     }
     if (this.#tx === undefined) return;
-    const packet = this.#tx.pull(now, this.#free, this.rxSpec.reservePerPriority);
-    if (packet === null) return;
+    this.#pulling = true;
+    this.#kickedWhilePulling = false;
+    let packet: SimPacket | null;
+    try {
+      packet = this.#tx.pull(now, this.#free, this.rxSpec.reservePerPriority);
+    } finally {
+      this.#pulling = false;
+    }
+    if (packet === null) {
+      // Something became sendable during an empty pull: look again (a sent packet restarts at TX_DONE).
+      if (this.#kickedWhilePulling) this.#start(now);
+      return;
+    }
     if (this.#free <= (3 - packet.prio) * this.rxSpec.reservePerPriority) {
       throw new RangeError(`channel ${this.name}: a priority ${packet.prio} packet pulled with ${this.#free} free buffers`);
     }

@@ -18,10 +18,11 @@
  * `segment` of the flow its prio/CRF name: the engine frees a single-PDU resource at the PDU's end
  * (rule 5) and restarts its idle timer (§2.4.8).
  *
- * Re-entry. `packetSent` runs inside the link's pull of that very packet: a control packet queued
- * or a flow unblocked there would start a second transmission on the busy link. What the engines
- * ask for there is kept and done by a timer at the same time (`flush`), after the pull; blocking a
- * flow is done at once (it never starts the link).
+ * Re-entry. `packetSent` runs inside the link's pull of that very packet; the channel ignores a
+ * kick during its pull (the packet pulled restarts it when sent), so the control packets and
+ * unblocked flows the engines ask for there are done at once. Engine outputs are collected while
+ * an engine call is running and applied after it (`#flush`), because an applied effect can call
+ * back into this feature.
  */
 import { zeroCounters } from '../../engine/contract.ts';
 import type { Counters, TimerOutput } from '../../engine/contract.ts';
@@ -46,10 +47,9 @@ import type { SimPacket } from './types.ts';
 export type { EndpointArbitrationConfig } from './endpoint-arbitration-config.ts';
 
 const ARB = FLOW_BLOCK.arbitration;
-/** Timer names: the engines' own, behind a prefix per engine, and the deferred work of `packetSent`. */
+/** Timer names: the engines' own, behind a prefix per engine. */
 const TX = 'tx:';
 const RX = 'rx:';
-const FLUSH = 'flush';
 
 interface FlowState {
   readonly flow: SourceFlow;
@@ -75,7 +75,6 @@ export class ArbitrationFeature implements EndpointFeature {
   readonly #flows = new Map<string, FlowState>();
   readonly #effects: Effect[] = [];
   #depth = 0;
-  #inPull = false;
   #flushing = false;
   #allocated = 0;
   #maxAllocated = 0;
@@ -105,14 +104,14 @@ export class ArbitrationFeature implements EndpointFeature {
 
   pduQueued(f: SourceFlow, _bytes: number, now: number): void {
     const st = this.#state(f, now);
-    this.#enter(false);
+    this.#enter();
     this.#settle(st, now);
     this.#leave(now);
   }
 
   packetSent(f: SourceFlow, p: SentPacket, now: number): void {
     const st = this.#state(f, now);
-    this.#enter(true);
+    this.#enter();
     this.#txIn({ kind: 'segment', destinationID: f.dst, flowID: f.flowID, segment: p.position }, st, p.position === 'end' || p.position === 'single', now);
     this.#leave(now);
   }
@@ -124,7 +123,7 @@ export class ArbitrationFeature implements EndpointFeature {
       return;
     }
     const { command } = type7Command(w.xonXoff, w.fam);
-    this.#enter(false);
+    this.#enter();
     if (command === 'XON_ARB' || command === 'XOFF_ARB') {
       // The answer names the flow by its far end: tgtdestinationID is the receiver (addressing
       // decision, src/flow/arbitration-types.ts).
@@ -144,17 +143,13 @@ export class ArbitrationFeature implements EndpointFeature {
       this.#count('unknownFlow');
       return;
     }
-    this.#enter(false);
+    this.#enter();
     this.#rxIn({ kind: 'segment', sourceID: p.src, flowID, segment: position }, now);
     this.#leave(now);
   }
 
   timer(name: string, now: number): void {
-    if (name === FLUSH) {
-      this.#flush(now);
-      return;
-    }
-    this.#enter(false);
+    this.#enter();
     if (name.startsWith(TX)) {
       const engineName = name.slice(TX.length);
       // ArbTx timers are `request:<dst>/<flowID>` and `retry:<dst>/<flowID>`.
@@ -204,19 +199,13 @@ export class ArbitrationFeature implements EndpointFeature {
     this.#host.timer({ kind: 'timer', name: prefix + t.name, at: t.at });
   }
 
-  #enter(inPull: boolean): void {
+  #enter(): void {
     this.#depth++;
-    if (inPull) this.#inPull = true;
   }
 
   #leave(now: number): void {
     if (--this.#depth > 0) return;
-    if (!this.#inPull) {
-      this.#flush(now);
-      return;
-    }
-    this.#inPull = false;
-    if (this.#effects.length > 0) this.#host.timer({ kind: 'timer', name: FLUSH, at: now });
+    this.#flush(now);
   }
 
   #flush(now: number): void {
