@@ -1,6 +1,7 @@
 import type { Packet } from '../wire/packet.ts';
 import { FTYPE_FLOW_CONTROL } from '../wire/type7.ts';
 import { FTYPE_MAINTENANCE } from '../wire/type8.ts';
+import { Fifo } from '../engine/fifo.ts';
 
 /**
  * The output side of a switch port: the packets queued for its link and the order they leave in.
@@ -45,47 +46,6 @@ export function queueClass(p: Pick<Packet, 'prio' | 'crf' | 'ftype'>): number {
   return p.prio * 2 + (p.ftype === FTYPE_MAINTENANCE ? 0 : p.crf & 1);
 }
 
-/** A FIFO that does not shift an array on every removal. */
-export class Fifo<T> {
-  #items: T[] = [];
-  #head = 0;
-
-  get size(): number {
-    return this.#items.length - this.#head;
-  }
-
-  push(v: T): void {
-    this.#items.push(v);
-  }
-
-  peek(): T | undefined {
-    return this.#items[this.#head];
-  }
-
-  shift(): T | undefined {
-    const v = this.#items[this.#head];
-    if (v === undefined) return undefined;
-    this.#head++;
-    if (this.#head > 32 && this.#head * 2 > this.#items.length) {
-      this.#items = this.#items.slice(this.#head);
-      this.#head = 0;
-    }
-    return v;
-  }
-
-  /** Removes and returns everything, oldest first. */
-  clear(): T[] {
-    const all = this.#items.slice(this.#head);
-    this.#items = [];
-    this.#head = 0;
-    return all;
-  }
-
-  toArray(): T[] {
-    return this.#items.slice(this.#head);
-  }
-}
-
 export class OutputQueue {
   readonly capacity: number;
   readonly reserve: number;
@@ -107,11 +67,11 @@ export class OutputQueue {
   }
 
   get ownCount(): number {
-    return this.#own.size;
+    return this.#own.length;
   }
 
   get empty(): boolean {
-    return this.#count === 0 && this.#own.size === 0;
+    return this.#count === 0 && this.#own.length === 0;
   }
 
   /** Whether a packet of priority `prio` fits: more than (3 − prio) × reserve places free. */
@@ -131,7 +91,7 @@ export class OutputQueue {
   }
 
   hasOwnRoom(): boolean {
-    return this.#own.size < this.ccpQueue;
+    return this.#own.length < this.ccpQueue;
   }
 
   /** The next packet to send, removed. */
@@ -159,6 +119,6 @@ export class OutputQueue {
   }
 
   snapshot(): { readonly count: number; readonly own: number; readonly flowControl: number; readonly byClass: readonly number[] } {
-    return { count: this.#count, own: this.#own.size, flowControl: this.#flowControl.size, byClass: this.#data.map((f) => f.size) };
+    return { count: this.#count, own: this.#own.length, flowControl: this.#flowControl.length, byClass: this.#data.map((f) => f.length) };
   }
 }

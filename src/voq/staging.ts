@@ -8,6 +8,7 @@
  * congested port of its lane maps to it (§4.3 e "any congestion for any of the ports associated
  * with the co-mingled traffic results in all that traffic being stopped").
  */
+import { Fifo } from '../engine/fifo.ts';
 
 export interface StagedPacket {
   readonly packetId: number | string;
@@ -25,39 +26,6 @@ export interface QueueChange {
   readonly lane: number;
   readonly queue: number;
   readonly blocked: boolean;
-}
-
-/** A FIFO with O(1) push and shift (an array with a moving head, compacted when half used). */
-class Fifo<T> {
-  #items: T[] = [];
-  #head = 0;
-
-  get length(): number {
-    return this.#items.length - this.#head;
-  }
-
-  push(v: T): void {
-    this.#items.push(v);
-  }
-
-  peek(): T | undefined {
-    return this.#items[this.#head];
-  }
-
-  shift(): T | undefined {
-    const v = this.#items[this.#head];
-    if (v === undefined) return undefined;
-    this.#head++;
-    if (this.#head * 2 >= this.#items.length) {
-      this.#items = this.#items.slice(this.#head);
-      this.#head = 0;
-    }
-    return v;
-  }
-
-  values(): T[] {
-    return this.#items.slice(this.#head);
-  }
 }
 
 export class PortStaging {
