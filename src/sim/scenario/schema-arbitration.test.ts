@@ -34,7 +34,7 @@ function arbitrationOf(b: BuiltFabric, host: number): ArbitrationFeature {
   return f;
 }
 
-test('docs/simulator-arbitration.md settings: endpoints.arbitration {} takes every default (times in ps), and every end point of the fabric runs it', () => {
+test('docs/simulator.md "Flow arbitration" settings: endpoints.arbitration {} takes every default (times in ps), and every end point of the fabric runs it', () => {
   const parsed: EndpointArbitrationConfig = arbitrationSettings.parse({});
   assert.deepEqual(parsed, {
     mode: 'single', resources: 4, whenBusy: 'queue', maxQueued: null, pipelining: true, requestTimeout: 100_000_000, retryDelay: 10_000_000, idleTimeout: 1_000_000_000,

@@ -10,7 +10,7 @@ import { expecting, int, oneOf, size, time } from './schema-parts.ts';
 
 /**
  * `endpoints.tm`: Part 10 traffic management in every end point (src/sim/fabric/endpoint-tm.ts),
- * docs/simulator-tm.md. Every field has a default, so `tm: {}` runs BASIC XON/XOFF; the checks
+ * docs/simulator.md ("Traffic management"). Every field has a default, so `tm: {}` runs BASIC XON/XOFF; the checks
  * the engines would make at build time are made here, with the path of the field.
  */
 
