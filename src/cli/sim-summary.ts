@@ -1,19 +1,38 @@
+import { featureNumbers, featuresOfAny } from '../sim/scenario/feature-summary.ts';
+import type { EndpointFeatureName, FeatureNumbers } from '../sim/scenario/feature-summary.ts';
 import type { ScenarioRun } from '../sim/scenario/run.ts';
 import { formatTime } from '../sim/scenario/units.ts';
 
 /**
  * The short summary `riodp sim` prints (issue 7 §5 "prints a short summary"): per variant, each
  * flow group's delivered payload rate and p99 packet latency, and the CCPs and VoQ symbols the
- * fabric sent. `--json` prints the same numbers as one JSON object.
+ * fabric sent; then, for each end point feature some variant runs (feature-summary.ts), its
+ * columns: flow arbitration's REQUESTs sent and grants (XON(ARB)) received, the TM messages sent
+ * and received, the session streams opened and their flows' mean setup time. A variant without
+ * the feature shows "-" there. `--json` prints the same numbers as one JSON object.
  */
 
 function fixed(v: number, digits: number): string {
   return Number.isFinite(v) ? v.toFixed(digits) : '-';
 }
 
+const FEATURE_HEADERS: Readonly<Record<EndpointFeatureName, readonly string[]>> = {
+  session: ['streams opened', 'mean setup µs'],
+  arbitration: ['REQUESTs', 'XON(ARB)'],
+  tm: ['TM sent', 'TM received'],
+};
+
+function featureCells(f: FeatureNumbers, feature: EndpointFeatureName): string[] {
+  if (feature === 'arbitration') return f.arbitration === undefined ? ['-', '-'] : [String(f.arbitration.requestsSent), String(f.arbitration.grantsReceived)];
+  if (feature === 'tm') return f.tm === undefined ? ['-', '-'] : [String(f.tm.messagesSent), String(f.tm.messagesReceived)];
+  if (f.session === undefined) return ['-', '-'];
+  return [String(f.session.streamsOpened), f.session.meanSetupPs === null ? '-' : fixed(f.session.meanSetupPs / 1e6, 2)];
+}
+
 export function summaryTable(run: ScenarioRun, index: string, wallSeconds: number): string {
   const groups = run.variants[0]?.groups.map((g) => g.name) ?? [];
-  const header = ['variant', ...groups.flatMap((g) => [`${g} Gbit/s`, `${g} p99 µs`]), 'CCPs', 'VoQ symbols'];
+  const features = featuresOfAny(run.variants);
+  const header = ['variant', ...groups.flatMap((g) => [`${g} Gbit/s`, `${g} p99 µs`]), 'CCPs', 'VoQ symbols', ...features.flatMap((f) => FEATURE_HEADERS[f])];
   const rows = run.variants.map((v) => [
     v.name,
     ...groups.flatMap((name) => {
@@ -22,6 +41,7 @@ export function summaryTable(run: ScenarioRun, index: string, wallSeconds: numbe
     }),
     String(v.results.headline.ccpsSent),
     String(v.results.headline.voqSymbols),
+    ...features.flatMap((f) => featureCells(featureNumbers(v), f)),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
@@ -50,6 +70,8 @@ export function summaryJson(run: ScenarioRun, index: string, files: readonly str
       ccpDrops: v.results.headline.ccpDrops,
       voqSymbols: v.results.headline.voqSymbols,
       pduDefects: v.results.headline.pduDefects,
+      // Present only for the features the variant runs.
+      ...featureNumbers(v),
     })),
   };
 }

@@ -91,6 +91,11 @@ export type TmModeSource =
   | { readonly from: 'config'; readonly mode: TmModeSetting; readonly types: TmTypesSetting }
   | { readonly from: 'registers'; readonly registers: RegisterSpace; readonly side: 'ingress' | 'egress' };
 
+/** The TM types that support `mode`, fewest first: §3.4.5 rule 4 "Any supported modes shall be supported fully". */
+export function typesSupporting(mode: TmModeSetting): TmTypesSetting[] {
+  return TM_TYPES_SETTINGS.filter((types) => (TYPE_BITS[types] & MODE_NEEDS[mode]) === MODE_NEEDS[mode]);
+}
+
 export function resolveTmMode(config: TmModeConfig, side: 'ingress' | 'egress'): TmModeSource {
   if (config.registers !== undefined) {
     if (config.mode !== undefined || config.types !== undefined) throw new RangeError('mode and types must be absent when registers is given (they are read from the register)');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TM_MODE_SETTINGS, TM_TYPES_SETTINGS, resolveTmMode } from '../../streaming/tm-mode.ts';
+import { TM_MODE_SETTINGS, TM_TYPES_SETTINGS, typesSupporting } from '../../streaming/tm-mode.ts';
 import type { TmModeSetting, TmTypesSetting } from '../../streaming/tm-mode.ts';
 import type { Type9TmPacket } from '../../wire/type9-types.ts';
 import type { EngineOutput } from './adapter.ts';
@@ -33,24 +33,11 @@ export interface CommonConfig {
 
 type Ctx = z.core.$RefinementCtx;
 
-/** The TM types that support `mode`: §3.4.5 rule 4 "Any supported modes shall be supported fully". */
-function typesFor(mode: TmModeSetting): TmTypesSetting[] {
-  return TM_TYPES_SETTINGS.filter((types) => {
-    try {
-      resolveTmMode({ mode, types }, 'ingress');
-      return true;
-    } catch (e) {
-      if (e instanceof RangeError) return false;
-      throw e;
-    }
-  });
-}
-
 /** localID must fit tt (Part 3 §2.4); types, when given, must support the mode. */
 export function refineCommon(c: { readonly localID: number; readonly tt: number; readonly mode: TmModeSetting; readonly types?: TmTypesSetting | undefined }, ctx: Ctx): void {
   const max = maxDeviceId(c.tt);
   if (c.localID > max) ctx.addIssue({ code: 'custom', path: ['localID'], message: `expected a device ID 0..${max} (tt ${c.tt})` });
-  const ok = typesFor(c.mode);
+  const ok = typesSupporting(c.mode);
   if (c.types !== undefined && !ok.includes(c.types)) {
     ctx.addIssue({ code: 'custom', path: ['types'], message: `expected TM types that support mode ${c.mode} (${ok.join(', ')})` });
   }
@@ -58,7 +45,7 @@ export function refineCommon(c: { readonly localID: number; readonly tt: number;
 
 /** The common fields with `types` filled in: "the fewest types that do" (tm-types.ts). */
 export function effectiveCommon(c: { readonly localID: number; readonly tt: number; readonly mode: TmModeSetting; readonly types?: TmTypesSetting | undefined }): CommonConfig {
-  return { localID: c.localID, tt: c.tt, mode: c.mode, types: c.types ?? (typesFor(c.mode)[0] as TmTypesSetting) };
+  return { localID: c.localID, tt: c.tt, mode: c.mode, types: c.types ?? (typesSupporting(c.mode)[0] as TmTypesSetting) };
 }
 
 /** classifier.ts StreamTarget: Table 4-1 cos (8 bits) and streamID (16 bits), a Part 9 flowID. */

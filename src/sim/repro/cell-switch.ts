@@ -26,7 +26,7 @@ import { FlowTable } from '../fabric/endpoint-flows.ts';
 import { plainPacketBytes } from '../fabric/endpoint-packets.ts';
 import { PacketIds } from '../fabric/endpoint-types.ts';
 import type { EndpointTraffic } from '../fabric/endpoint-types.ts';
-import { symbolBytes, wireTime } from '../fabric/link-rate.ts';
+import { packetWireTime, symbolBytes, wireTime } from '../fabric/link-rate.ts';
 import { Switch } from '../fabric/switch.ts';
 import type { SwitchConfig } from '../fabric/switch-config.ts';
 import type { LinkSpec } from '../fabric/types.ts';
@@ -42,8 +42,8 @@ export function sentBy(s: Endpoint | SaturatedSource): number {
   return s instanceof Endpoint ? s.counters().packetsSent : s.sent;
 }
 
-/** Wire time of a cell with its delimiter, ps. */
-export const CELL_TIME = wireTime(CELL_LINK, CELL_BYTES + symbolBytes(CELL_LINK));
+/** Wire time of a cell with its delimiter, ps: what the link (channel.ts) takes to send it. */
+export const CELL_TIME = packetWireTime(CELL_LINK, CELL_BYTES);
 export const SYMBOL_TIME = wireTime(CELL_LINK, symbolBytes(CELL_LINK));
 export const CELL_SLOT = CELL_TIME + 2 * SYMBOL_TIME;
 

@@ -52,15 +52,15 @@ import { RandomStreams } from '../kernel/random.ts';
 import { Scheduler } from '../kernel/scheduler.ts';
 import { FlowTable } from '../fabric/endpoint-flows.ts';
 import { PacketIds } from '../fabric/endpoint-types.ts';
-import { symbolBytes, wireTime } from '../fabric/link-rate.ts';
+import { packetWireTime } from '../fabric/link-rate.ts';
 import { BatchProbe, batchEstimate } from './batch-probe.ts';
 import { runBatches } from './cell-switch.ts';
 import { TREE_LINK, TREE_PACKET_BYTES, TREE_PAYLOAD, treeFabric } from './tree-fabric.ts';
 import type { TreeControl, TreeSources } from './tree-fabric.ts';
 import type { TrafficSpec } from '../traffic/generator.ts';
 
-/** Wire time of one packet with its delimiter, ps: the time unit of the loads here. */
-export const TREE_PACKET_TIME = wireTime(TREE_LINK, TREE_PACKET_BYTES + symbolBytes(TREE_LINK));
+/** Wire time of one packet with its delimiter, ps, as the links (channel.ts) take it: the time unit of the loads here. */
+export const TREE_PACKET_TIME = packetWireTime(TREE_LINK, TREE_PACKET_BYTES);
 
 export type TreePattern = 'hotspot' | 'split';
 

@@ -113,7 +113,10 @@ function endpointConfig(c: RunConfig, name: string, id: number, tt: 0 | 1, traff
     queuePdus: e.queuePdus,
     crfSupported: e.crfSupported,
     ccp: e.ccp === false ? false : defined(e.ccp),
-    sink: { serviceTime: e.serviceTime },
+    sink: {
+      serviceTime: e.serviceTime,
+      ...(e.reassembly === undefined ? {} : { reassembler: { segSupport: e.reassembly.contexts, idleTimeout: e.reassembly.idleTimeout } }),
+    },
     ...(e.arbitration === undefined ? {} : { arbitration: e.arbitration }),
     ...(e.tm === undefined ? {} : { tm: e.tm }),
     ...(e.session === undefined ? {} : { session: e.session }),

@@ -1,12 +1,14 @@
 import type { LatencySummary as ReportLatency, Series, SimReport, VariantResult } from '../../report/types.ts';
 import type { LatencySummary } from '../results/histogram.ts';
+import { featureNumbers } from './feature-summary.ts';
 import type { ScenarioRun, VariantRun } from './run.ts';
 
 /**
  * A scenario run in the report's units (src/report/types.ts: "Times are in microseconds of
  * simulated time, rates in Gbit/s, latencies in nanoseconds"). Headline numbers per group are the
  * delivered payload rate, the fraction of the offered load delivered and the p99 packet latency;
- * then the fabric-wide counts issue 7 §3 names.
+ * then the fabric-wide counts issue 7 §3 names, and the numbers of the end point features the
+ * variant runs (feature-summary.ts).
  */
 
 const PS_PER_US = 1e6;
@@ -34,6 +36,20 @@ export function headline(v: VariantRun): Record<string, number> {
   out['CCP drops'] = h.ccpDrops;
   out['VoQ symbols'] = h.voqSymbols;
   out['PDU defects'] = h.pduDefects;
+  // The end point features the variant runs; the table leaves the cells of the others empty.
+  const f = featureNumbers(v);
+  if (f.arbitration !== undefined) {
+    out['arbitration REQUESTs sent'] = f.arbitration.requestsSent;
+    out['arbitration grants received (XON(ARB))'] = f.arbitration.grantsReceived;
+  }
+  if (f.tm !== undefined) {
+    out['TM messages sent'] = f.tm.messagesSent;
+    out['TM messages received'] = f.tm.messagesReceived;
+  }
+  if (f.session !== undefined) {
+    out['session streams opened'] = f.session.streamsOpened;
+    if (f.session.meanSetupPs !== null) out['session mean stream setup (ns)'] = f.session.meanSetupPs / PS_PER_NS;
+  }
   return out;
 }
 

@@ -2,6 +2,8 @@ import type { OccupancySeries } from '../results/occupancy.ts';
 import type { SimResults } from '../results/results-types.ts';
 import { buildVariant } from './build.ts';
 import type { BuiltFabric } from './build.ts';
+import { endpointFeatures } from './feature-summary.ts';
+import type { EndpointFeatureName } from './feature-summary.ts';
 import type { GroupSeries } from './group-collector.ts';
 import { groupSummaries } from './groups.ts';
 import type { GroupSummary } from './groups.ts';
@@ -45,6 +47,8 @@ export interface VariantRun {
   /** Scheduler events run. */
   readonly events: number;
   readonly results: SimResults;
+  /** The end point features the variant runs (feature-summary.ts): which of its counts to summarise. */
+  readonly features?: readonly EndpointFeatureName[];
   readonly groups: readonly GroupSummary[];
   readonly series: {
     readonly interval: number;
@@ -95,6 +99,7 @@ export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { i
     warmup: c.warmup,
     events,
     results,
+    features: endpointFeatures(c.endpoints),
     groups: groupSummaries(results, b.collector),
     series: {
       interval: b.collector.sampleInterval,

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_CREDIT_POLICY, DEFAULT_ON_OFF, DEFAULT_RATE_POLICY } from '../../streaming/tm-egress-config.ts';
 import { DEFAULT_RATE, PDU_BYTES_MAX } from '../../streaming/tm-ingress-config.ts';
-import { TM_MODE_SETTINGS, TM_TYPES_SETTINGS, resolveTmMode } from '../../streaming/tm-mode.ts';
-import type { TmModeSetting, TmTypesSetting } from '../../streaming/tm-mode.ts';
+import { TM_MODE_SETTINGS, TM_TYPES_SETTINGS, typesSupporting } from '../../streaming/tm-mode.ts';
 import { RATE_LIMIT } from '../../streaming/tm-rate.ts';
 import { DEFAULT_QUEUE_LEVEL_BITS, SIM_TM_RATE_UNIT, TM_TICK, defaultRateBounds } from '../fabric/endpoint-tm-config.ts';
 import type { EndpointTmConfig } from '../fabric/endpoint-tm-config.ts';
@@ -84,19 +83,6 @@ const policy = z.strictObject({
   }
 });
 
-/** The TM types that support `mode`: §3.4.5 rule 4 "Any supported modes shall be supported fully". */
-function typesFor(mode: TmModeSetting): TmTypesSetting[] {
-  return TM_TYPES_SETTINGS.filter((types) => {
-    try {
-      resolveTmMode({ mode, types }, 'ingress');
-      return true;
-    } catch (e) {
-      if (e instanceof RangeError) return false;
-      throw e;
-    }
-  });
-}
-
 /** endpoints.tm: output assignable to EndpointTmConfig (src/sim/fabric/endpoint-tm.ts). */
 export const tmSettings = z.strictObject({
   mode: oneOf(TM_MODE_SETTINGS).default('BASIC'),
@@ -109,7 +95,7 @@ export const tmSettings = z.strictObject({
   levelPeriod: time().optional(),
   policy: policy.prefault({}),
 }, { error: expecting('tm settings {mode?, types?, rate?, amountBits?, lowCredits?, queueLevelBits?, levelBits?, levelPeriod?, policy?}') }).superRefine((c, ctx) => {
-  const ok = typesFor(c.mode);
+  const ok = typesSupporting(c.mode);
   if (c.types !== undefined && !ok.includes(c.types)) ctx.addIssue({ code: 'custom', path: ['types'], message: `expected TM types that support mode ${c.mode} (${ok.join(', ')})` });
 }).transform((c): EndpointTmConfig => {
   // Absent fields stay absent: the end point fills them in from the mode and the average rate.

@@ -8,6 +8,7 @@ import { VOQ_SYMBOL_FORMS } from '../../wire/voq-cs64.ts';
 import { VOQ_FORMATS } from '../../wire/voq-stype2.ts';
 import { arbitrationSettings } from './schema-arbitration.ts';
 import { bool, expecting, hostIds, int, oneOf, real, size, text, time } from './schema-parts.ts';
+import { reassemblySettings } from './schema-reassembly.ts';
 import { sessionSettings } from './schema-session.ts';
 import { tmSettings } from './schema-tm.ts';
 
@@ -111,6 +112,15 @@ const ccp = z.strictObject({
   counterBits: int(1, 31).optional(),
 }, { error: expecting('false or CCP settings {orphanPeriod, counterBits}') });
 
+/**
+ * An end point feature that `null` switches off, like absence. Variants merge `null` as a value
+ * (merge.ts), so this is how a variant removes session management, flow arbitration or traffic
+ * management that its base scenario turns on.
+ */
+function off<T extends z.ZodType>(settings: T): z.ZodPreprocess<z.ZodOptional<T>> {
+  return z.preprocess((v) => (v === null ? undefined : v), settings.optional());
+}
+
 const mtuWhat = 'an MTU in bytes, a multiple of 4 from 32 to 256';
 const endpoints = z.strictObject({
   buffers: buffers.default({ packets: 8, reservePerPriority: 1 }),
@@ -121,9 +131,10 @@ const endpoints = z.strictObject({
   queuePdus: int(1).default(64),
   crfSupported: bool.default(true),
   ccp: z.union([z.literal(false), ccp], { error: expecting('false or CCP settings {orphanPeriod, counterBits}') }).default({ orphanPeriod: 1_000_000_000 }),
-  arbitration: arbitrationSettings.optional(),
-  tm: tmSettings.optional(),
-  session: sessionSettings.optional(),
+  arbitration: off(arbitrationSettings),
+  tm: off(tmSettings),
+  session: off(sessionSettings),
+  reassembly: reassemblySettings.optional(),
 }, { error: expecting('end point settings') });
 
 const sizes = z.union([
