@@ -1,0 +1,47 @@
+/**
+ * The logger of riodp's fabric processes (`riodp switch`, `riodp endpoint`): pino, JSON lines.
+ *
+ * Logs go to stderr by default, written synchronously: stdout stays free for the lines a command
+ * prints for people and scripts (`port 1 listening on 127.0.0.1:4001`), and a synchronous write
+ * holds no buffer, so a flood of events (a peer sending packets it may not send) slows the
+ * process rather than growing its memory (issue 8 §3 "a flood does not grow memory without
+ * bound"). Tests pass a `destination` with a `write(line)` method and read the lines back.
+ */
+import pino from 'pino';
+import type { DestinationStream, Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface MakeLoggerOptions {
+  /** Default 'info'. */
+  readonly level?: LogLevel;
+  /** Where the JSON lines go: 'stderr' (default), 'stdout', or any object with `write(line)`. */
+  readonly destination?: 'stderr' | 'stdout' | DestinationStream;
+  /** Bound to every line as `name` (e.g. 'switch'). */
+  readonly name?: string;
+}
+
+export function makeLogger(opts: MakeLoggerOptions = {}): Logger {
+  const level = opts.level ?? 'info';
+  if (!(LOG_LEVELS as readonly unknown[]).includes(level)) throw new RangeError(`log level must be one of ${LOG_LEVELS.join(', ')}`);
+  const d = opts.destination ?? 'stderr';
+  const stream = typeof d === 'string' ? pino.destination({ fd: d === 'stdout' ? 1 : 2, sync: true }) : d;
+  return pino({ level, ...(opts.name === undefined ? {} : { name: opts.name }) }, stream);
+}
+
+/** A destination that keeps every line, parsed: for tests and for embedding a process in another program. */
+export class LogCapture implements DestinationStream {
+  readonly lines: Record<string, unknown>[] = [];
+
+  write(line: string): void {
+    this.lines.push(JSON.parse(line) as Record<string, unknown>);
+  }
+
+  /** Lines whose `msg` is `msg`. */
+  find(msg: string): Record<string, unknown>[] {
+    return this.lines.filter((l) => l['msg'] === msg);
+  }
+}

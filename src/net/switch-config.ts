@@ -1,0 +1,332 @@
+/**
+ * The configuration file of `riodp switch` (issue 8 §1, docs/fabric-switch.md): YAML, checked
+ * with zod, mapped to the `SwitchElementConfig` of the switch processing element and to one TCP
+ * listener per switch port. Every problem is collected before refusing, one "path: expectation"
+ * line each (src/sim/scenario/issues.ts), so that a user fixes a file in one go.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { SwitchElement } from '../node/switch-element.ts';
+import type { SwitchElementConfig, SwitchPortConfig } from '../node/switch-element.ts';
+import { ScenarioError, formatIssue, zodIssues } from '../sim/scenario/issues.ts';
+import type { Issue } from '../sim/scenario/issues.ts';
+import { parseYamlText, readTextFile } from '../sim/scenario/yaml-input.ts';
+import { MAX_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE } from '../wire/frame-reader.ts';
+import { LOG_LEVELS } from './log.ts';
+import type { LogLevel } from './log.ts';
+import { checkSecurity } from './security.ts';
+import type { TlsConfig } from './security.ts';
+
+export interface SwitchListenSetting {
+  readonly host: string;
+  /** 0: an ephemeral port (tests); `RunningSwitch.addresses` tells which. */
+  readonly port: number;
+}
+
+export interface SwitchPortSetting {
+  /** The switch port (the element's port number, Part 1 Table 5-8 PortNumber). */
+  readonly port: number;
+  readonly listen: SwitchListenSetting;
+}
+
+/** A checked configuration: what `startSwitch` runs. */
+export interface SwitchProcessConfig {
+  readonly element: SwitchElementConfig;
+  /** The ports that have a listener; a port of the element not listed here is never up. */
+  readonly ports: readonly SwitchPortSetting[];
+  readonly tls?: TlsConfig;
+  readonly maxFrameSize?: number;
+  readonly log: LogLevel;
+}
+
+/** A configuration that cannot be used: one "path: expectation" line per problem. */
+export class SwitchConfigError extends Error {
+  readonly issues: readonly Issue[];
+
+  constructor(issues: readonly Issue[]) {
+    super(issues.map(formatIssue).join('\n'));
+    this.name = 'SwitchConfigError';
+    this.issues = issues;
+  }
+}
+
+// ---- zod building blocks ------------------------------------------------------------------------
+
+function expecting(what: string): (issue: { readonly input?: unknown }) => string {
+  return (issue) => (issue.input === undefined ? `missing, expected ${what}` : `expected ${what}`);
+}
+
+function int(min: number, max: number = Number.MAX_SAFE_INTEGER): z.ZodNumber {
+  const error = expecting(max === Number.MAX_SAFE_INTEGER ? (min === 0 ? 'a non-negative integer' : `an integer >= ${min}`) : `an integer ${min}..${max}`);
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T): z.ZodEnum<{ [K in T[number]]: K }> {
+  return z.enum(values, { error: expecting(`one of ${values.join(', ')}`) });
+}
+
+const bool = z.boolean({ error: expecting('true or false') });
+/** The element's ports are 0–254 (Part 1 Table 5-8 PortTotal: at most 255 ports). */
+const switchPort = int(0, 254);
+/** Dev8 and Dev16 (the element's route table widths); the width of `tt` is checked below. */
+const deviceId = int(0, 0xffff);
+const text = (what: string): z.ZodString => z.string({ error: expecting(what) }).min(1, { error: expecting(what) });
+
+/** A `z.unknown()` that parses with the schema `pick(value)` chooses, keeping that schema's issue paths. */
+function dispatch<T>(pick: (v: unknown) => z.ZodType<T>): z.ZodType<T> {
+  return z.unknown().transform((v, ctx): T => {
+    const r = pick(v).safeParse(v);
+    if (r.success) return r.data;
+    for (const issue of r.error.issues) ctx.addIssue({ ...issue });
+    return z.NEVER;
+  });
+}
+
+const listen = z.strictObject({
+  host: text('an IP address').optional(),
+  port: int(0, 65535),
+}, { error: expecting('a mapping {host?, port}') });
+
+const portEntry = z.strictObject({
+  port: switchPort,
+  listen,
+  accept: dispatch<'any' | number[]>((v) => (v === 'any' ? z.literal('any') : z.array(deviceId, { error: expecting("'any' or a list of device IDs") }))).optional(),
+}, { error: expecting('a mapping {port, listen, accept?}') });
+
+const congestionSettings = z.strictObject({
+  highWatermark: int(0),
+  lowWatermark: int(0),
+  unit: oneOf(['packets', 'bytes']).optional(),
+  capacity: int(1).optional(),
+  policy: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('histogram'), flows: int(1, 5) }),
+    z.strictObject({ kind: z.literal('threshold') }),
+  ], { error: expecting("{kind: histogram, flows: 1..5} or {kind: threshold}") }).optional(),
+  responses: oneOf(['fallback', 'ignore', 'equal']).optional(),
+  listCapacity: int(1).optional(),
+  restartOrder: oneOf(['fifo', 'lifo']).optional(),
+  restartStagger: int(0).optional(),
+  crfSupported: bool.optional(),
+  vcCount: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(4), z.literal(8)], { error: expecting('one of 0, 1, 2, 4, 8') }).optional(),
+  ccpFlow: z.strictObject({ prio: int(0, 3), crf: int(0, 1) }, { error: expecting('a mapping {prio, crf}') }).optional(),
+}, { error: expecting('a mapping of congestion point settings {highWatermark, lowWatermark, …}') });
+type CongestionIn = z.infer<typeof congestionSettings>;
+
+const congestion = dispatch<CongestionIn | (CongestionIn | null)[] | null>((v) =>
+  v === null ? z.null() : Array.isArray(v) ? z.array(congestionSettings.nullable()) : congestionSettings);
+
+const voq = z.strictObject({
+  high: int(1),
+  low: int(0),
+  format: oneOf(['seed', 'part12-rev4.1']).optional(),
+  symbol: oneOf(['cs48', 'cs64']).optional(),
+  refreshPeriod: int(1).nullable().optional(),
+  generate: z.array(switchPort, { error: expecting('a list of ports') }).optional(),
+}, { error: expecting('a mapping {high, low, format?, symbol?, refreshPeriod?, generate?}') });
+
+const identity = z.strictObject({
+  deviceIdentity: int(0, 0xffff).optional(),
+  deviceVendorIdentity: int(0, 0xffff).optional(),
+  deviceRev: int(0, 0xffffffff).optional(),
+  assyIdentity: int(0, 0xffff).optional(),
+  assyVendorIdentity: int(0, 0xffff).optional(),
+  assyRev: int(0, 0xffff).optional(),
+  componentTag: int(0, 0xffffffff).optional(),
+}, { error: expecting('a mapping of identity fields') });
+
+/** A PSK written in hex: YAML reads unquoted digits as a number, so the message says to quote it. */
+const hexKey = z.string({ error: expecting('the key in hex, quoted') }).regex(/^([0-9a-fA-F]{2}){16,64}$/, { error: expecting('16 to 64 bytes in hex') });
+
+const tls = z.strictObject({
+  psk: z.strictObject({ identity: text('the PSK identity'), key: hexKey.optional(), keyFile: text('a file name').optional() }, { error: expecting('a mapping {identity, key | keyFile}') }).optional(),
+  cert: z.strictObject({ cert: text('a PEM file name'), key: text('a PEM file name'), ca: text('a PEM file name'), serverName: text('a name').optional() }, { error: expecting('a mapping {cert, key, ca, serverName?}') }).optional(),
+}, { error: expecting('a mapping {psk} or {cert}') });
+
+const routes = z.record(z.string().regex(/^(0|[1-9]\d*)$/), switchPort, { error: expecting('a mapping destination ID → port') });
+
+const schema = z.strictObject({
+  deviceId,
+  tt: z.union([z.literal(0), z.literal(1)], { error: expecting('0 (Dev8) or 1 (Dev16)') }).default(1),
+  ports: z.array(portEntry, { error: expecting('a list of ports') }).min(1, { error: expecting('at least one port') }),
+  routes: routes.default({}),
+  defaultPort: switchPort.optional(),
+  routeLimit: deviceId.optional(),
+  outputBuffer: z.strictObject({ packets: int(1), reservePerPriority: int(0).optional() }, { error: expecting('a mapping {packets, reservePerPriority?}') }).optional(),
+  inputHold: int(1).optional(),
+  ccpQueue: int(0).optional(),
+  congestion: congestion.optional(),
+  voq: voq.nullable().optional(),
+  identity: identity.optional(),
+  tls: tls.optional(),
+  maxFrameSize: int(MIN_MAX_FRAME_SIZE, MAX_MAX_FRAME_SIZE).optional(),
+  log: oneOf(LOG_LEVELS).default('info'),
+}, { error: expecting('a mapping of switch settings') });
+type SchemaOut = z.infer<typeof schema>;
+
+// ---- checks across fields -----------------------------------------------------------------------
+
+/** The element's port count: one past the highest listed port, and at least 2 (Part 1 Table 5-8). */
+function elementPorts(c: SchemaOut): number {
+  return Math.max(2, ...c.ports.map((p) => p.port + 1));
+}
+
+function crossChecks(c: SchemaOut): Issue[] {
+  const issues: Issue[] = [];
+  const maxId = c.tt === 0 ? 0xff : 0xffff;
+  const idIssue = (path: string, id: number): void => {
+    if (id > maxId) issues.push({ path, message: `expected a device ID 0..${maxId} (tt ${c.tt})` });
+  };
+  idIssue('deviceId', c.deviceId);
+  const listed = new Map<number, number>();
+  const addresses = new Map<string, number>();
+  c.ports.forEach((p, i) => {
+    const first = listed.get(p.port);
+    if (first !== undefined) issues.push({ path: `ports.${i}.port`, message: `port ${p.port} is already ports.${first}` });
+    else listed.set(p.port, i);
+    if (Array.isArray(p.accept)) p.accept.forEach((id, j) => { idIssue(`ports.${i}.accept.${j}`, id); });
+    const address = `${p.listen.host ?? '127.0.0.1'}:${p.listen.port}`;
+    const other = addresses.get(address);
+    if (p.listen.port !== 0 && other !== undefined) issues.push({ path: `ports.${i}.listen`, message: `${address} is already the address of ports.${other}` });
+    else addresses.set(address, i);
+  });
+  const names = [...listed.keys()].sort((a, b) => a - b).join(', ');
+  const portIssue = (path: string, port: number): void => {
+    if (!listed.has(port)) issues.push({ path, message: `expected a listed port (${names})` });
+  };
+  for (const [id, port] of Object.entries(c.routes)) {
+    idIssue(`routes.${id}`, Number(id));
+    portIssue(`routes.${id}`, port);
+  }
+  if (c.defaultPort !== undefined) portIssue('defaultPort', c.defaultPort);
+  if (c.routeLimit !== undefined) idIssue('routeLimit', c.routeLimit);
+  c.voq?.generate?.forEach((p, i) => { portIssue(`voq.generate.${i}`, p); });
+  const n = elementPorts(c);
+  if (Array.isArray(c.congestion) && c.congestion.length !== n) {
+    issues.push({ path: 'congestion', message: `expected one setting for every port or a list of ${n} (ports 0..${n - 1})` });
+  }
+  return issues;
+}
+
+/** zod types an absent optional field as `undefined`; the element's types leave it out. */
+type Defined<T> = { [K in keyof T]: Exclude<T[K], undefined> };
+function defined<T extends object>(o: T): Defined<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Defined<T>;
+}
+
+function hexBytes(hex: string): Uint8Array {
+  return Uint8Array.from(hex.match(/../g) ?? [], (b) => parseInt(b, 16));
+}
+
+/** Reads the key and certificate files, named relative to the configuration file's folder. */
+function resolveTls(t: NonNullable<SchemaOut['tls']>, baseDir: string, issues: Issue[]): TlsConfig | undefined {
+  const read = (path: string, file: string): Buffer | undefined => {
+    try {
+      return readFileSync(resolve(baseDir, file));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      issues.push({ path, message: `cannot read ${file}${code === undefined ? '' : ` (${code})`}` });
+      return undefined;
+    }
+  };
+  if ((t.psk === undefined) === (t.cert === undefined)) {
+    issues.push({ path: 'tls', message: 'expected exactly one of psk, cert' });
+    return undefined;
+  }
+  if (t.psk !== undefined) {
+    const { identity, key, keyFile } = t.psk;
+    if ((key === undefined) === (keyFile === undefined)) {
+      issues.push({ path: 'tls.psk', message: 'expected exactly one of key (hex), keyFile' });
+      return undefined;
+    }
+    if (key !== undefined) return { psk: { identity, key: hexBytes(key) } };
+    const bytes = read('tls.psk.keyFile', keyFile as string);
+    if (bytes === undefined) return undefined;
+    // The file holds the key in hex, as `openssl rand -hex 32` writes it.
+    const hex = bytes.toString('utf8').replace(/\s+/g, '');
+    const r = hexKey.safeParse(hex);
+    if (!r.success) {
+      issues.push({ path: 'tls.psk.keyFile', message: `${keyFile as string}: expected 16 to 64 bytes in hex` });
+      return undefined;
+    }
+    return { psk: { identity, key: hexBytes(r.data) } };
+  }
+  const c = t.cert as NonNullable<typeof t.cert>;
+  const cert = read('tls.cert.cert', c.cert);
+  const key = read('tls.cert.key', c.key);
+  const ca = read('tls.cert.ca', c.ca);
+  if (cert === undefined || key === undefined || ca === undefined) return undefined;
+  return { cert: { cert, key, ca, ...(c.serverName === undefined ? {} : { serverName: c.serverName }) } };
+}
+
+function toElement(c: SchemaOut): SwitchElementConfig {
+  const n = elementPorts(c);
+  const portConfig: SwitchPortConfig[] = Array.from({ length: n }, () => ({}));
+  for (const p of c.ports) if (p.accept !== undefined) portConfig[p.port] = { accept: p.accept };
+  const cfg: { -readonly [K in keyof SwitchElementConfig]: SwitchElementConfig[K] } = {
+    deviceId: c.deviceId,
+    tt: c.tt,
+    ports: n,
+    routes: Object.fromEntries(Object.entries(c.routes).map(([id, port]) => [Number(id), port])),
+    portConfig,
+  };
+  if (c.defaultPort !== undefined) cfg.defaultPort = c.defaultPort;
+  if (c.routeLimit !== undefined) cfg.routeLimit = c.routeLimit;
+  if (c.outputBuffer !== undefined) cfg.outputBuffer = defined(c.outputBuffer);
+  if (c.inputHold !== undefined) cfg.inputHold = c.inputHold;
+  if (c.ccpQueue !== undefined) cfg.ccpQueue = c.ccpQueue;
+  if (c.congestion !== undefined) cfg.congestion = Array.isArray(c.congestion) ? c.congestion.map((s) => (s === null ? null : defined(s))) : c.congestion === null ? null : defined(c.congestion);
+  if (c.voq !== undefined) cfg.voq = c.voq === null ? null : defined(c.voq);
+  if (c.identity !== undefined) cfg.identity = defined(c.identity);
+  return cfg;
+}
+
+/**
+ * Checks a configuration already read (a YAML or JSON value); file names in `tls` are relative to
+ * `baseDir` (default: the working directory). Throws a SwitchConfigError listing every problem.
+ */
+export function parseSwitchConfig(value: unknown, opts: { readonly baseDir?: string } = {}): SwitchProcessConfig {
+  const r = schema.safeParse(value ?? {});
+  if (!r.success) throw new SwitchConfigError(zodIssues(r.error, [], 'expected a destination ID in decimal digits as the key'));
+  const c = r.data;
+  const issues = crossChecks(c);
+  const tlsConfig = c.tls === undefined ? undefined : resolveTls(c.tls, opts.baseDir ?? process.cwd(), issues);
+  c.ports.forEach((p, i) => {
+    // issue 8 §3 "Listen on loopback by default. Any other address requires TLS": security.ts's own message.
+    if (c.tls !== undefined && tlsConfig === undefined) return;
+    try {
+      checkSecurity(p.listen.host, tlsConfig, 'listen');
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      issues.push({ path: `ports.${i}.listen.host`, message: e.message });
+    }
+  });
+  if (issues.length > 0) throw new SwitchConfigError(issues);
+  const element = toElement(c);
+  try {
+    // The element's own checks (a congestion point's watermarks, the output buffer's reserve).
+    new SwitchElement(element);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    throw new SwitchConfigError([{ path: '', message: e.message }]);
+  }
+  return {
+    element,
+    ports: c.ports.map((p) => ({ port: p.port, listen: { host: p.listen.host ?? '127.0.0.1', port: p.listen.port } })),
+    ...(tlsConfig === undefined ? {} : { tls: tlsConfig }),
+    ...(c.maxFrameSize === undefined ? {} : { maxFrameSize: c.maxFrameSize }),
+    log: c.log,
+  };
+}
+
+/** Reads and checks a YAML (or JSON) configuration file. */
+export function loadSwitchConfig(path: string): SwitchProcessConfig {
+  let value: unknown;
+  try {
+    value = parseYamlText(readTextFile(path));
+  } catch (e) {
+    if (e instanceof ScenarioError) throw new SwitchConfigError(e.issues);
+    throw e;
+  }
+  return parseSwitchConfig(value, { baseDir: dirname(resolve(path)) });
+}

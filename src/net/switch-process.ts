@@ -1,0 +1,327 @@
+/**
+ * `riodp switch` without the command line: one `SwitchElement` (src/node/switch-element.ts)
+ * with each of its ports on a TCP (or TLS) listener (issue 8 §1 "riodp switch --config
+ * switch.yaml"). No protocol logic here: frames go from the sockets to the element and back,
+ * timer requests to one TimerDriver, events to the log (docs/node-switch.md "Driver contract").
+ *
+ * - One connection per port at a time: a port is one link of the switch, and a second peer on it
+ *   would pose as the first; the second connection gets CLOSE `application` "port N is busy".
+ * - Backpressure without loss (issue 8 §1 "bounded buffers with backpressure (no loss)"): a port
+ *   is pulled only while its link is `writable`, and again on its `onDrain`; `input-paused` stops
+ *   reading a link at once, inside the packet handler, so the element never receives more than the
+ *   packet that filled its hold; `input-resumed` restarts it in the order the element said it.
+ * - Element outputs are applied in the order the element produced them, across inputs: a link
+ *   resumed while outputs are being applied delivers its held frames as new inputs whose outputs
+ *   queue behind the ones still to apply.
+ */
+import type { SwitchElementConfig, SwitchInput, SwitchOutput } from '../node/switch-element.ts';
+import { SwitchElement } from '../node/switch-element.ts';
+import type { SwitchCounter } from '../node/switch-element-types.ts';
+import { zeroCounters } from '../engine/contract.ts';
+import type { Counters, Time } from '../engine/contract.ts';
+import { WireError } from '../wire/errors.ts';
+import { serialPacketLength } from '../wire/packet.ts';
+import { listen } from './listen.ts';
+import type { Listener } from './listen.ts';
+import type { Link, LinkCounters, LinkHandlers, LinkOptions, LinkState } from './link.ts';
+import { makeLogger } from './log.ts';
+import type { Logger } from './log.ts';
+import type { SwitchProcessConfig } from './switch-config.ts';
+import { logSwitchEvent } from './switch-process-log.ts';
+import { TimerDriver } from './timer-driver.ts';
+import type { TimerDriverOptions } from './timer-driver.ts';
+
+export const SWITCH_PROCESS_COUNTERS = [
+  /** Connections accepted on the ports' listeners. */
+  'connections',
+  /** Connections refused because their port already had one. */
+  'busyRefused',
+  'linksOpened',
+  /** Links that ended with a CLOSE (either side). */
+  'linksClosed',
+  /** Links that ended without a CLOSE (a peer killed, a reset). */
+  'linksLost',
+  /** Frames a link counted as malformed or oversize (riodp link §4.2). */
+  'malformedFrames',
+  /** Frames the element answered a pull with that the link could not take or encode. */
+  'sendErrors',
+] as const;
+export type SwitchProcessCounter = (typeof SWITCH_PROCESS_COUNTERS)[number];
+
+export interface StartSwitchOptions {
+  /** Default: `makeLogger({ level: config.log, name: 'switch' })`, JSON lines on stderr. */
+  readonly logger?: Logger;
+  /** The timer driver's clock and host timers (tests); default the monotonic clock and Node's timers. */
+  readonly timers?: Pick<TimerDriverOptions, 'clock' | 'host'>;
+  /** Link settings besides maxFrameSize (which the configuration gives). */
+  readonly link?: Pick<LinkOptions, 'helloTimeoutMs' | 'closeTimeoutMs' | 'sendBatchBytes'>;
+}
+
+/** Where a port listens, once bound (`tcpPort` is the real port when the configuration said 0). */
+export interface SwitchAddress {
+  readonly port: number;
+  readonly host: string;
+  readonly tcpPort: number;
+}
+
+export interface SwitchPortState {
+  readonly port: number;
+  /** Null for a port of the element without a listener. */
+  readonly address: SwitchAddress | null;
+  /** The state of the port's link, 'none' without one. */
+  readonly link: LinkState | 'none';
+  /** The peer's address:port. */
+  readonly peer: string | null;
+  /** Reading of the link stopped by the element (backpressure). */
+  readonly paused: boolean;
+  /** The element has frames for this port that wait for the link to drain. */
+  readonly waiting: boolean;
+  readonly counters: LinkCounters | null;
+}
+
+export interface RunningSwitch {
+  readonly addresses: readonly SwitchAddress[];
+  ports(): SwitchPortState[];
+  counters(): Counters<SwitchCounter | SwitchProcessCounter>;
+  /** JSON-serialisable: the element's snapshot, the ports, the pending timers, the counters. */
+  snapshot(): Record<string, unknown>;
+  /** CLOSE `normal` "shutdown" on every link, listeners closed, timers stopped; resolves once every socket is closed. */
+  close(): Promise<void>;
+}
+
+interface Slot {
+  readonly port: number;
+  listener: Listener | null;
+  link: Link | null;
+  /** The element said `ready` and has not answered a pull with `idle` since. */
+  wanting: boolean;
+}
+
+const KEY = 'switch';
+
+class SwitchProcess implements RunningSwitch {
+  readonly #element: SwitchElement;
+  readonly #log: Logger;
+  readonly #timers: TimerDriver<typeof KEY>;
+  readonly #slots: Slot[];
+  readonly #counters: Counters<SwitchProcessCounter> = zeroCounters(SWITCH_PROCESS_COUNTERS);
+  /** Outputs not yet applied, oldest first. */
+  readonly #queue: SwitchOutput[] = [];
+  #running = false;
+  /** Port the next pull starts looking from: ports with frames to send take turns. */
+  #rr = 0;
+  #closing: Promise<void> | null = null;
+  addresses: readonly SwitchAddress[] = [];
+
+  constructor(element: SwitchElementConfig, log: Logger, timers: StartSwitchOptions['timers']) {
+    this.#element = new SwitchElement(element);
+    this.#log = log;
+    this.#timers = new TimerDriver<typeof KEY>((_key, input, now) => { this.#input(input as SwitchInput, now); }, { ...timers, unref: true });
+    this.#slots = Array.from({ length: element.ports }, (_, port) => ({ port, listener: null, link: null, wanting: false }));
+  }
+
+  async start(config: SwitchProcessConfig, link: StartSwitchOptions['link']): Promise<void> {
+    const addresses: SwitchAddress[] = [];
+    try {
+      for (const p of config.ports) {
+        const slot = this.#slots[p.port] as Slot;
+        const opts = { ...link, host: p.listen.host, port: p.listen.port, ...(config.tls === undefined ? {} : { tls: config.tls }), ...(config.maxFrameSize === undefined ? {} : { maxFrameSize: config.maxFrameSize }) };
+        try {
+          slot.listener = await listen(opts, (l) => this.#accept(slot, l));
+        } catch (e) {
+          throw new Error(`port ${p.port}: cannot listen on ${p.listen.host}:${p.listen.port}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+        }
+        addresses.push({ port: p.port, host: slot.listener.host, tcpPort: slot.listener.port });
+        this.#log.info({ port: p.port, host: slot.listener.host, tcpPort: slot.listener.port, tls: config.tls !== undefined }, 'listening');
+      }
+    } catch (e) {
+      await this.close();
+      throw e;
+    }
+    this.addresses = addresses;
+  }
+
+  ports(): SwitchPortState[] {
+    return this.#slots.map((s) => {
+      const l = s.link;
+      const address = this.addresses.find((a) => a.port === s.port) ?? null;
+      return {
+        port: s.port,
+        address,
+        link: l?.state ?? 'none',
+        peer: l === null ? null : `${l.socket.remoteAddress ?? '?'}:${l.socket.remotePort ?? '?'}`,
+        paused: l?.paused ?? false,
+        waiting: s.wanting,
+        counters: l?.counters() ?? null,
+      };
+    });
+  }
+
+  counters(): Counters<SwitchCounter | SwitchProcessCounter> {
+    return { ...this.#element.counters(), ...this.#counters };
+  }
+
+  snapshot(): Record<string, unknown> {
+    return {
+      element: this.#element.snapshot(),
+      ports: this.ports(),
+      timers: this.#timers.pending().map((t) => ({ name: t.name, at: t.at })),
+      counters: this.counters(),
+    };
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      for (const s of this.#slots) s.link?.close('normal', 'shutdown');
+      await Promise.all(this.#slots.flatMap((s) => (s.listener === null ? [] : [s.listener.close()])));
+      this.#timers.close();
+      this.#log.info({ counters: this.counters() }, 'stopped');
+    })();
+    return this.#closing;
+  }
+
+  // ---- Links ------------------------------------------------------------------------------------
+
+  #accept(slot: Slot, link: Link): LinkHandlers {
+    this.#counters.connections++;
+    const peer = `${link.socket.remoteAddress ?? '?'}:${link.socket.remotePort ?? '?'}`;
+    if (slot.link !== null || this.#closing !== null) {
+      this.#counters.busyRefused++;
+      const text = this.#closing !== null ? 'shutdown' : `port ${slot.port} is busy`;
+      this.#log.warn({ port: slot.port, peer, reason: text }, 'connection-refused');
+      // After the Link's constructor, which calls this before it has queued its HELLO.
+      queueMicrotask(() => { link.close(this.#closing !== null ? 'normal' : 'application', text); });
+      return {};
+    }
+    slot.link = link;
+    let opened = false;
+    const port = slot.port;
+    return {
+      onOpen: () => {
+        opened = true;
+        this.#counters.linksOpened++;
+        this.#log.info({ port, peer }, 'link-up');
+        this.#input({ kind: 'link-up', port });
+      },
+      onPacket: (packet) => { this.#input({ kind: 'packet', port, packet, octets: serialPacketLength(packet) }); },
+      onSymbol: (symbol) => { this.#input({ kind: 'symbol', port, symbol }); },
+      onDrain: () => { if (slot.wanting) this.#run(); },
+      onMalformed: (e) => {
+        this.#counters.malformedFrames++;
+        this.#log.warn({ port, peer, code: e.code, field: e.field, clause: e.clause, error: e.message }, 'frame-malformed');
+      },
+      onClose: (c) => {
+        slot.link = null;
+        slot.wanting = false;
+        this.#counters[c.reasonName === 'lost' ? 'linksLost' : 'linksClosed']++;
+        this.#log[c.reasonName === 'lost' ? 'warn' : 'info']({ port, peer, by: c.by, reason: c.reasonName, text: c.text }, 'link-down');
+        if (opened) this.#input({ kind: 'link-down', port });
+      },
+    };
+  }
+
+  // ---- The element ------------------------------------------------------------------------------
+
+  /**
+   * Hands one input to the element. A pause is applied before returning, so that a link stops
+   * delivering at the very next frame; everything else joins the queue of outputs.
+   */
+  #input(input: SwitchInput, now: Time = this.#timers.now()): void {
+    const out = this.#element.handle(input, now);
+    for (const o of out) {
+      if (o.kind === 'input-paused') this.#slots[o.port]?.link?.pause();
+      else this.#queue.push(o);
+    }
+    this.#run();
+  }
+
+  /** Applies queued outputs, then pulls ports that have frames while their links can take them. */
+  #run(): void {
+    if (this.#running) return;
+    this.#running = true;
+    try {
+      for (;;) {
+        for (let i = 0; i < this.#queue.length; i++) this.#apply(this.#queue[i] as SwitchOutput);
+        this.#queue.length = 0;
+        const port = this.#nextPull();
+        if (port === undefined) break;
+        const out = this.#element.handle({ kind: 'pull', port }, this.#timers.now());
+        for (const o of out) this.#queue.push(o);
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  #nextPull(): number | undefined {
+    const n = this.#slots.length;
+    for (let k = 0; k < n; k++) {
+      const p = (this.#rr + k) % n;
+      const s = this.#slots[p] as Slot;
+      if (s.wanting && s.link?.state === 'open' && s.link.writable) {
+        this.#rr = (p + 1) % n;
+        return p;
+      }
+    }
+    return undefined;
+  }
+
+  #apply(o: SwitchOutput): void {
+    switch (o.kind) {
+      case 'ready': {
+        const s = this.#slots[o.port];
+        if (s !== undefined) s.wanting = true;
+        break;
+      }
+      case 'idle': {
+        const s = this.#slots[o.port];
+        if (s !== undefined) s.wanting = false;
+        break;
+      }
+      case 'packet':
+        this.#send(o.port, (l) => l.sendPacket(o.packet));
+        break;
+      case 'symbol':
+        this.#send(o.port, (l) => l.sendSymbol(o.symbol.symbol));
+        break;
+      case 'input-paused':
+        this.#slots[o.port]?.link?.pause();
+        break;
+      case 'input-resumed':
+        this.#slots[o.port]?.link?.resume();
+        break;
+      case 'timer':
+        this.#timers.apply(KEY, o);
+        break;
+      case 'event':
+        logSwitchEvent(this.#log, o.at, o.event);
+        break;
+    }
+  }
+
+  #send(port: number, send: (l: Link) => boolean): void {
+    const link = this.#slots[port]?.link ?? null;
+    let error: string | null = link === null ? 'no link' : null;
+    try {
+      if (link !== null && !send(link)) error = `link ${link.state}, not writable`;
+    } catch (e) {
+      if (!(e instanceof WireError)) throw e;
+      error = e.message;
+    }
+    if (error === null) return;
+    this.#counters.sendErrors++;
+    this.#log.error({ port, error }, 'send-failed');
+  }
+}
+
+/**
+ * Starts a switch: the element built from `config.element`, one listener per configured port.
+ * Rejects, with nothing left open, if the element's configuration is refused (RangeError) or a
+ * port cannot listen (its message names the port and the address).
+ */
+export async function startSwitch(config: SwitchProcessConfig, opts: StartSwitchOptions = {}): Promise<RunningSwitch> {
+  const log = opts.logger ?? makeLogger({ level: config.log, name: 'switch' });
+  const sw = new SwitchProcess(config.element, log, opts.timers);
+  await sw.start(config, opts.link);
+  return sw;
+}
