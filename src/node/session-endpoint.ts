@@ -122,6 +122,11 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
     return readParticipation(this.#space);
   }
 
+  /** The end point's configuration space, as MAINTENANCE requests from the network see it. */
+  get registers(): RegisterSpace {
+    return this.#space;
+  }
+
   snapshot(): Record<string, unknown> {
     const c = this.#config;
     return {

@@ -1,0 +1,45 @@
+import { booleanFlag, orDefault, positiveInteger } from '../engine/config-checks.ts';
+import type { CcpEndpointConfig } from '../flow/ccp-endpoint-types.ts';
+import type { FabricEndpointConfig } from './fabric-endpoint-types.ts';
+import type { SessionEndpointConfig } from './session-endpoint-types.ts';
+
+/** Packets held for stopped flows, all flows together (fabric-endpoint-types.ts `heldLimit`). */
+export const DEFAULT_HELD_LIMIT = 64;
+
+/**
+ * Type 9 reassembly idle timeout of a fabric end point: 1 s in nanoseconds, the
+ * REQUEST_TIMEOUT_PERIOD default of Annex 2 §3.5.3.5. It must outlast the longest an XOFF may keep
+ * a PDU's segments apart at the sender (the orphaned XOFF period, 1 ms by default, A.2), and a
+ * session that waits that long for an answer considers the peer gone (§3.7.1).
+ */
+export const DEFAULT_REASSEMBLY_IDLE = 1_000_000_000;
+
+/** The validated configuration of a `FabricEndpoint`. */
+export interface ResolvedFabricConfig {
+  readonly nodeId: number;
+  /** What the inner `SessionEndpoint` is built from (it checks it itself). */
+  readonly endpoint: SessionEndpointConfig;
+  readonly ccp: CcpEndpointConfig;
+  readonly heldLimit: number;
+  readonly verifyOnReassemblyTimeout: boolean;
+  /** The system's CRF setting (DECISIONS §3), as the Type 9 conveyance takes it: how a packet's prio/CRF name its flow. */
+  readonly crfSupported: boolean;
+}
+
+export function resolveFabricConfig(c: FabricEndpointConfig): ResolvedFabricConfig {
+  if (typeof c !== 'object' || (c as unknown) === null) throw new RangeError('config must be an end point configuration');
+  const { ccp, heldLimit, verifyOnReassemblyTimeout, ...endpoint } = c;
+  const ccpConfig = orDefault<unknown>(ccp, {});
+  if (typeof ccpConfig !== 'object' || ccpConfig === null) throw new RangeError('ccp must be the CCP reaction engine\'s configuration');
+  const type9 = (c.type9 as SessionEndpointConfig['type9'] | null | undefined) ?? {};
+  const crf = orDefault<unknown>(type9.crfSupported, true);
+  return {
+    nodeId: c.nodeId,
+    endpoint: { ...endpoint, type9: { ...type9, idleTimeout: orDefault(type9.idleTimeout, DEFAULT_REASSEMBLY_IDLE) } },
+    ccp: ccpConfig,
+    heldLimit: positiveInteger(orDefault<unknown>(heldLimit, DEFAULT_HELD_LIMIT), 'heldLimit'),
+    verifyOnReassemblyTimeout: booleanFlag(orDefault<unknown>(verifyOnReassemblyTimeout, true), 'verifyOnReassemblyTimeout'),
+    // Checked by the Type 9 conveyance (type9.crfSupported); anything but false is its default.
+    crfSupported: crf !== false,
+  };
+}

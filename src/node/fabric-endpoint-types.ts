@@ -1,0 +1,119 @@
+import type { Counters, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { CcpEndpointConfig, FlowChangeCause } from '../flow/ccp-endpoint-types.ts';
+import type { FlowIdLabel } from '../wire/flow-id.ts';
+import type {
+  EndpointCounter, EndpointTimerName, EngineCounters, SessionEndpointConfig, SessionEndpointInput, SessionEndpointOutput,
+} from './session-endpoint-types.ts';
+
+/**
+ * `FabricEndpoint` (src/node/fabric-endpoint.ts): the end point processing element of issue 8's
+ * software fabric, sans-IO. It is the `SessionEndpoint` (register space served over Type 8,
+ * discovery, the session engine, Type 11 messaging, Type 9 data streaming with segmentation and
+ * reassembly) plus the Part 9 reaction to congestion control packets (`CcpEndpoint`): a Type 7
+ * XOFF stops the end point's packets of that flow towards that destination until XON or the
+ * orphaned-XOFF timer (§2.4.2.1, A.2), while its other flows and its responses go on.
+ *
+ * A driver (src/net/endpoint-process.ts, or a test) hands it decoded packets, link state,
+ * application commands, transmit opportunities (`pull`) and timer expiries, and sends what it
+ * answers. Durations are in the driver's time unit (ns over TCP).
+ */
+
+export interface FabricEndpointConfig extends SessionEndpointConfig {
+  /** Part 9 reaction (src/flow/ccp-endpoint-types.ts). Default: the engine's defaults. */
+  readonly ccp?: CcpEndpointConfig;
+  /**
+   * Packets pulled from the session stack for a flow an XOFF has stopped are held here until the
+   * flow restarts, at most this many for all flows together (default 64). Responses are never
+   * stopped (Part 6 §6.12: responses go "even if outbound request packets ... are congestion
+   * blocked"), but the session stack hands out its packets one at a time and cannot be asked for
+   * its responses alone: while the hold is full the end point pulls nothing from it and answers
+   * idle (`blockedPulls`) until a held flow restarts, at the latest by the orphaned XOFF timer
+   * (decision H1 of docs/conformance-fabric-endpoint.md).
+   */
+  readonly heldLimit?: number;
+  /**
+   * issue 8 §3 "a peer killed mid-PDU leaves the rest running, its reassembly contexts ...
+   * reclaimed, its streams reported closed": when a reassembly times out (Type 9 `idle-timeout`,
+   * Type 11 `reassembly-timeout`) the end point verifies every stream to that source with STATUS
+   * queries (Annex 2 §3.8.3), so a silent peer's streams close with cause `status-timeout`
+   * (§3.7.1). Default true. To make the Type 9 timeout happen, a `FabricEndpoint` defaults
+   * `type9.idleTimeout` to 1 s (1_000_000_000, the REQUEST_TIMEOUT_PERIOD default of §3.5.3.5)
+   * where `SessionEndpoint` leaves it off; null still switches it off.
+   */
+  readonly verifyOnReassemblyTimeout?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs
+
+/** The end point's link to its switch came up or went down (the driver's TCP link opened or closed). */
+export interface FabricLinkInput {
+  readonly kind: 'link-up' | 'link-down';
+}
+
+export type FabricTimerName = EndpointTimerName | 'ccp:orphan';
+
+/**
+ * Everything `SessionEndpoint` takes (a received `packet` may now also be Type 7), plus link state
+ * and the CCP engine's timer.
+ */
+export type FabricEndpointInput = Exclude<SessionEndpointInput, TimerInput<EndpointTimerName>> | FabricLinkInput | TimerInput<FabricTimerName>;
+
+// ---------------------------------------------------------------------------------------------
+// Outputs
+
+/** Part 9: a flow of this end point stopped or restarted (what `riodp status` and the API show as XOFF state). */
+export interface FlowStateOutput {
+  readonly kind: 'flow-state';
+  readonly at: Time;
+  readonly destinationID: number;
+  readonly flowID: FlowIdLabel;
+  readonly state: 'xoff' | 'xon';
+  readonly cause: FlowChangeCause;
+}
+
+export type FabricEvent =
+  /** A Type 7 packet the CCP engine reported on (reserved flowID, counter saturated, orphan restart, ...). */
+  | { readonly event: 'ccp'; readonly name: string; readonly detail: Readonly<Record<string, unknown>> }
+  /** A received packet of a type this end point has no engine for (dropped, counted). */
+  | { readonly event: 'unsupported-packet'; readonly ftype: number; readonly reason: string }
+  /** The link went down: packets held for stopped flows were discarded. */
+  | { readonly event: 'link-down'; readonly discarded: number };
+
+export type FabricEndpointOutput =
+  | Exclude<SessionEndpointOutput, TimerOutput<EndpointTimerName>>
+  | TimerOutput<FabricTimerName>
+  | FlowStateOutput
+  | { readonly kind: 'event'; readonly source: 'fabric'; readonly at: Time; readonly detail: FabricEvent };
+
+export const FABRIC_COUNTERS = [
+  /** Type 7 packets given to the CCP engine. */
+  'ccpIn',
+  /** Packets pulled from the session stack while their flow was stopped, then held. */
+  'held',
+  /** Held packets sent after their flow restarted. */
+  'released',
+  /** Held packets discarded at link-down. */
+  'discarded',
+  /** Pulls answered idle because every packet ready belongs to a stopped flow or the hold is full. */
+  'blockedPulls',
+  'unsupportedPackets',
+] as const;
+export type FabricCounter = (typeof FABRIC_COUNTERS)[number];
+
+/** `FabricEndpoint.counters()`. */
+export interface FabricCounters {
+  readonly fabric: Counters<FabricCounter>;
+  readonly endpoint: Counters<EndpointCounter>;
+  readonly engines: EngineCounters;
+  readonly ccp: Readonly<Record<string, number>>;
+}
+
+/** One flow's Part 9 state (`FabricEndpoint.flows()`): every (destination, flowID) this end point has sent on or been told about. */
+export interface FlowState {
+  readonly destinationID: number;
+  readonly flowID: FlowIdLabel;
+  readonly state: 'xoff' | 'xon';
+  /** Packets held for it. */
+  readonly held: number;
+}

@@ -1,0 +1,316 @@
+import { zeroCounters } from '../engine/contract.ts';
+import type { Counters, Engine, Time } from '../engine/contract.ts';
+import { pullCount } from '../engine/input-checks.ts';
+import { CcpEndpoint } from '../flow/ccp-endpoint.ts';
+import type { CcpEndpointInput, CcpEndpointOutput } from '../flow/ccp-endpoint-types.ts';
+import type { RegisterSpace } from '../registers/space.ts';
+import type { Participation } from '../session/local-advertisement.ts';
+import { flowIdLabel } from '../wire/flow-id.ts';
+import type { FlowIdLabel } from '../wire/flow-id.ts';
+import type { Packet } from '../wire/packet.ts';
+import type { Type7Packet } from '../wire/type7.ts';
+import { isPacket, untag } from './endpoint-input.ts';
+import { resolveFabricConfig } from './fabric-endpoint-config.ts';
+import type { ResolvedFabricConfig } from './fabric-endpoint-config.ts';
+import { FlowBook, flowSlot, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
+import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
+import type {
+  FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEvent, FabricTimerName, FlowState,
+} from './fabric-endpoint-types.ts';
+import { SessionEndpoint } from './session-endpoint.ts';
+import { within } from './session-endpoint-config.ts';
+import type { EndpointPacket, PullInput, SessionEndpointOutput } from './session-endpoint-types.ts';
+
+export type * from './fabric-endpoint-types.ts';
+
+const ORPHAN_TIMER = 'ccp:orphan';
+
+/**
+ * The end point processing element of issue 8's software fabric (fabric-endpoint-types.ts): a
+ * `SessionEndpoint` whose transmit side obeys Part 9 congestion control through a `CcpEndpoint`.
+ *
+ * - A received Type 7 packet addressed to this end point (Part 9 §3.2 destinationID "which end
+ *   point the CCP is destined for") goes to the CCP engine; every other packet, command and
+ *   session timer goes to the `SessionEndpoint` unchanged.
+ * - `pull`: packets come from the session stack; a request whose (destinationID, flowID) the CCP
+ *   engine has stopped is held, FIFO per flow, and the pull goes on to the next packet (§2.4.5 rule
+ *   1 "A XOFF flow control transaction stops all transaction request flows of the specified
+ *   priority and lower targeted to the specified destination"; its other flows and its responses
+ *   go on). When the flow may send again (XON, orphaned XOFF restart, link restart; rule 2 "the
+ *   transaction request flows for that flowID and flowIDs of higher priority are restarted") its
+ *   held packets are sent first, in order.
+ * - The hold is bounded (`heldLimit`). The session stack hands out its packets one at a time and
+ *   cannot be asked for "a response, if it has one", so while the hold is full the end point pulls
+ *   nothing from it and answers idle (`blockedPulls`) until a held flow restarts (decision H1).
+ *   Some flow always does: §2.4.2.1 "there shall be an orphaned XOFF mechanism", which restarts
+ *   the stopped counters one after the other, oldest first (A.2), so nothing waits for ever and
+ *   memory stays bounded.
+ * - `link-down` discards the held packets; `link-down` and `link-up` both reset the XON/XOFF
+ *   counters of every destination a CCP named (§2.4.2.3 "The counter is initialized to zero at
+ *   start up"): a new link is a new path, and the XONs owed on the old one will not come.
+ */
+export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpointOutput> {
+  readonly #config: ResolvedFabricConfig;
+  readonly #endpoint: SessionEndpoint;
+  readonly #ccp: CcpEndpoint;
+  readonly #held: HeldPackets;
+  readonly #book = new FlowBook();
+  /** tgtdestinationIDs of the CCPs taken: the only destinations whose counters can be non-zero. */
+  readonly #ccpDestinations = new Set<number>();
+  readonly #counters: Counters<FabricCounter> = zeroCounters(FABRIC_COUNTERS);
+  #link: 'unknown' | 'up' | 'down' = 'unknown';
+  #now: Time = 0;
+  #out: FabricEndpointOutput[] = [];
+  readonly #maySend = (destinationID: number, flowID: FlowIdLabel): boolean => this.#flowOpen(destinationID, flowID);
+
+  constructor(config: FabricEndpointConfig) {
+    const r = resolveFabricConfig(config);
+    this.#config = r;
+    this.#endpoint = new SessionEndpoint(r.endpoint);
+    this.#ccp = within('ccp', () => new CcpEndpoint(r.ccp));
+    this.#held = new HeldPackets(r.heldLimit);
+  }
+
+  handle(input: FabricEndpointInput, now: Time): FabricEndpointOutput[] {
+    this.#now = now;
+    const out: FabricEndpointOutput[] = [];
+    this.#out = out;
+    switch (input.kind) {
+      case 'packet':
+        this.#packet(input.packet);
+        break;
+      case 'pull':
+        this.#pull(input);
+        break;
+      case 'timer':
+        this.#timer(input.name);
+        break;
+      case 'link-up':
+      case 'link-down':
+        this.#linkChange(input.kind);
+        break;
+      default:
+        // Commands, discovery, and (from JSON) unknown kinds, which the session stack reports.
+        this.#fromEndpoint(this.#endpoint.handle(input, now));
+    }
+    return out;
+  }
+
+  counters(): FabricCounters {
+    return { fabric: { ...this.#counters }, endpoint: this.#endpoint.counters(), engines: this.#endpoint.engineCounters(), ccp: this.#ccp.counters() };
+  }
+
+  /** Every (destination, flowID) this end point has sent on or been told about, by destination then Table 3-1 order. */
+  flows(): FlowState[] {
+    return this.#book.list().map((f) => ({
+      destinationID: f.destinationID,
+      flowID: f.flowID,
+      state: this.#flowOpen(f.destinationID, f.flowID) ? 'xon' : 'xoff',
+      held: this.#held.count(f.slot),
+    }));
+  }
+
+  /** What this end point's registers advertise (Annex 2 §3.2), as its own processor reads them. */
+  /** The end point's configuration space (SessionEndpoint's), as MAINTENANCE requests see it. */
+  get registers(): RegisterSpace {
+    return this.#endpoint.registers;
+  }
+
+  participation(): Participation {
+    return this.#endpoint.participation();
+  }
+
+  snapshot(): Record<string, unknown> {
+    const c = this.#config;
+    return {
+      nodeId: c.nodeId,
+      heldLimit: c.heldLimit,
+      verifyOnReassemblyTimeout: c.verifyOnReassemblyTimeout,
+      link: this.#link,
+      held: this.#held.total,
+      flows: this.flows(),
+      counters: { ...this.#counters },
+      endpoint: this.#endpoint.snapshot(),
+      ccp: this.#ccp.snapshot(),
+    };
+  }
+
+  // ---- Inputs --------------------------------------------------------------------------------
+
+  #packet(p: Packet): void {
+    if (isPacket(p) && p.ftype === 7) this.#type7(p);
+    else this.#fromEndpoint(this.#endpoint.handle({ kind: 'packet', packet: p }, this.#now));
+  }
+
+  /** Part 9 §3.2: "destinationID ... which end point the CCP is destined for". */
+  #type7(p: Type7Packet): void {
+    const malformed = malformedCcp(p);
+    if (malformed !== undefined) {
+      this.#unsupported(`malformed Type 7: ${malformed}`);
+      return;
+    }
+    if (p.destinationID !== this.#config.nodeId) {
+      this.#unsupported(`Type 7 for destinationID ${p.destinationID}, not this end point`);
+      return;
+    }
+    this.#counters.ccpIn++;
+    this.#ccpDestinations.add(p.tgtdestinationID);
+    const flowID = flowIdLabel(p.flowIDCode);
+    if (flowID !== 'RESERVED') this.#book.note(flowSlot(p.tgtdestinationID, flowID), p.tgtdestinationID, flowID);
+    this.#toCcp({ kind: 'ccp', packet: p });
+  }
+
+  #timer(name: FabricTimerName): void {
+    if (name === ORPHAN_TIMER) this.#toCcp({ kind: 'timer', name: 'orphan' });
+    else this.#fromEndpoint(this.#endpoint.handle({ kind: 'timer', name }, this.#now));
+  }
+
+  #linkChange(kind: 'link-up' | 'link-down'): void {
+    this.#link = kind === 'link-up' ? 'up' : 'down';
+    if (kind === 'link-down') {
+      const discarded = this.#held.discard();
+      this.#counters.discarded += discarded;
+      this.#event({ event: 'link-down', discarded });
+    }
+    for (const destinationID of [...this.#ccpDestinations].sort((a, b) => a - b)) this.#toCcp({ kind: 'reset-destination', destinationID });
+  }
+
+  /**
+   * One transmit opportunity: up to `max` packets. Held packets whose flow may send go first;
+   * then the session stack's packets, each held when its flow is stopped, or when packets of its
+   * flow are still held (they were pulled first and must leave first).
+   */
+  #pull(input: PullInput): void {
+    const n = pullCount(input.max);
+    if (n === 0) {
+      // The session stack words the report of a bad `max`.
+      this.#fromEndpoint(this.#endpoint.handle(input, this.#now));
+      return;
+    }
+    let sent = 0;
+    while (sent < n) {
+      const released = this.#held.release(this.#maySend);
+      if (released !== undefined) {
+        this.#counters.released++;
+        this.#send(released);
+        sent++;
+        continue;
+      }
+      if (this.#held.full) break;
+      const packet = this.#fromEndpoint(this.#endpoint.handle({ kind: 'pull' }, this.#now));
+      if (packet === undefined) break;
+      if (this.#holds(packet)) continue;
+      this.#send(packet);
+      sent++;
+    }
+    if (sent === 0) {
+      if (this.#held.total > 0) this.#counters.blockedPulls++;
+      this.#out.push({ kind: 'idle' });
+    }
+  }
+
+  /** Whether `packet` goes into the hold (and does so). */
+  #holds(packet: EndpointPacket): boolean {
+    const flowID = stoppableFlow(packet, this.#config.crfSupported);
+    if (flowID === undefined) return false;
+    const dest = packet.destinationID;
+    const slot = flowSlot(dest, flowID);
+    this.#book.note(slot, dest, flowID);
+    if (this.#held.count(slot) === 0 && this.#flowOpen(dest, flowID)) return false;
+    this.#held.hold(slot, dest, flowID, packet);
+    this.#counters.held++;
+    return true;
+  }
+
+  /**
+   * §2.4.5 rule 2: a flow sends when the counters of its flowID "and flowIDs of higher priority" are
+   * zero. Every non-zero counter is in the A.2 FIFO of XOFF'd flows, whose head the orphan timer
+   * watches: with no timer pending every counter is zero, and the per-packet check is skipped.
+   */
+  #flowOpen(destinationID: number, flowID: FlowIdLabel): boolean {
+    return this.#ccp.orphanDeadline() === undefined || this.#ccp.canSend(destinationID, flowID);
+  }
+
+  // ---- Between the engines -------------------------------------------------------------------
+
+  /** The session stack's outputs, passed on; the packet among them (a pull's answer) is returned instead. */
+  #fromEndpoint(outs: readonly SessionEndpointOutput[]): EndpointPacket | undefined {
+    let packet: EndpointPacket | undefined;
+    for (const o of outs) {
+      if (o.kind === 'packet') {
+        packet = o.packet;
+        continue;
+      }
+      if (o.kind === 'idle') continue;
+      this.#out.push(o);
+      if (o.kind === 'event' && this.#config.verifyOnReassemblyTimeout) this.#verifyAfterTimeout(o);
+    }
+    return packet;
+  }
+
+  /**
+   * issue 8 §3 "a peer killed mid-PDU ... its streams reported closed": a reassembly that timed
+   * out says its source fell silent mid-PDU, so every stream to it is queried (Annex 2 §3.8.3
+   * "check all other open VSIDs to verify that they are functional"); a query unanswered within the
+   * stream's timeout closes it (§3.7.1).
+   */
+  #verifyAfterTimeout(o: Extract<SessionEndpointOutput, { kind: 'event' }>): void {
+    let node: number | undefined;
+    if (o.source === 'type9' && o.detail.name === 'idle-timeout') node = o.detail.vsid.sourceID;
+    else if (o.source === 'type11' && o.detail.name === 'reassembly-timeout') node = o.detail.from;
+    if (node !== undefined) this.#fromEndpoint(this.#endpoint.handle({ kind: 'verify', node }, this.#now));
+  }
+
+  #toCcp(input: CcpEndpointInput): void {
+    this.#fromCcp(this.#ccp.handle(input, this.#now));
+  }
+
+  #fromCcp(outs: readonly CcpEndpointOutput[]): void {
+    for (const o of outs) {
+      switch (o.kind) {
+        case 'flow':
+          this.#book.note(flowSlot(o.destinationID, o.flowID), o.destinationID, o.flowID);
+          this.#out.push({ kind: 'flow-state', at: this.#now, destinationID: o.destinationID, flowID: o.flowID, state: o.enabled ? 'xon' : 'xoff', cause: o.cause });
+          break;
+        case 'timer':
+          this.#out.push({ kind: 'timer', name: ORPHAN_TIMER, at: o.at });
+          break;
+        case 'event': {
+          const { name, ...detail } = untag(o);
+          this.#event({ event: 'ccp', name, detail });
+          break;
+        }
+      }
+    }
+  }
+
+  // ---- Outputs -------------------------------------------------------------------------------
+
+  #send(packet: EndpointPacket): void {
+    this.#out.push({ kind: 'packet', packet });
+  }
+
+  #event(detail: FabricEvent): void {
+    this.#out.push({ kind: 'event', source: 'fabric', at: this.#now, detail });
+  }
+
+  #unsupported(reason: string): void {
+    this.#counters.unsupportedPackets++;
+    this.#event({ event: 'unsupported-packet', ftype: 7, reason });
+  }
+}
+
+/** What a Type 7 from JSON lacks for the CCP engine (Part 9 §3.2 Figure 3-1 fields); undefined when it has it all. */
+function malformedCcp(p: Type7Packet): string | undefined {
+  const r = p as unknown as Record<string, unknown>;
+  if (!isId(r['tgtdestinationID'])) return 'tgtdestinationID is not a device ID';
+  for (const [field, max] of [['xonXoff', 1], ['fam', 7], ['flowIDCode', 127]] as const) {
+    const v = r[field];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) return `${field} is not an integer from 0 to ${max}`;
+  }
+  return undefined;
+}
+
+function isId(v: unknown): boolean {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+}
