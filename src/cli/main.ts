@@ -10,6 +10,8 @@ import type { VoqFormat } from '../wire/voq-stype2.ts';
 import { ENGINE_NAMES, ENGINE_SUMMARIES } from './model/names.ts';
 import type { EngineName } from './model/names.ts';
 import { streamingCommands } from './streaming-commands.ts';
+import { registerSwitchCommand } from './switch.ts';
+import { registerEndpointCommands } from './endpoint-commands.ts';
 
 // commander is CommonJS: require() loads it in ~15 ms where the ESM wrapper takes ~35 ms, and
 // `riodp --help` is called in loops by users' scripts.
@@ -154,6 +156,8 @@ export function buildProgram(): Command {
   streamingCommands(program);
   simCommand(program);
   sweepCommand(program);
+  registerSwitchCommand(program);
+  registerEndpointCommands(program);
   return program;
 }
 

@@ -1,0 +1,215 @@
+/**
+ * The actions of `riodp endpoint`, `send`, `recv`, `status` and `read-reg` (endpoint-commands.ts).
+ * Exit codes: 0 done, 1 the operation failed (switch unreachable, file refused, read error), 2 a
+ * usage or configuration error. Errors are one stderr line each: `riodp <command>: <message>`.
+ */
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { EndpointStatus } from '../net/api-types.ts';
+import { ControlClient, ControlError } from '../net/control-client.ts';
+import { startControlServer } from '../net/control-server.ts';
+import { EndpointConfigError, loadEndpointConfig } from '../net/endpoint-config.ts';
+import type { EndpointProcessConfig } from '../net/endpoint-config.ts';
+import { startEndpointProcess } from '../net/endpoint-process.ts';
+import { LOG_LEVELS } from '../net/log.ts';
+import type { LogLevel } from '../net/log.ts';
+import type { ClientFlags } from './endpoint-commands.ts';
+import { formatStatus } from './endpoint-commands-status.ts';
+
+class Usage extends Error {}
+
+function fail(cmd: string, message: string): void {
+  process.stderr.write(`riodp ${cmd}: ${message}\n`);
+}
+
+/** A decimal or 0x hex integer in [min, max]. */
+function integer(text: string, what: string, min: number, max: number): number {
+  const t = text.trim();
+  const v = /^0x[0-9a-f]+$/i.test(t) ? Number.parseInt(t.slice(2), 16) : /^\d+$/.test(t) ? Number(t) : Number.NaN;
+  if (!Number.isSafeInteger(v) || v < min || v > max) throw new Usage(`${what} must be an integer from ${min} to ${max} (decimal or 0x hex), not '${text}'`);
+  return v;
+}
+
+function controlPath(flags: ClientFlags): string {
+  const p = flags.control ?? process.env['RIODP_CONTROL'];
+  if (p === undefined || p === '') throw new Usage('give the control socket of the running riodp endpoint with --control or RIODP_CONTROL');
+  return p;
+}
+
+/** Runs a client command: usage errors exit 2, control and operation errors 1. */
+async function client(cmd: string, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof Usage) {
+      fail(cmd, e.message);
+      return 2;
+    }
+    fail(cmd, e instanceof Error ? e.message : String(e));
+    return 1;
+  }
+}
+
+// ---- riodp endpoint ----------------------------------------------------------------------------
+
+export async function runEndpoint(flags: { config: string; control?: string; logLevel?: string }): Promise<number> {
+  let config: EndpointProcessConfig;
+  try {
+    if (flags.logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(flags.logLevel)) throw new Usage(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+    config = loadEndpointConfig(flags.config);
+  } catch (e) {
+    if (e instanceof EndpointConfigError) {
+      for (const i of e.issues) fail('endpoint', `${flags.config}: ${i.path === '' ? '' : `${i.path}: `}${i.message}`);
+      return 2;
+    }
+    if (e instanceof Usage) {
+      fail('endpoint', e.message);
+      return 2;
+    }
+    throw e;
+  }
+  const control = flags.control ?? config.control ?? join(tmpdir(), `riodp-${config.engine.nodeId}.sock`);
+  const withLevel: EndpointProcessConfig = flags.logLevel === undefined ? config : { ...config, log: flags.logLevel as LogLevel };
+  let proc;
+  try {
+    proc = await startEndpointProcess(withLevel);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    fail('endpoint', e instanceof RangeError ? `${flags.config}: ${msg}` : msg);
+    return e instanceof RangeError ? 2 : 1;
+  }
+  let server;
+  try {
+    server = await startControlServer(proc.api, control);
+  } catch (e) {
+    await proc.close();
+    fail('endpoint', e instanceof Error ? e.message : String(e));
+    return 1;
+  }
+  const l = proc.link();
+  process.stdout.write(`riodp endpoint ${proc.nodeId}: link up to ${l.switch}; control ${control}\n`);
+  await new Promise<void>((done) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await server.close();
+  await proc.close();
+  return 0;
+}
+
+// ---- riodp send --------------------------------------------------------------------------------
+
+interface Sent {
+  readonly name: string;
+  readonly size: number;
+  readonly sha256: string;
+  readonly to: number;
+  readonly ms: number;
+  readonly result: { readonly status: string; readonly text: string };
+}
+
+export function runSend(file: string, flags: ClientFlags & { to: string; hop?: string }): Promise<number> {
+  return client('send', async () => {
+    const to = integer(flags.to, '--to', 0, 0xffff);
+    const hop = flags.hop === undefined ? undefined : integer(flags.hop, '--hop', 0, 255);
+    const c = await ControlClient.connect(controlPath(flags));
+    try {
+      const s = (await c.request({ op: 'send-file', to, path: resolve(file), ...(hop === undefined ? {} : { hop }) })) as Sent;
+      const rate = s.ms > 0 ? (s.size / 1e6 / (s.ms / 1000)).toFixed(1) : '-';
+      process.stdout.write(`sent ${s.name}: ${s.size} bytes, SHA-256 ${s.sha256}, to node ${s.to} in ${s.ms} ms (${rate} MB/s): ${s.result.status} (${s.result.text})\n`);
+      return s.result.status === 'ok' ? 0 : 1;
+    } finally {
+      c.close();
+    }
+  });
+}
+
+// ---- riodp recv --------------------------------------------------------------------------------
+
+interface Received {
+  readonly from: number;
+  readonly status: string;
+  readonly text: string;
+  readonly name: string;
+  readonly size: number;
+  readonly sha256: string;
+}
+
+export function runRecv(flags: ClientFlags & { out: string; count?: string }): Promise<number> {
+  return client('recv', async () => {
+    const count = flags.count === undefined ? undefined : integer(flags.count, '--count', 1, Number.MAX_SAFE_INTEGER);
+    const dir = resolve(flags.out);
+    await mkdir(dir, { recursive: true });
+    const c = await ControlClient.connect(controlPath(flags));
+    let received = 0;
+    let failed = 0;
+    let finish: () => void = () => undefined;
+    const finished = new Promise<void>((r) => {
+      finish = r;
+    });
+    const onFile = (e: Record<string, unknown>): void => {
+      const f = e['file'] as Received;
+      received++;
+      if (f.status !== 'ok') failed++;
+      const what = f.name === '' ? '(no header)' : f.name;
+      process.stdout.write(`${f.status} ${what}: ${f.size} bytes, SHA-256 ${f.sha256 === '' ? '-' : f.sha256}, from node ${f.from}${f.status === 'ok' ? '' : ` (${f.text})`}\n`);
+      if (count !== undefined && received >= count) finish();
+    };
+    const stop = (): void => {
+      finish();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    try {
+      await c.request({ op: 'recv', dir }, onFile);
+      await Promise.race([finished, c.ended().then(() => {
+        throw new ControlError('the end point closed the control connection');
+      })]);
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      c.close();
+    }
+    return failed === 0 ? 0 : 1;
+  });
+}
+
+// ---- riodp status ------------------------------------------------------------------------------
+
+export function runStatus(flags: ClientFlags & { json: boolean }): Promise<number> {
+  return client('status', async () => {
+    const c = await ControlClient.connect(controlPath(flags));
+    try {
+      const s = (await c.request({ op: 'status' })) as EndpointStatus;
+      process.stdout.write(flags.json ? `${JSON.stringify(s)}\n` : formatStatus(s));
+      return 0;
+    } finally {
+      c.close();
+    }
+  });
+}
+
+// ---- riodp read-reg ----------------------------------------------------------------------------
+
+export function runReadReg(offsetText: string, flags: ClientFlags & { to: string; hop?: string }): Promise<number> {
+  return client('read-reg', async () => {
+    const to = integer(flags.to, '--to', 0, 0xffff);
+    const hop = integer(flags.hop ?? '255', '--hop', 0, 255);
+    const offset = integer(offsetText, 'offset', 0, 0xfffffc);
+    if (offset % 4 !== 0) throw new Usage(`offset 0x${offset.toString(16)} is not word-aligned (Part 1 §4.1.10: a register is a 32-bit word)`);
+    const c = await ControlClient.connect(controlPath(flags));
+    try {
+      const r = (await c.request({ op: 'read-reg', to, hop, offset })) as { value: number };
+      process.stdout.write(`0x${r.value.toString(16).padStart(8, '0')}\n`);
+      return 0;
+    } finally {
+      c.close();
+    }
+  });
+}

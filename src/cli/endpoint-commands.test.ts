@@ -1,0 +1,144 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bytes, startRelay } from '../../test/support/net-endpoint.ts';
+import { main } from './main.ts';
+
+const entry = fileURLToPath(new URL('../../test/support/riodp.ts', import.meta.url));
+
+interface Running {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly stdout: string[];
+  readonly stderr: string[];
+  /** Resolves with the exit code. */
+  readonly exit: Promise<number | null>;
+}
+
+/** Starts `riodp ARGS` from source; resolves once its stdout has a line matching `ready` (or at once without one). */
+async function start(args: readonly string[], ready?: RegExp): Promise<Running> {
+  const env = { ...process.env };
+  delete env['RIODP_CONTROL'];
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { stdio: 'pipe', env });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  child.stderr.setEncoding('utf8').on('data', (d: string) => stderr.push(d));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => { resolve(code); }));
+  let seen: () => void = () => undefined;
+  const ok = new Promise<void>((resolve) => {
+    seen = resolve;
+  });
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout.push(d);
+    if (ready !== undefined && ready.test(stdout.join(''))) seen();
+  });
+  if (ready !== undefined) {
+    await Promise.race([ok, exit.then((code) => { throw new Error(`riodp ${args.join(' ')} exited ${String(code)}: ${stderr.join('')}`); })]);
+  }
+  return { child, stdout, stderr, exit };
+}
+
+/**
+ * Runs `riodp ARGS` in this process for a command that fails before printing on stdout, keeping
+ * what it writes on stderr (no Node start-up: these runs only check the messages and exit codes).
+ */
+async function stderrOf(args: readonly string[]): Promise<{ code: number; stderr: string }> {
+  const saved = process.env['RIODP_CONTROL'];
+  delete process.env['RIODP_CONTROL'];
+  const write = process.stderr.write.bind(process.stderr);
+  let stderr = '';
+  process.stderr.write = (chunk: string | Uint8Array): boolean => {
+    stderr += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return true;
+  };
+  try {
+    const code = await main(args);
+    process.exitCode = undefined;
+    return { code, stderr };
+  } finally {
+    process.stderr.write = write;
+    if (saved !== undefined) process.env['RIODP_CONTROL'] = saved;
+  }
+}
+
+function yaml(nodeId: number, port: number, control: string): string {
+  return [
+    `nodeId: ${nodeId}`,
+    `switch: { host: 127.0.0.1, port: ${port} }`,
+    `control: ${control}`,
+    'log: warn',
+    `discovery: { targets: [{ node: ${nodeId === 1 ? 2 : 1} }] }`,
+    '',
+  ].join('\n');
+}
+
+test('issue 8 §2: riodp endpoint ×2, riodp recv and riodp send move a 1 MB file whose SHA-256 matches; status and read-reg answer through the control socket', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'riodp-cli-'));
+  const relay = await startRelay([1, 2]);
+  const running: Running[] = [];
+  try {
+    const sock = [join(dir, '1.sock'), join(dir, '2.sock')] as const;
+    await writeFile(join(dir, '1.yaml'), yaml(1, relay.port(1), sock[0]));
+    await writeFile(join(dir, '2.yaml'), yaml(2, relay.port(2), sock[1]));
+    running.push(...(await Promise.all([1, 2].map((n) => start(['endpoint', '--config', join(dir, `${n}.yaml`)], /link up/)))));
+    assert.match(running[0]?.stdout.join('') ?? '', /^riodp endpoint 1: link up to 127\.0\.0\.1:\d+; control .*1\.sock\n$/);
+    const data = bytes(1_000_000, 11);
+    const file = join(dir, 'one-megabyte.bin');
+    await writeFile(file, data);
+    const sha = createHash('sha256').update(data).digest('hex');
+    // All at once (Node start-ups overlap); a file that reaches node 2 before its recv client waits for it.
+    const [recv, send, status, reg] = await Promise.all([
+      start(['recv', '--control', sock[1], '--out', join(dir, 'out'), '--count', '1']),
+      start(['send', '--control', sock[0], '--to', '2', file]),
+      start(['status', '--json', '--control', sock[0]]),
+      start(['read-reg', '--control', sock[0], '--to', '2', '--hop', '255', '0x60']),
+    ]);
+    running.push(recv, send, status, reg);
+    assert.equal(await send.exit, 0, send.stderr.join(''));
+    assert.match(send.stdout.join(''), new RegExp(`^sent one-megabyte\\.bin: 1000000 bytes, SHA-256 ${sha}, to node 2 in \\d+ ms \\(.* MB/s\\): ok`));
+    assert.equal(await recv.exit, 0, recv.stderr.join(''));
+    assert.equal(recv.stdout.join(''), `ok one-megabyte.bin: 1000000 bytes, SHA-256 ${sha}, from node 1\n`);
+    const written = await readFile(join(dir, 'out', 'one-megabyte.bin'));
+    assert.equal(createHash('sha256').update(written).digest('hex'), sha);
+    assert.equal(await status.exit, 0, status.stderr.join(''));
+    const s = JSON.parse(status.stdout.join('')) as { nodeId: number; link: { state: string }; counters: { api: { connects: number } } };
+    assert.deepEqual([s.nodeId, s.link.state], [1, 'up']);
+    assert.equal(s.counters.api.connects, 1);
+    assert.equal(await reg.exit, 0, reg.stderr.join(''));
+    assert.match(reg.stdout.join(''), /^0x[0-9a-f]{4}0002\n$/);
+  } finally {
+    for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGTERM');
+    await Promise.all(running.map((r) => r.exit));
+    await relay.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('riodp endpoint: a bad configuration is one stderr line per field, exit 2; send without a control socket is a usage error', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'riodp-cli-'));
+  try {
+    const cfg = join(dir, 'bad.yaml');
+    await writeFile(cfg, 'nodeId: 70000\nswitch: { port: 0 }\nsurprise: 1\n');
+    const r = await stderrOf(['endpoint', '--config', cfg]);
+    assert.equal(r.code, 2);
+    assert.deepEqual(r.stderr.trim().split('\n').sort(), [
+      `riodp endpoint: ${cfg}: nodeId: expected an integer 0..65535`,
+      `riodp endpoint: ${cfg}: surprise: unknown field`,
+      `riodp endpoint: ${cfg}: switch.port: expected an integer 1..65535`,
+    ].sort());
+    assert.deepEqual(await stderrOf(['send', '--to', '2', cfg]), { code: 2, stderr: 'riodp send: give the control socket of the running riodp endpoint with --control or RIODP_CONTROL\n' });
+    const g = await stderrOf(['read-reg', '--control', join(dir, 'none.sock'), '--to', '2', '0x61']);
+    assert.equal(g.code, 2);
+    assert.match(g.stderr, /^riodp read-reg: offset 0x61 is not word-aligned/);
+    const n = await stderrOf(['status', '--control', join(dir, 'none.sock')]);
+    assert.equal(n.code, 1);
+    assert.match(n.stderr, /^riodp status: cannot connect to the control socket .*none\.sock \(ENOENT\): is riodp endpoint running\?\n$/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

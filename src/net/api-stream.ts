@@ -1,0 +1,214 @@
+/**
+ * One stream, or both streams of a conduit, as the application holds it (api-types.ts `Stream`).
+ * The end point's engine keeps the protocol state; this object keeps what the application side
+ * needs: the PDUs received and not yet read, and whether a PDU may be handed over now.
+ *
+ * Receive buffer (decision): Annex 2 §4.2.6 lets the receiver "use the XOFF command to suspend
+ * data traffic", and the session engine sends FLOW_CONTROL when told to. So when `rxHigh` PDUs
+ * wait unread the stream is XOFF'd, and XON'd again at `rxLow`; PDUs still in flight meanwhile are
+ * kept up to `rxLimit`, beyond which they are dropped and counted (`rxDropped`), so that a peer
+ * that ignores XOFF cannot grow memory without bound.
+ */
+import type { StreamRef, StreamSettings } from '../session/types.ts';
+import type { AttributeLike } from '../wire/smp/attributes.ts';
+import { AsyncQueue } from './api-queue.ts';
+import type { Stream, StreamStatus } from './api-types.ts';
+
+/** What a stream asks of the API layer (api.ts). */
+export interface StreamCore {
+  /** Hands a PDU to the engine: undefined when accepted, else why not. */
+  sendPdu(s: StreamHandle, tx: TxSide, pdu: Uint8Array): string | undefined;
+  /** The application read from the receive buffer (it may now be XON'd). */
+  consumed(s: StreamHandle, rx: RxSide): void;
+  /** CLOSE each open side. */
+  closeStream(s: StreamHandle): void;
+  readonly sendWindow: number;
+  /** Whether the end point can take a PDU of a non-DATA3 stream now (Type 11 backlog). */
+  type11Room(): boolean;
+}
+
+export interface TxSide {
+  readonly ref: StreamRef;
+  readonly settings: StreamSettings;
+  xoff: boolean;
+  outstanding: number;
+  closed: boolean;
+}
+
+export interface RxSide {
+  readonly ref: StreamRef;
+  readonly settings: StreamSettings;
+  readonly queue: AsyncQueue<Uint8Array>;
+  xoffSent: boolean;
+  dropped: number;
+  closed: boolean;
+}
+
+export class StreamError extends Error {}
+Object.defineProperty(StreamError.prototype, 'name', { value: 'StreamError', writable: true, configurable: true });
+
+export class StreamHandle implements Stream {
+  readonly remote: number;
+  readonly protoID: number;
+  #attributes: readonly AttributeLike[];
+  #tx: TxSide | null = null;
+  #rx: RxSide | null = null;
+  /** A conduit whose other stream is not known yet. */
+  #conduit: boolean;
+  readonly #core: StreamCore;
+  #waiters: (() => void)[] = [];
+  #closeWaiters: (() => void)[] = [];
+  #abandoned: Error | null = null;
+
+  constructor(core: StreamCore, remote: number, protoID: number, attributes: readonly AttributeLike[], conduit: boolean) {
+    this.#core = core;
+    this.remote = remote;
+    this.protoID = protoID;
+    this.#attributes = attributes;
+    this.#conduit = conduit;
+  }
+
+  get attributes(): readonly AttributeLike[] {
+    return this.#attributes;
+  }
+
+  get tx(): StreamRef | null {
+    return this.#tx?.ref ?? null;
+  }
+
+  get rx(): StreamRef | null {
+    return this.#rx?.ref ?? null;
+  }
+
+  get conduit(): boolean {
+    return this.#conduit;
+  }
+
+  get txSide(): TxSide | null {
+    return this.#tx;
+  }
+
+  get rxSide(): RxSide | null {
+    return this.#rx;
+  }
+
+  get closed(): boolean {
+    return this.#abandoned !== null || ((this.#tx === null || this.#tx.closed) && (this.#rx === null || this.#rx.closed) && (this.#tx !== null || this.#rx !== null));
+  }
+
+  attachTx(ref: StreamRef, settings: StreamSettings): TxSide {
+    this.#tx = { ref, settings, xoff: false, outstanding: 0, closed: false };
+    this.wake();
+    return this.#tx;
+  }
+
+  attachRx(ref: StreamRef, settings: StreamSettings, attributes: readonly AttributeLike[], rx?: RxSide): RxSide {
+    this.#rx = rx ?? { ref, settings, queue: new AsyncQueue<Uint8Array>(), xoffSent: false, dropped: 0, closed: false };
+    this.#attributes = attributes;
+    this.wake();
+    return this.#rx;
+  }
+
+  /** Both streams of the conduit are known. */
+  completeConduit(): void {
+    this.#conduit = true;
+    this.wake();
+  }
+
+  /** Something a waiting `send` or `close` looks at changed. */
+  wake(): void {
+    const w = this.#waiters;
+    this.#waiters = [];
+    for (const f of w) f();
+    if (this.closed) {
+      const c = this.#closeWaiters;
+      this.#closeWaiters = [];
+      for (const f of c) f();
+    }
+  }
+
+  /** The stream can no longer be used: the end point closed, or its conduit never completed. */
+  abandon(e: Error): void {
+    if (this.#abandoned !== null) return;
+    this.#abandoned = e;
+    if (this.#tx !== null) this.#tx.closed = true;
+    if (this.#rx !== null) {
+      this.#rx.closed = true;
+      this.#rx.queue.end();
+    }
+    this.wake();
+  }
+
+  async send(pdu: Uint8Array): Promise<void> {
+    if (!(pdu instanceof Uint8Array)) throw new TypeError('pdu must be a Uint8Array');
+    for (;;) {
+      if (this.#abandoned !== null) throw this.#abandoned;
+      const tx = this.#tx;
+      if (tx?.closed === true) throw new StreamError(`stream ${describe(tx.ref)} is closed`);
+      if (tx === null && !this.#conduit) throw new StreamError(`stream to ${this.remote} has no transmit side`);
+      if (tx !== null && this.#ready(tx)) {
+        const why = this.#core.sendPdu(this, tx, pdu);
+        if (why !== undefined) throw new StreamError(`PDU of ${pdu.length} bytes not accepted on ${describe(tx.ref)}: ${why}`);
+        // The event loop turns before the next PDU: a sender in a loop never keeps the link's
+        // received packets (an XOFF among them) from being read.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        return;
+      }
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
+  }
+
+  #ready(tx: TxSide): boolean {
+    if (tx.xoff) return false;
+    return tx.settings.dataHeaderFormat === 'DATA3' ? tx.outstanding < this.#core.sendWindow : this.#core.type11Room();
+  }
+
+  async read(): Promise<Uint8Array | null> {
+    for (;;) {
+      const rx = this.#rx;
+      if (rx === null) {
+        if (this.#abandoned !== null || !this.#conduit) return null;
+        await new Promise<void>((resolve) => this.#waiters.push(resolve));
+        continue;
+      }
+      const r = await rx.queue.next();
+      if (r.done === true) return null;
+      this.#core.consumed(this, rx);
+      return r.value;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    const done = new Promise<void>((resolve) => this.#closeWaiters.push(resolve));
+    this.#core.closeStream(this);
+    await done;
+  }
+
+  status(): StreamStatus {
+    const tx = this.#tx;
+    const rx = this.#rx;
+    return {
+      remote: this.remote,
+      protoID: this.protoID,
+      conduit: this.#conduit,
+      tx: tx === null ? null : { streamID: tx.ref.streamID, xoff: tx.xoff, outstanding: tx.outstanding, dataHeaderFormat: tx.settings.dataHeaderFormat },
+      rx: rx === null ? null : { streamID: rx.ref.streamID, buffered: rx.queue.size, xoffSent: rx.xoffSent, dropped: rx.dropped },
+      closed: this.closed,
+    };
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array, undefined> {
+    return {
+      next: async () => {
+        const v = await this.read();
+        return v === null ? { done: true, value: undefined } : { done: false, value: v };
+      },
+      return: () => Promise.resolve({ done: true, value: undefined }),
+    };
+  }
+}
+
+export function describe(ref: StreamRef): string {
+  return `${ref.direction} ${ref.remote}/0x${ref.streamID.toString(16)}`;
+}

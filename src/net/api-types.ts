@@ -1,0 +1,186 @@
+/**
+ * The public TypeScript API of an end point process (issue 8 §2: "start an endpoint, discover
+ * peers, open a stream or conduit for a protocol, send and receive PDUs (async iterables),
+ * observe flow-control state"). `startEndpoint` (endpoint-process.ts) returns a `RiodpEndpoint`.
+ */
+import type { Time } from '../engine/contract.ts';
+import type { ContactSource } from '../session/discovery-types.ts';
+import type { Contact, StreamRef } from '../session/types.ts';
+import type { AttributeLike } from '../wire/smp/attributes.ts';
+import type { FlowIdLabel } from '../wire/flow-id.ts';
+import type { LinkCounters } from './link.ts';
+import type { FabricCounters, FlowState } from './endpoint-engine.ts';
+
+/** A session management participant discovery found (Annex 2 §3.3). */
+export interface Peer {
+  readonly node: number;
+  /** How it receives management messages. */
+  readonly contact: Contact;
+  readonly source: ContactSource;
+  /** Init_Stage 0, Lock_Val free and Num_Attr initialised on the chosen block. */
+  readonly complete: boolean;
+  /** An illegal register was reported for it (§3.7.3). */
+  readonly suspect: boolean;
+}
+
+export interface OpenOptions {
+  /** The node to open the stream to. Discovered first when its contact is not known yet. */
+  readonly to: number;
+  readonly protoID: number;
+  /**
+   * Attributes of the OPEN besides OPEN_MESSAGE_NUMBER (§4.2.3). A vendor-defined protocol
+   * (ProtoID 0x0101) is named by its VENDOR and PROTOCOL_NAME attributes (§6.2). Default: what
+   * the node advertised, else none.
+   */
+  readonly attributes?: readonly AttributeLike[];
+  /** hop_count of the discovery reads when the node is not known yet (Part 3 §2.5). Default 0xFF. */
+  readonly hop?: number;
+}
+
+/** A stream's transmit side as `status()` shows it. */
+export interface TxStatus {
+  readonly streamID: number;
+  /** Annex 2 §4.2.6: FLOW_CONTROL XOFF received and not released. */
+  readonly xoff: boolean;
+  /** PDUs handed to the end point and not yet segmented. */
+  readonly outstanding: number;
+  readonly dataHeaderFormat: string;
+}
+
+/** A stream's receive side as `status()` shows it. */
+export interface RxStatus {
+  readonly streamID: number;
+  /** PDUs received and not yet read by the application. */
+  readonly buffered: number;
+  /** Whether this end point has XOFF'd the sender (its buffer passed `api.rxHigh`). */
+  readonly xoffSent: boolean;
+  /** PDUs dropped because the buffer was at `api.rxLimit`. */
+  readonly dropped: number;
+}
+
+export interface StreamStatus {
+  readonly remote: number;
+  readonly protoID: number;
+  /** Both sides of a conduit (§3.4), or one. */
+  readonly conduit: boolean;
+  readonly tx: TxStatus | null;
+  readonly rx: RxStatus | null;
+  readonly closed: boolean;
+}
+
+/**
+ * One stream, or the two streams of a conduit, of this end point. Iterating yields the PDUs
+ * received, in order, and ends when the receive stream has closed and every PDU was read.
+ */
+export interface Stream extends AsyncIterable<Uint8Array> {
+  readonly remote: number;
+  readonly protoID: number;
+  /** The attributes agreed for the stream (of the receive stream when there is one). */
+  readonly attributes: readonly AttributeLike[];
+  readonly tx: StreamRef | null;
+  readonly rx: StreamRef | null;
+  readonly conduit: boolean;
+  readonly closed: boolean;
+  /**
+   * Hands a PDU to the end point for segmentation; resolves once it was accepted. Waits while the
+   * stream is XOFF'd (FLOW_CONTROL, §4.2.6) and while `api.sendWindow` PDUs of the stream wait to
+   * be segmented (which is how a Part 9 XOFF of the flow, or a full link, holds it). Rejects for a
+   * stream without a transmit side, a closed stream, or a PDU the end point refuses (over 64 KiB).
+   */
+  send(pdu: Uint8Array): Promise<void>;
+  /** The next PDU received, or null once the receive stream has closed and nothing is left. */
+  read(): Promise<Uint8Array | null>;
+  /** CLOSE (§4.2.7) each open side; resolves when the end point has reported them closed (or at once if they are). */
+  close(): Promise<void>;
+  status(): StreamStatus;
+}
+
+/** A change of flow-control state this end point sees. */
+export type FlowChange =
+  /** Part 9: a flow of this end point stopped or restarted by a congestion control packet or the orphan timer. */
+  | { readonly kind: 'part9'; readonly at: Time; readonly destinationID: number; readonly flowID: FlowIdLabel; readonly state: 'xoff' | 'xon'; readonly cause: string }
+  /** Annex 2 FLOW_CONTROL: one of this end point's transmit streams XOFF'd or released (`xon`, `xon-timeout`). */
+  | { readonly kind: 'session-tx'; readonly at: Time; readonly stream: StreamRef; readonly state: 'xoff' | 'xon'; readonly cause: 'xoff' | 'xon' | 'xon-timeout' }
+  /** Annex 2 FLOW_CONTROL sent by this end point for a receive stream whose buffer filled or drained. */
+  | { readonly kind: 'session-rx'; readonly at: Time; readonly stream: StreamRef; readonly state: 'xoff' | 'xon'; readonly cause: 'buffer' };
+
+/** An event of the end point's engines (session, discovery, conveyances, fabric), as the engine output it. */
+export interface EngineEvent {
+  readonly source: string;
+  readonly at: Time;
+  readonly detail: Readonly<Record<string, unknown>>;
+}
+
+export const API_COUNTERS = [
+  'pdusSent',
+  'pdusReceived',
+  'rxDropped',
+  'xoffSent',
+  'xonSent',
+  'sendRefused',
+  'readRequests',
+  'readResponses',
+  'readErrors',
+  'readTimeouts',
+  'tidCollisions',
+  'gatedPackets',
+  'gateOverflow',
+  'symbolsIn',
+  'encodeErrors',
+  /** Packets pulled from the engine and not yet on the link when it went down. */
+  'unsentDiscarded',
+  'connects',
+  'linkDowns',
+] as const;
+export type ApiCounter = (typeof API_COUNTERS)[number];
+
+export interface LinkStatus {
+  readonly state: 'connecting' | 'up' | 'closed';
+  readonly switch: string;
+  readonly connects: number;
+}
+
+export interface EndpointStatus {
+  readonly nodeId: number;
+  /** The sans-IO end point inside (endpoint-engine.ts). */
+  readonly engine: string;
+  readonly link: LinkStatus;
+  readonly peers: readonly Peer[];
+  readonly streams: readonly StreamStatus[];
+  /** Part 9 flows (FabricEndpoint.flows()). */
+  readonly flows: readonly FlowState[];
+  readonly counters: {
+    readonly engine: FabricCounters;
+    readonly link: LinkCounters | null;
+    readonly api: Readonly<Record<ApiCounter, number>>;
+  };
+}
+
+export interface RiodpEndpoint {
+  readonly nodeId: number;
+  /**
+   * Without `node`: discovery of the configured targets and scan (§3.3), resolved when it is done
+   * with every participant known. With `node`: that node (again), resolved with it, or [] when it
+   * does not participate or cannot be reached.
+   */
+  discover(node?: number, hop?: number): Promise<Peer[]>;
+  /** OPEN a stream to a node (§3.5.1.3): resolves with the transmit stream once ACCEPTed; rejects on REFUSE or timeout. */
+  openStream(o: OpenOptions): Promise<Stream>;
+  /** A conduit (§3.4): resolves once both streams are open. */
+  openConduit(o: OpenOptions): Promise<Stream>;
+  /** Streams and conduits peers open to this end point, as they complete. One consumer at a time. */
+  incoming(): AsyncIterable<Stream>;
+  /** Part 9 state of every flow this end point has sent on or been told about. */
+  flowState(): FlowState[];
+  /** Flow-control changes from now on; each call is its own subscription (at most 1024 changes held, oldest dropped). */
+  flowChanges(): AsyncIterable<FlowChange>;
+  /** Calls `listener` on each flow-control change; returns the function that stops it. */
+  onFlowChange(listener: (c: FlowChange) => void): () => void;
+  /** Calls `listener` on each engine event; returns the function that stops it. */
+  onEvent(listener: (e: EngineEvent) => void): () => void;
+  status(): EndpointStatus;
+  /** A Type 8 MAINTENANCE read of the 32-bit register at `offset` of node `to` with hop_count `hop` (Part 3 §2.5). */
+  readRegister(to: number, hop: number, offset: number): Promise<number>;
+  /** Closes the link and stops; pending operations reject, iterations end. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,165 @@
+/**
+ * The control socket of `riodp endpoint` (control-protocol.ts): a Unix domain socket, mode 0600
+ * (only the user who runs the end point may drive it; the end point reads and writes files on the
+ * client's behalf), serving `riodp send`, `recv`, `status`, `read-reg`.
+ *
+ * Streams peers open (the end point's `incoming()`), decisions:
+ * - a file-transfer conduit goes to the oldest connected `recv` client, which receives it into its
+ *   folder; without a client it waits (its data held back by FLOW_CONTROL, api-stream.ts), at most
+ *   `MAX_WAITING` of them; beyond, it is closed;
+ * - a stream of any other protocol has no consumer in `riodp endpoint`: it is closed and logged.
+ */
+import { chmod, unlink } from 'node:fs/promises';
+import { createConnection, createServer } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import { isFileTransfer, receiveFile, sendFile } from './api-file.ts';
+import type { RiodpEndpoint, Stream } from './api-types.ts';
+import { LineSplitter, MAX_LINE, parseRequest, responseLine } from './control-protocol.ts';
+import type { ControlRequest, ControlResponse, RequestId } from './control-protocol.ts';
+import type { Logger } from './log.ts';
+
+/** File-transfer conduits that wait for a `recv` client. */
+export const MAX_WAITING = 16;
+
+export interface ControlServer {
+  readonly path: string;
+  close(): Promise<void>;
+}
+
+interface RecvClient {
+  readonly id: RequestId;
+  readonly conn: Socket;
+  readonly dir: string;
+}
+
+/** Whether something listens on the socket at `path` (a stale socket file is not). */
+function inUse(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = createConnection(path);
+    c.once('connect', () => {
+      c.destroy();
+      resolve(true);
+    });
+    c.once('error', () => {
+      resolve(false);
+    });
+  });
+}
+
+export async function startControlServer(ep: RiodpEndpoint, path: string, log?: Logger): Promise<ControlServer> {
+  if (await inUse(path)) throw new Error(`control socket ${path} is in use by another process`);
+  await unlink(path).catch(() => undefined);
+  const clients: RecvClient[] = [];
+  const waiting: Stream[] = [];
+  const conns = new Set<Socket>();
+
+  const write = (conn: Socket, r: ControlResponse): void => {
+    if (!conn.destroyed) conn.write(responseLine(r));
+  };
+
+  const receive = (s: Stream, c: RecvClient): void => {
+    void receiveFile(s, c.dir).then((file) => {
+      log?.info({ from: file.from, name: file.name, size: file.size, status: file.status }, 'file received');
+      write(c.conn, { id: c.id, event: 'file', file });
+    });
+  };
+
+  const offer = (s: Stream): void => {
+    if (!isFileTransfer(s)) {
+      log?.info({ remote: s.remote, protoID: s.protoID }, 'incoming stream of a protocol riodp endpoint has no consumer for: closed');
+      void s.close();
+      return;
+    }
+    const c = clients[0];
+    if (c !== undefined) {
+      receive(s, c);
+      return;
+    }
+    if (waiting.length >= MAX_WAITING) {
+      log?.warn({ remote: s.remote }, `more than ${MAX_WAITING} files wait for a recv client: closed`);
+      void s.close();
+      return;
+    }
+    waiting.push(s);
+  };
+
+  // Ends when the end point closes (its incoming() ends) or the server closes (return()).
+  const incoming = ep.incoming()[Symbol.asyncIterator]();
+  void (async () => {
+    for (let r = await incoming.next(); r.done !== true; r = await incoming.next()) offer(r.value);
+  })();
+
+  const handle = async (conn: Socket, req: ControlRequest): Promise<void> => {
+    try {
+      switch (req.op) {
+        case 'status':
+          write(conn, { id: req.id, ok: true, result: ep.status() });
+          return;
+        case 'send-file': {
+          const sent = await sendFile(ep, req.to, req.path, req.hop === undefined ? {} : { hop: req.hop });
+          log?.info({ to: sent.to, name: sent.name, size: sent.size, status: sent.result.status, ms: sent.ms }, 'file sent');
+          write(conn, { id: req.id, ok: true, result: sent });
+          return;
+        }
+        case 'recv': {
+          const c: RecvClient = { id: req.id, conn, dir: req.dir };
+          clients.push(c);
+          write(conn, { id: req.id, ok: true, result: { dir: req.dir } });
+          for (let s = waiting.shift(); s !== undefined; s = waiting.shift()) receive(s, c);
+          return;
+        }
+        case 'read-reg':
+          write(conn, { id: req.id, ok: true, result: { value: await ep.readRegister(req.to, req.hop, req.offset) } });
+          return;
+        case 'discover':
+          write(conn, { id: req.id, ok: true, result: await ep.discover(req.node, req.hop) });
+          return;
+      }
+    } catch (e) {
+      write(conn, { id: req.id, ok: false, error: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  const server: Server = createServer((conn) => {
+    conns.add(conn);
+    conn.setEncoding('utf8');
+    const lines = new LineSplitter();
+    conn.on('data', (chunk: string) => {
+      for (const line of lines.push(chunk)) {
+        const p = parseRequest(line);
+        if (p.ok) void handle(conn, p.request);
+        else write(conn, { id: p.id, ok: false, error: p.error });
+      }
+      if (lines.overflow) {
+        write(conn, { id: null, ok: false, error: `a line longer than ${MAX_LINE} bytes: connection closed` });
+        conn.end();
+      }
+    });
+    conn.on('error', () => undefined);
+    conn.on('close', () => {
+      conns.delete(conn);
+      for (let i = clients.length - 1; i >= 0; i--) if (clients[i]?.conn === conn) clients.splice(i, 1);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  await chmod(path, 0o600);
+  server.on('error', (e) => log?.error({ err: e.message }, 'control socket error'));
+  let closed: Promise<void> | null = null;
+  const close = async (): Promise<void> => {
+    await incoming.return?.();
+    for (const c of conns) c.destroy();
+    for (const s of waiting.splice(0)) void s.close();
+    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    await unlink(path).catch(() => undefined);
+  };
+  return {
+    path,
+    close: () => (closed ??= close()),
+  };
+}

@@ -1,0 +1,290 @@
+/**
+ * The configuration of an end point process (`riodp endpoint --config endpoint.yaml`, issue 8 §1):
+ * a YAML file (or the same object in TypeScript) checked with zod, one "path: expectation" line
+ * per bad field (src/sim/scenario/issues.ts), resolved into what `startEndpoint` takes: the
+ * sans-IO end point's configuration, the switch address and the process's own settings.
+ *
+ * Engine durations are integer nanoseconds (the TCP fabric's time unit, src/net/clock.ts);
+ * process settings that are host timeouts end in `Ms`. The engines check their own fields when
+ * the process builds them and name the field the same way (`session.retryPeriod must be …`).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { formatIssue, zodIssues } from '../sim/scenario/issues.ts';
+import type { Issue } from '../sim/scenario/issues.ts';
+import type { ProtocolSupport } from '../session/types.ts';
+import { attrProtocolName, attrVendor } from '../wire/smp/attribute-build.ts';
+import type { AttributeLike } from '../wire/smp/attributes.ts';
+import type { ConnectOptions } from './connect.ts';
+import type { FabricEndpointConfig } from './endpoint-engine.ts';
+import { FILE_TRANSFER_SUPPORT } from './api-file-format.ts';
+import { LOG_LEVELS } from './log.ts';
+import type { LogLevel } from './log.ts';
+import type { TlsConfig } from './security.ts';
+
+
+/** The API layer's bounds (api.ts): what a stream may hold on each side. */
+export interface ApiSettings {
+  /** PDUs of one stream handed to the engine and not yet segmented; `send` waits beyond. Default 4. */
+  readonly sendWindow: number;
+  /** PDUs received and not yet read at which the stream is turned off (FLOW_CONTROL XOFF). Default 16. */
+  readonly rxHigh: number;
+  /** ... and at or below which it is turned on again (XON). Default 4. */
+  readonly rxLow: number;
+  /** PDUs a stream holds at most; more are dropped and counted (`rxDropped`). Default 64. */
+  readonly rxLimit: number;
+  /** How long `readRegister` waits for the MAINTENANCE response. Default 1000 ms. */
+  readonly readTimeoutMs: number;
+}
+
+/** Connecting to the switch: the first attempt, and again after the link went down. */
+export interface RetrySettings {
+  /** `startEndpoint` rejects when no link is up this long after it was called. Default 10 000 ms. */
+  readonly timeoutMs: number;
+  /** Delay before the first retry, doubled after each failure up to `maxMs`. Default 100 ms. */
+  readonly firstMs: number;
+  readonly maxMs: number;
+}
+
+export interface EndpointProcessConfig {
+  readonly engine: FabricEndpointConfig;
+  /** The switch port this end point's link goes to, with the link's own options. */
+  readonly switch: ConnectOptions;
+  readonly retry: RetrySettings;
+  /** Unix domain socket of the control channel (control-server.ts); null: none. */
+  readonly control: string | null;
+  readonly log: LogLevel;
+  readonly api: ApiSettings;
+}
+
+/** A configuration that cannot be used: every problem found, one "path: expectation" line each. */
+export class EndpointConfigError extends Error {
+  readonly issues: readonly Issue[];
+
+  constructor(issues: readonly Issue[]) {
+    super(issues.map(formatIssue).join('\n'));
+    this.issues = issues;
+  }
+}
+Object.defineProperty(EndpointConfigError.prototype, 'name', { value: 'EndpointConfigError', writable: true, configurable: true });
+
+// ---- Schema ------------------------------------------------------------------------------------
+
+function expecting(what: string): (issue: { readonly input?: unknown }) => string {
+  return (issue) => (issue.input === undefined ? `missing, expected ${what}` : `expected ${what}`);
+}
+
+function int(min: number, max = Number.MAX_SAFE_INTEGER): z.ZodNumber {
+  const error = expecting(max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer ${min}..${max}`);
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+}
+
+const text = z.string({ error: expecting('a non-empty string') }).min(1, { error: expecting('a non-empty string') });
+const bool = z.boolean({ error: expecting('true or false') });
+const ns = int(1);
+const nsOrNull = z.union([ns, z.null()], { error: expecting('a positive integer (ns) or null') });
+const hexKey = z
+  .string({ error: expecting('16 to 64 bytes in hex') })
+  .regex(/^(?:[0-9a-fA-F]{2}){16,64}$/, { error: expecting('16 to 64 bytes in hex') })
+  .transform((h) => Uint8Array.from(Buffer.from(h, 'hex')));
+
+const tlsSchema = z.union(
+  [
+    z.strictObject({ psk: z.strictObject({ identity: text, key: hexKey }) }),
+    z.strictObject({ cert: z.strictObject({ cert: text, key: text, ca: text, serverName: text.optional() }) }),
+  ],
+  { error: expecting('{psk: {identity, key}} or {cert: {cert, key, ca}} (files)') },
+);
+
+/** §6.2.2: 56 bits, so 1 to 7 Latin-1 characters (NUL pads the rest). */
+const protocolName = z
+  .string({ error: expecting('1 to 7 Latin-1 characters') })
+  .refine((s) => /^.{1,7}$/su.test(s) && Array.from({ length: s.length }, (_, i) => s.charCodeAt(i)).every((c) => c >= 1 && c <= 0xff), { error: expecting('1 to 7 Latin-1 characters') });
+
+const protocolSchema = z.strictObject({
+  protoID: int(0, 0xfffe),
+  vendor: int(0, 0xffffff).optional(),
+  name: protocolName.optional(),
+  dataHeaderFormat: z.enum(['DATA', 'DATA1', 'DATA2', 'DATA3'], { error: expecting('one of DATA, DATA1, DATA2, DATA3') }).optional(),
+  cos: int(0, 0xff).optional(),
+  acceptOpen: bool.optional(),
+  singleSession: bool.optional(),
+});
+
+const conveyance = z.enum(['type9', 'type11'], { error: expecting('type9 or type11') });
+
+export const endpointConfigSchema = z.strictObject({
+  nodeId: int(0, 0xffff),
+  tt: z.union([z.literal(0), z.literal(1)], { error: expecting('0 (Dev8) or 1 (Dev16)') }).optional(),
+  switch: z.strictObject({ host: text.optional(), port: int(1, 65535), tls: tlsSchema.optional() }),
+  connect: z.strictObject({ timeoutMs: int(1).optional(), retryMs: int(1).optional(), maxRetryMs: int(1).optional() }).optional(),
+  link: z
+    .strictObject({ maxFrameSize: int(287, 65537).optional(), sendBatchBytes: int(287, 1 << 20).optional(), helloTimeoutMs: int(1).optional(), closeTimeoutMs: int(1).optional() })
+    .optional(),
+  control: text.optional(),
+  log: z.enum(LOG_LEVELS, { error: expecting(`one of ${LOG_LEVELS.join(', ')}`) }).optional(),
+  management: z
+    .strictObject({ conveyance: conveyance.optional(), streamID: int(0xe000, 0xfffe).optional(), cos: int(0, 0xff).optional(), mailbox: int(0, 63).optional() })
+    .optional(),
+  conveyances: z.array(conveyance, { error: expecting('a list of type9, type11') }).min(1).optional(),
+  protocols: z.array(protocolSchema, { error: expecting('a list of protocols') }).optional(),
+  fileTransfer: bool.optional(),
+  discovery: z
+    .strictObject({
+      targets: z.array(z.strictObject({ node: int(0, 0xffff), hop: int(0, 0xff).optional() })).optional(),
+      scan: z.strictObject({ first: int(0, 0xffff), last: int(0, 0xffff), hop: int(0, 0xff).optional() }).optional(),
+      readTimeout: ns.optional(),
+      pollPeriod: ns.optional(),
+      pollLimit: int(0).optional(),
+      parallel: int(1).optional(),
+      validation: bool.optional(),
+    })
+    .optional(),
+  session: z
+    .strictObject({
+      retryPeriod: ns.optional(),
+      timeoutPeriod: ns.optional(),
+      xonTimeout: ns.optional(),
+      rtsRetry: ns.optional(),
+      rtsLimit: ns.optional(),
+      conduitRole: z.enum(['peers', 'master', 'slave'], { error: expecting('peers, master or slave') }).optional(),
+      maxPendingPdus: int(1).optional(),
+      validation: bool.optional(),
+      requestAdvertise: bool.optional(),
+    })
+    .optional(),
+  type9: z.strictObject({ mtu: int(32, 256).optional(), idleTimeout: nsOrNull.optional(), crfSupported: bool.optional() }).optional(),
+  type11: z
+    .strictObject({ segmentSize: int(8, 256).optional(), responseTimeout: ns.optional(), maxRetries: int(0).optional(), reassemblyTimeout: nsOrNull.optional() })
+    .optional(),
+  ccp: z.strictObject({ orphanPeriod: ns.optional(), counterBits: int(1, 31).optional() }).optional(),
+  heldLimit: int(1).optional(),
+  api: z
+    .strictObject({ sendWindow: int(1).optional(), rxHigh: int(1).optional(), rxLow: int(0).optional(), rxLimit: int(1).optional(), readTimeoutMs: int(1).optional() })
+    .optional(),
+});
+
+/** The configuration as written (YAML, or an object in TypeScript). */
+export type EndpointConfigInput = z.input<typeof endpointConfigSchema>;
+type Parsed = z.output<typeof endpointConfigSchema>;
+
+// ---- Defaults ----------------------------------------------------------------------------------
+
+/** Annex 2 Table 3-1: 0xE000–0xFFFE are not assigned to opened streams, so a management stream lives there. */
+export const DEFAULT_MANAGEMENT_STREAM = 0xfff0;
+/**
+ * Part 10 §3.2.5 "a time-out as part of the lost packet detection mechanism": 1 s, so that a peer
+ * killed mid-PDU (issue 8 §3) leaves no reassembly context behind for long.
+ */
+export const DEFAULT_REASSEMBLY_IDLE_NS = 1_000_000_000;
+export const DEFAULT_API: ApiSettings = { sendWindow: 4, rxHigh: 16, rxLow: 4, rxLimit: 64, readTimeoutMs: 1000 };
+export const DEFAULT_RETRY: RetrySettings = { timeoutMs: 10_000, firstMs: 100, maxMs: 5_000 };
+
+function protocolSupport(p: Parsed['protocols'] extends (infer T)[] | undefined ? T : never): ProtocolSupport {
+  const attributes: AttributeLike[] = [];
+  if (p.vendor !== undefined) attributes.push(attrVendor({ oui: p.vendor }));
+  if (p.name !== undefined) attributes.push(attrProtocolName(p.name));
+  return {
+    protoID: p.protoID,
+    attributes,
+    ...(p.dataHeaderFormat === undefined ? {} : { dataHeaderFormat: p.dataHeaderFormat }),
+    ...(p.cos === undefined ? {} : { cos: p.cos }),
+    ...(p.acceptOpen === undefined ? {} : { acceptOpen: p.acceptOpen }),
+    ...(p.singleSession === undefined ? {} : { singleSession: p.singleSession }),
+  };
+}
+
+/** The fields of `o` that are set (zod leaves an absent optional field undefined, which exactOptionalPropertyTypes refuses). */
+type Defined<T> = { [K in keyof T]?: Exclude<T[K], undefined> };
+
+function dropUndefined<T extends object>(o: T | undefined): Defined<T> {
+  return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) as Defined<T>;
+}
+
+function engineConfig(c: Parsed): FabricEndpointConfig {
+  const m = c.management ?? {};
+  const kind = m.conveyance ?? 'type9';
+  const contact = kind === 'type9' ? { conveyance: kind, streamID: m.streamID ?? DEFAULT_MANAGEMENT_STREAM, cos: m.cos ?? 0 } : { conveyance: kind, mailbox: m.mailbox ?? 0 };
+  const protocols = (c.protocols ?? []).map(protocolSupport);
+  if (c.fileTransfer !== false) protocols.push(FILE_TRANSFER_SUPPORT);
+  const d = c.discovery ?? {};
+  return {
+    nodeId: c.nodeId,
+    tt: c.tt ?? 1,
+    conveyances: c.conveyances ?? (kind === 'type9' ? ['type9', 'type11'] : ['type11', 'type9']),
+    advertisement: { blocks: [{ contact }] },
+    session: { protocols, ...dropUndefined(c.session) },
+    discovery: {
+      ...dropUndefined({ ...d, targets: undefined, scan: undefined }),
+      ...(d.targets === undefined ? {} : { targets: d.targets.map((t) => (t.hop === undefined ? { node: t.node } : { node: t.node, hop: t.hop })) }),
+      ...(d.scan === undefined ? {} : { scan: d.scan.hop === undefined ? { first: d.scan.first, last: d.scan.last } : { first: d.scan.first, last: d.scan.last, hop: d.scan.hop } }),
+    },
+    type9: { idleTimeout: DEFAULT_REASSEMBLY_IDLE_NS, ...dropUndefined(c.type9) },
+    ...(c.type11 === undefined ? {} : { type11: dropUndefined(c.type11) }),
+    ...(c.ccp === undefined ? {} : { ccp: dropUndefined(c.ccp) }),
+    ...(c.heldLimit === undefined ? {} : { heldLimit: c.heldLimit }),
+  };
+}
+
+function readPem(path: string, base: string, at: string, issues: Issue[]): string {
+  try {
+    return readFileSync(resolve(base, path), 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    issues.push({ path: at, message: `cannot read ${path}${code === undefined ? '' : ` (${code})`}` });
+    return '';
+  }
+}
+
+function tlsConfig(t: NonNullable<Parsed['switch']['tls']>, base: string, issues: Issue[]): TlsConfig {
+  if ('psk' in t) return { psk: t.psk };
+  const c = t.cert;
+  const read = (f: 'cert' | 'key' | 'ca'): string => readPem(c[f], base, `switch.tls.cert.${f}`, issues);
+  return { cert: { cert: read('cert'), key: read('key'), ca: read('ca'), ...(c.serverName === undefined ? {} : { serverName: c.serverName }) } };
+}
+
+/**
+ * Checks a configuration and fills in the defaults. `baseDir` resolves the certificate files of
+ * `switch.tls.cert` (the config file's folder). Throws EndpointConfigError.
+ */
+export function endpointConfig(input: unknown, baseDir = process.cwd()): EndpointProcessConfig {
+  const r = endpointConfigSchema.safeParse(input);
+  if (!r.success) throw new EndpointConfigError(zodIssues(r.error));
+  const c = r.data;
+  const issues: Issue[] = [];
+  const api: ApiSettings = { ...DEFAULT_API, ...dropUndefined(c.api) };
+  if (api.rxLow >= api.rxHigh) issues.push({ path: 'api.rxLow', message: `expected less than api.rxHigh (${api.rxHigh})` });
+  if (api.rxLimit < api.rxHigh) issues.push({ path: 'api.rxLimit', message: `expected at least api.rxHigh (${api.rxHigh})` });
+  const retry = { timeoutMs: c.connect?.timeoutMs ?? DEFAULT_RETRY.timeoutMs, firstMs: c.connect?.retryMs ?? DEFAULT_RETRY.firstMs, maxMs: c.connect?.maxRetryMs ?? DEFAULT_RETRY.maxMs };
+  if (retry.maxMs < retry.firstMs) issues.push({ path: 'connect.maxRetryMs', message: `expected at least connect.retryMs (${retry.firstMs})` });
+  const tls = c.switch.tls === undefined ? undefined : tlsConfig(c.switch.tls, baseDir, issues);
+  if (issues.length > 0) throw new EndpointConfigError(issues);
+  const sw: ConnectOptions = {
+    host: c.switch.host ?? '127.0.0.1',
+    port: c.switch.port,
+    ...(tls === undefined ? {} : { tls }),
+    ...dropUndefined(c.link),
+  };
+  return { engine: engineConfig(c), switch: sw, retry, control: c.control ?? null, log: c.log ?? 'info', api };
+}
+
+/** Reads and checks a YAML configuration file; every problem is an EndpointConfigError line. */
+export function loadEndpointConfig(path: string): EndpointProcessConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new EndpointConfigError([{ path: '', message: `cannot read ${path}${code === undefined ? '' : ` (${code})`}` }]);
+  }
+  let value: unknown;
+  try {
+    value = parseYaml(text);
+  } catch (e) {
+    const first = ((e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '').replace(/:$/, '');
+    throw new EndpointConfigError([{ path: '', message: `not YAML: ${first}` }]);
+  }
+  return endpointConfig(value, dirname(resolve(path)));
+}

@@ -1,0 +1,404 @@
+/**
+ * The end point process driver (issue 8 §1 "`riodp endpoint --config endpoint.yaml`"): the sans-IO
+ * end point (endpoint-engine.ts) on a real link to its switch port and the real clock. No
+ * protocol logic here: it moves packets between the link and the engine, runs the engines'
+ * timers through one TimerDriver, and hands deliveries and events to the API (api.ts).
+ *
+ * - Link: `connect()` to the switch port, retried with backoff (endpoint-retry.ts) until it opens;
+ *   then `link-up` into the engine. When the link closes: `link-down`, and connect again.
+ * - Transmit: the engine sends only when pulled. After every input, and when the link drains, the
+ *   process pulls it while the link is writable (docs/net-framing.md §4.4: the link stops
+ *   accepting frames when the socket is over its high-water mark). What was pulled but found the
+ *   link full waits here (at most one pull's worth) for the next drain.
+ * - Receive: each packet goes to the engine, except MAINTENANCE responses to the application's
+ *   reads (api-reads.ts) and packets of nodes not yet discovered (api-contacts.ts), held until
+ *   discovery has reported them.
+ * - Inputs the API makes while the engine's outputs are being dispatched (an XOFF because a
+ *   delivery filled a stream's buffer) wait until that dispatch is over, so that every input's
+ *   outputs are dispatched in order.
+ */
+import type { Time, TimerInput } from '../engine/contract.ts';
+import { resolveDiscoveryConfig } from '../session/discovery-config.ts';
+import type { Packet, SerialPacket } from '../wire/packet.ts';
+import { isType8Response } from '../wire/type8.ts';
+import { WireError } from '../wire/errors.ts';
+import { ContactGate } from './api-contacts.ts';
+import { EndpointApi } from './api.ts';
+import type { ApiHost } from './api.ts';
+import type { LinkStatus, RiodpEndpoint } from './api-types.ts';
+import { connect } from './connect.ts';
+import type { EndpointProcessConfig } from './endpoint-config.ts';
+import { EndpointEngine } from './endpoint-engine.ts';
+import type { FabricCounters, FabricEndpointInput, FabricEndpointOutput, FlowState } from './endpoint-engine.ts';
+import { logEngineOutput } from './endpoint-log.ts';
+import { ReadPort } from './endpoint-reads.ts';
+import { nextRetryDelay } from './endpoint-retry.ts';
+import type { Link, LinkCounters } from './link.ts';
+import { makeLogger } from './log.ts';
+import type { Logger } from './log.ts';
+import { TimerDriver } from './timer-driver.ts';
+
+export interface StartEndpointOptions {
+  /** Default: a pino logger at the configured level on stderr (log.ts). */
+  readonly logger?: Logger;
+}
+
+type TimerKey = 'engine' | 'api' | 'process';
+
+/** Packets taken from the engine per pull. */
+const PULL_BATCH = 16;
+const MS = 1_000_000;
+
+export class EndpointProcess implements ApiHost {
+  readonly api: EndpointApi;
+  readonly nodeId: number;
+  readonly tt: 0 | 1;
+  readonly targets: readonly { readonly node: number; readonly hop?: number }[];
+  readonly #config: EndpointProcessConfig;
+  readonly #engine: EndpointEngine;
+  readonly #timers: TimerDriver<TimerKey>;
+  readonly #log: Logger;
+  readonly #gate: ContactGate<SerialPacket>;
+  readonly #reads: ReadPort;
+  #link: Link | null = null;
+  #state: LinkStatus['state'] = 'connecting';
+  #connects = 0;
+  #retryMs: number | null = null;
+  #closing = false;
+  #closed: Promise<void> | null = null;
+  #unsent: Packet[] = [];
+  /** The engine may have a packet to send: set by every input but a pull, cleared by an idle pull. */
+  #engineMay = true;
+  #busy = false;
+  #pumping = false;
+  readonly #queue: FabricEndpointInput[] = [];
+  #firstLink: { resolve(): void; reject(e: Error): void } | null = null;
+  #lastError: Error | null = null;
+
+  constructor(config: EndpointProcessConfig, opts: StartEndpointOptions = {}) {
+    this.#config = config;
+    this.#engine = new EndpointEngine(config.engine);
+    this.nodeId = config.engine.nodeId;
+    this.tt = config.engine.tt ?? 1;
+    this.targets = config.engine.discovery?.targets ?? [];
+    this.#log = opts.logger ?? makeLogger({ level: config.log, name: `endpoint-${this.nodeId}` });
+    this.#timers = new TimerDriver<TimerKey>((key, input) => {
+      this.#expired(key, input);
+    });
+    this.#gate = new ContactGate(this.nodeId);
+    const engineReadTimeout = resolveDiscoveryConfig({ ...config.engine.discovery, self: this.nodeId }).readTimeout;
+    this.#reads = new ReadPort({ nodeId: this.nodeId, tt: this.tt, engineReadTimeout }, config.api.readTimeoutMs, {
+      now: () => this.now(),
+      send: (p) => {
+        this.#unsent.push(p);
+      },
+      timer: (t) => {
+        this.#timers.apply('process', t);
+      },
+      count: (n) => {
+        this.api.count(n);
+      },
+    });
+    this.api = new EndpointApi(this, config.api);
+  }
+
+  /** Connects for the first time: resolves once the link is up, rejects after `retry.timeoutMs`. */
+  start(): Promise<void> {
+    const first = new Promise<void>((resolve, reject) => {
+      this.#firstLink = { resolve, reject };
+    });
+    this.#timers.apply('process', { kind: 'timer', name: 'give-up', at: this.now() + this.#config.retry.timeoutMs * MS });
+    this.#attempt();
+    return first;
+  }
+
+  now(): Time {
+    return this.#timers.now();
+  }
+
+  // ---- The engine ----------------------------------------------------------------------------
+
+  command(input: FabricEndpointInput): readonly FabricEndpointOutput[] | null {
+    const out = this.#input(input);
+    this.#pump();
+    return out;
+  }
+
+  /** Runs the input (or queues it behind the one running) and every input queued meanwhile. */
+  #input(input: FabricEndpointInput): FabricEndpointOutput[] | null {
+    if (this.#busy) {
+      this.#queue.push(input);
+      return null;
+    }
+    this.#busy = true;
+    try {
+      const out = this.#run(input);
+      for (let next = this.#queue.shift(); next !== undefined; next = this.#queue.shift()) this.#run(next);
+      return out;
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  #run(input: FabricEndpointInput): FabricEndpointOutput[] {
+    const out = this.#engine.handle(input, this.now());
+    if (input.kind !== 'pull') this.#engineMay = true;
+    for (const o of out) this.#dispatch(o);
+    return out;
+  }
+
+  #dispatch(o: FabricEndpointOutput): void {
+    switch (o.kind) {
+      case 'packet':
+        this.#outgoing(o.packet);
+        return;
+      case 'idle':
+        this.#engineMay = false;
+        return;
+      case 'timer':
+        this.#timers.apply('engine', o);
+        return;
+      case 'event':
+        if (o.source === 'discovery') this.#discovered(o.detail);
+        break;
+      default:
+        break;
+    }
+    logEngineOutput(this.#log, o);
+    this.api.output(o);
+  }
+
+  /** Discovery reported a node: its held packets go to the engine, after the input running now. */
+  #discovered(d: Readonly<Record<string, unknown>>): void {
+    const e = d['event'];
+    if (e !== 'participant' && e !== 'not-participating' && e !== 'unreachable') return;
+    for (const packet of this.#gate.reported(d['node'] as number)) this.#queue.push({ kind: 'packet', packet });
+  }
+
+  #outgoing(p: Packet): void {
+    if (p.ftype === 8 && p.transactionName === 'MAINTENANCE_READ_REQUEST') this.#reads.engineRequest(p);
+    this.#unsent.push(p);
+  }
+
+  /** Pulls the engine while the link takes frames. */
+  #pump(): void {
+    if (this.#pumping || this.#busy) return;
+    this.#pumping = true;
+    try {
+      for (;;) {
+        const link = this.#link;
+        if (link === null || link.state !== 'open') return;
+        while (this.#unsent.length > 0 && link.writable) this.#send(link, this.#unsent.shift() as Packet);
+        if (!link.writable || this.#unsent.length > 0 || !this.#engineMay) return;
+        this.#input({ kind: 'pull', max: PULL_BATCH });
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  #send(link: Link, p: Packet): void {
+    try {
+      link.sendPacket(p);
+    } catch (e) {
+      // A packet the engine built that does not encode is the engine's fault, not the peer's: counted and logged.
+      if (!(e instanceof WireError)) throw e;
+      this.api.count('encodeErrors');
+      this.#log.error({ err: e.message, ftype: p.ftype }, 'packet does not encode');
+    }
+  }
+
+  // ---- The link ------------------------------------------------------------------------------
+
+  #attempt(): void {
+    if (this.#closing) return;
+    this.#state = 'connecting';
+    connect(this.#config.switch, (l) => ({
+      onOpen: () => {
+        this.#up(l);
+      },
+      onPacket: (p) => {
+        if (this.#link === l) this.#received(p);
+      },
+      onSymbol: () => {
+        this.api.count('symbolsIn');
+      },
+      onDrain: () => {
+        if (this.#link === l) this.#pump();
+      },
+      onMalformed: (e) => {
+        this.#log.warn({ err: e.message, clause: e.clause }, 'malformed frame');
+      },
+      onClose: (c) => {
+        if (this.#link === l) this.#down(c.by, c.reasonName, c.text);
+      },
+    })).catch((e: unknown) => {
+      this.#lastError = e instanceof Error ? e : new Error(String(e));
+      this.#log.debug({ err: this.#lastError.message }, 'connect failed');
+      this.#retry();
+    });
+  }
+
+  #retry(): void {
+    if (this.#closing) return;
+    this.#retryMs = nextRetryDelay(this.#retryMs, this.#config.retry);
+    this.#timers.apply('process', { kind: 'timer', name: 'reconnect', at: this.now() + this.#retryMs * MS });
+  }
+
+  #up(l: Link): void {
+    if (this.#closing) {
+      l.close('normal', 'end point closed');
+      return;
+    }
+    this.#link = l;
+    this.#state = 'up';
+    this.#connects++;
+    this.#retryMs = null;
+    this.api.count('connects');
+    const sw = this.#config.switch;
+    this.#log.info({ switch: `${sw.host ?? '127.0.0.1'}:${sw.port}`, connects: this.#connects }, 'link up');
+    this.#timers.apply('process', { kind: 'timer', name: 'give-up', at: null });
+    this.command({ kind: 'link-up' });
+    const f = this.#firstLink;
+    this.#firstLink = null;
+    f?.resolve();
+  }
+
+  #down(by: string, reason: string, text: string): void {
+    this.#link = null;
+    this.#state = this.#closing ? 'closed' : 'connecting';
+    this.api.count('linkDowns');
+    this.api.count('unsentDiscarded', this.#unsent.length);
+    this.#unsent = [];
+    this.#log.info({ by, reason, text }, 'link down');
+    this.command({ kind: 'link-down' });
+    this.#reads.failAll(`the link to the switch went down (${reason}) before the MAINTENANCE response came`);
+    this.#retry();
+  }
+
+  #received(p: SerialPacket): void {
+    if (p.ftype === 8 && isType8Response(p) && this.#reads.response(p)) return;
+    const v = this.#gate.admit(p);
+    if (v.action === 'hold') {
+      this.api.count('gatedPackets');
+      if (v.discover !== null) this.command({ kind: 'discover', node: v.discover });
+      return;
+    }
+    if (v.overflow) this.api.count('gateOverflow');
+    this.command({ kind: 'packet', packet: p });
+  }
+
+  // ---- Timers --------------------------------------------------------------------------------
+
+  setTimer(name: string, at: Time | null): void {
+    this.#timers.apply('api', { kind: 'timer', name, at });
+  }
+
+  #expired(key: TimerKey, input: TimerInput): void {
+    if (key === 'engine') {
+      this.command(input as FabricEndpointInput);
+    } else if (key === 'api') {
+      this.api.timer(input.name);
+      this.#pump();
+    } else if (input.name === 'reconnect') {
+      this.#attempt();
+    } else if (input.name === 'give-up') {
+      this.#giveUp();
+    } else {
+      this.#reads.timer(input.name);
+    }
+  }
+
+  #giveUp(): void {
+    const f = this.#firstLink;
+    if (f === null) return;
+    this.#firstLink = null;
+    const sw = this.#config.switch;
+    const why = this.#lastError === null ? '' : `: ${this.#lastError.message}`;
+    f.reject(new Error(`no link to the switch at ${sw.host ?? '127.0.0.1'}:${sw.port} within ${this.#config.retry.timeoutMs} ms${why}`));
+    void this.close();
+  }
+
+  // ---- Application reads ---------------------------------------------------------------------
+
+  readRegister(to: number, hop: number, offset: number): Promise<number> {
+    if (this.#link === null || this.#closing) return Promise.reject(new Error('no link to the switch'));
+    const p = this.#reads.read(to, hop, offset);
+    this.#pump();
+    return p;
+  }
+
+  // ---- Status and end ------------------------------------------------------------------------
+
+  conduitReceives(remote: number): number[] {
+    return conduitReceives(this.#engine.snapshot(), remote);
+  }
+
+  engineCounters(): FabricCounters {
+    return this.#engine.counters();
+  }
+
+  flows(): FlowState[] {
+    return this.#engine.flows();
+  }
+
+  link(): LinkStatus {
+    const sw = this.#config.switch;
+    return { state: this.#state, switch: `${sw.host ?? '127.0.0.1'}:${sw.port}`, connects: this.#connects };
+  }
+
+  linkCounters(): LinkCounters | null {
+    return this.#link?.counters() ?? null;
+  }
+
+  snapshot(): Record<string, unknown> {
+    return { ...this.#engine.snapshot(), held: this.#gate.waiting(), unsent: this.#unsent.length, timers: this.#timers.pending().map((t) => ({ key: t.key, name: t.name, at: t.at })) };
+  }
+
+  close(): Promise<void> {
+    if (this.#closed !== null) return this.#closed;
+    this.#closing = true;
+    this.api.shutdown();
+    const link = this.#link;
+    this.#reads.failAll('the end point is closed');
+    this.#closed = new Promise<void>((resolve) => {
+      const finish = (): void => {
+        this.#timers.close();
+        this.#state = 'closed';
+        resolve();
+      };
+      if (link === null || link.state === 'closed') {
+        finish();
+        return;
+      }
+      link.socket.once('close', finish);
+      link.close('normal', 'end point closed');
+    });
+    return this.#closed;
+  }
+}
+
+/** The receive streamIDs of `remote`'s conduits in an end point snapshot (`endpoint.session.conduits`, conduits.ts ConduitRecord). */
+export function conduitReceives(snapshot: Record<string, unknown>, remote: number): number[] {
+  const endpoint = snapshot['endpoint'] as { session?: { conduits?: unknown } } | undefined;
+  const list = endpoint?.session?.conduits;
+  if (!Array.isArray(list)) return [];
+  return (list as { remote?: unknown; receive?: unknown }[]).flatMap((c) => (c.remote === remote && typeof c.receive === 'number' ? [c.receive] : []));
+}
+
+/**
+ * Starts an end point process: builds its engine (a RangeError names a bad field), connects to
+ * the switch and resolves with the API once the link is up.
+ */
+export async function startEndpoint(config: EndpointProcessConfig, opts: StartEndpointOptions = {}): Promise<RiodpEndpoint> {
+  const p = new EndpointProcess(config, opts);
+  await p.start();
+  return p.api;
+}
+
+/** Like startEndpoint, also giving the process (its `snapshot()`), for `riodp endpoint` and tests. */
+export async function startEndpointProcess(config: EndpointProcessConfig, opts: StartEndpointOptions = {}): Promise<EndpointProcess> {
+  const p = new EndpointProcess(config, opts);
+  await p.start();
+  return p;
+}
