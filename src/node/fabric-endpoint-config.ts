@@ -21,6 +21,7 @@ export interface ResolvedFabricConfig {
   readonly endpoint: SessionEndpointConfig;
   readonly ccp: CcpEndpointConfig;
   readonly heldLimit: number;
+  readonly gateFlows: boolean;
   readonly verifyOnReassemblyTimeout: boolean;
   /** The system's CRF setting (DECISIONS §3), as the Type 9 conveyance takes it: how a packet's prio/CRF name its flow. */
   readonly crfSupported: boolean;
@@ -28,7 +29,7 @@ export interface ResolvedFabricConfig {
 
 export function resolveFabricConfig(c: FabricEndpointConfig): ResolvedFabricConfig {
   if (typeof c !== 'object' || (c as unknown) === null) throw new RangeError('config must be an end point configuration');
-  const { ccp, heldLimit, verifyOnReassemblyTimeout, ...endpoint } = c;
+  const { ccp, heldLimit, gateFlows, verifyOnReassemblyTimeout, ...endpoint } = c;
   const ccpConfig = orDefault<unknown>(ccp, {});
   if (typeof ccpConfig !== 'object' || ccpConfig === null) throw new RangeError('ccp must be the CCP reaction engine\'s configuration');
   const type9 = (c.type9 as SessionEndpointConfig['type9'] | null | undefined) ?? {};
@@ -38,6 +39,7 @@ export function resolveFabricConfig(c: FabricEndpointConfig): ResolvedFabricConf
     endpoint: { ...endpoint, type9: { ...type9, idleTimeout: orDefault(type9.idleTimeout, DEFAULT_REASSEMBLY_IDLE) } },
     ccp: ccpConfig,
     heldLimit: positiveInteger(orDefault<unknown>(heldLimit, DEFAULT_HELD_LIMIT), 'heldLimit'),
+    gateFlows: booleanFlag(orDefault<unknown>(gateFlows, true), 'gateFlows'),
     verifyOnReassemblyTimeout: booleanFlag(orDefault<unknown>(verifyOnReassemblyTimeout, true), 'verifyOnReassemblyTimeout'),
     // Checked by the Type 9 conveyance (type9.crfSupported); anything but false is its default.
     crfSupported: crf !== false,

@@ -4,7 +4,7 @@ import { message, tagOf } from '../../test/support/switch-element.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { messageResponse } from '../wire/type13.ts';
 import { maintenanceReadRequest, maintenanceResponse } from '../wire/type8-build.ts';
-import { FlowBook, flowSlot, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
+import { FlowBook, flowSlot, gateFlows, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
 
 test('Part 9 Table 2-1, Part 6 Tables 6-6/6-7 (DECISIONS §3): a request\'s flow is its prio/CRF; Part 6 §6.12: responses (Type 8 responses, Type 13) have none, so no XOFF stops them', () => {
   const flows = (crf: boolean) => [0, 1, 2, 3].flatMap((prio) => [0, 1].map((c) => stoppableFlow(message(1, 2, { prio, crf: c }), crf) ?? '-'));
@@ -41,4 +41,13 @@ test('issue 8 §2: the flow book lists every (destination, flow) once, by destin
   const b = new FlowBook();
   for (const [d, f] of [[3, '1A'], [2, '0C'], [3, '0A'], [2, '0C']] as const) b.note(flowSlot(d, f), d, f);
   assert.deepEqual(b.list().map((e) => `${e.destinationID}/${e.flowID}`), ['2/0C', '3/0A', '3/1A']);
+});
+
+test('Part 6 Table 2-2, Part 9 Table 3-1 "Flow nA and higher for VCn": a packet with its VC bit set is in the flow of channel 1 + PRIO||CRF, and the gate of 1A–8A stops exactly those', () => {
+  const vcFlow = (prio: number, crf: number) => stoppableFlow({ ...message(1, 2, { prio, crf }), vc: 1 }, true);
+  assert.deepEqual([vcFlow(0, 0), vcFlow(0, 1), vcFlow(1, 0), vcFlow(3, 1)], ['1A', '2A', '3A', '8A']);
+  for (const crf of [true, false]) {
+    const byFlow = new Map(gateFlows(crf).map((g) => [g.flowID, g.heldAs]));
+    for (const n of [1, 2, 3, 4, 5, 6, 7, 8]) assert.equal(byFlow.get(`${n}A` as FlowIdLabel), `${n}A`);
+  }
 });

@@ -1,12 +1,14 @@
 import { flowIndex } from '../flow/flows.ts';
-import { flowIdForPacket } from '../wire/flow-id.ts';
+import { flowBits } from '../streaming/segment-pdu.ts';
+import { FLOW_ID_LABELS, flowIdForChannel, flowIdForPacket } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { FTYPE_MAINTENANCE } from '../wire/type8.ts';
 import type { EndpointPacket } from './session-endpoint-types.ts';
 
 /**
- * The end point's side of Part 9 transmit gating: which flow a packet it sends belongs to, the
- * packets held while their flow is stopped, and the flows it has heard of.
+ * The end point's side of Part 9 transmit gating: which flow a packet it sends belongs to, which
+ * segmenter flows a gate stops with it, the packets held while their flow is stopped, and the
+ * flows it has heard of.
  */
 
 /** A (destinationID, flowID) pair as one number: 16 slots per destination, the flow's Table 3-1 index. */
@@ -27,12 +29,44 @@ const WITHOUT_CRF = requestFlows(false);
  * ability to issue outbound response packets even if outbound request packets awaiting
  * transmission are congestion blocked", and Part 9 §2.4 flow control acts on "transaction request
  * flows". A request's flow is its prio/CRF (Part 9 Table 2-1, DECISIONS §3); a request at prio 3 is
- * "Illegal" there and maps to no flow, so no XOFF names it.
+ * "Illegal" there and maps to no flow, so no XOFF names it. A packet with its VC bit set is on
+ * channel 1 + PRIO||CRF (Part 6 Table 2-2) and in that channel's flow, "Flow nA and higher for
+ * VCn" (Part 9 Table 3-1), the way the segmenter's flowBits puts segments of 1A–8A there.
  */
 export function stoppableFlow(p: EndpointPacket, crfSupported: boolean): FlowIdLabel | undefined {
   if (p.ftype === 13) return undefined;
   if (p.ftype === FTYPE_MAINTENANCE && p.transactionName !== 'MAINTENANCE_READ_REQUEST') return undefined;
-  return (crfSupported ? WITH_CRF : WITHOUT_CRF)[((p.prio & 3) << 1) | (p.crf & 1)];
+  const bits = ((p.prio & 3) << 1) | (p.crf & 1);
+  if (((p.vc ?? 0) & 1) === 1) return flowIdForChannel(1 + bits);
+  return (crfSupported ? WITH_CRF : WITHOUT_CRF)[bits];
+}
+
+/** A flow the Type 9 conveyance's segmenter may send on, and the flow `stoppableFlow` puts its segments in. */
+export interface GateFlow {
+  readonly flowID: FlowIdLabel;
+  readonly heldAs: FlowIdLabel;
+}
+
+function gateFlowsOf(crfSupported: boolean): readonly GateFlow[] {
+  return FLOW_ID_LABELS.flatMap((flowID) => {
+    const bits = flowBits(flowID, crfSupported);
+    const heldAs = bits === undefined ? undefined : bits.vc === 1 ? flowIdForChannel(1 + ((bits.prio << 1) | bits.crf)) : (crfSupported ? WITH_CRF : WITHOUT_CRF)[(bits.prio << 1) | bits.crf];
+    return heldAs === undefined ? [] : [{ flowID, heldAs }];
+  });
+}
+const GATE_WITH_CRF = gateFlowsOf(true);
+const GATE_WITHOUT_CRF = gateFlowsOf(false);
+
+/**
+ * The segmenter flows a gate may stop, each with the flow the hold classifies its segments in: a
+ * segment of flow L carries flowBits(L) (its Table 6-6/6-7 prio and CRF; for 1A–8A the VC channel
+ * bits), and `stoppableFlow` reads those. Gating L exactly while that flow may not send stops at the
+ * source what the hold would otherwise hold, no more and no less (Part 9 §2.4.5 rule 1 "of the
+ * specified priority and lower": an XOFF of 0C stops 0A, 0B and 0C, so it gates every L held as one
+ * of them). VC flows 1A–8A are held as themselves.
+ */
+export function gateFlows(crfSupported: boolean): readonly GateFlow[] {
+  return crfSupported ? GATE_WITH_CRF : GATE_WITHOUT_CRF;
 }
 
 interface HeldFlow {

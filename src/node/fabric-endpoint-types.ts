@@ -2,7 +2,7 @@ import type { Counters, Time, TimerInput, TimerOutput } from '../engine/contract
 import type { CcpEndpointConfig, FlowChangeCause } from '../flow/ccp-endpoint-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type {
-  EndpointCounter, EndpointTimerName, EngineCounters, SessionEndpointConfig, SessionEndpointInput, SessionEndpointOutput,
+  EndpointCounter, EndpointTimerName, EngineCounters, GateInput, SessionEndpointConfig, SessionEndpointInput, SessionEndpointOutput,
 } from './session-endpoint-types.ts';
 
 /**
@@ -23,14 +23,25 @@ export interface FabricEndpointConfig extends SessionEndpointConfig {
   readonly ccp?: CcpEndpointConfig;
   /**
    * Packets pulled from the session stack for a flow an XOFF has stopped are held here until the
-   * flow restarts, at most this many for all flows together (default 64). Responses are never
-   * stopped (Part 6 §6.12: responses go "even if outbound request packets ... are congestion
+   * flow restarts, at most this many for all flows together (default 64). With `gateFlows` only a
+   * few come here: the Type 9 packet staged before the XOFF came, and Type 11 segments, which are
+   * not gated (at most `letters` messages per destination and mailbox are in flight). Responses are
+   * never stopped (Part 6 §6.12: responses go "even if outbound request packets ... are congestion
    * blocked"), but the session stack hands out its packets one at a time and cannot be asked for
    * its responses alone: while the hold is full the end point pulls nothing from it and answers
    * idle (`blockedPulls`) until a held flow restarts, at the latest by the orphaned XOFF timer
    * (decision H1 of docs/conformance-fabric-endpoint.md).
    */
   readonly heldLimit?: number;
+  /**
+   * Part 9 §2.4.5 rule 1 at the source: on every change of the CCP engine's flow states the end
+   * point gates the session stack's Type 9 flows that may not send (`GateInput` of
+   * session-endpoint-types.ts), so their segments stay queued in the segmenter and the other flows
+   * take the link; the hold then only takes what was already staged. Default true; false leaves
+   * everything to the hold (the behaviour before gating: a stopped bulk flow fills the hold and
+   * then blocks every flow, decision H1), for comparison.
+   */
+  readonly gateFlows?: boolean;
   /**
    * issue 8 §3 "a peer killed mid-PDU leaves the rest running, its reassembly contexts ...
    * reclaimed, its streams reported closed": when a reassembly times out (Type 9 `idle-timeout`,
@@ -55,9 +66,10 @@ export type FabricTimerName = EndpointTimerName | 'ccp:orphan';
 
 /**
  * Everything `SessionEndpoint` takes (a received `packet` may now also be Type 7), plus link state
- * and the CCP engine's timer.
+ * and the CCP engine's timer; not its `gate`, which the end point derives from the CCPs it gets
+ * (a `gate` given to it is an `invalid-input`).
  */
-export type FabricEndpointInput = Exclude<SessionEndpointInput, TimerInput<EndpointTimerName>> | FabricLinkInput | TimerInput<FabricTimerName>;
+export type FabricEndpointInput = Exclude<SessionEndpointInput, TimerInput<EndpointTimerName> | GateInput> | FabricLinkInput | TimerInput<FabricTimerName>;
 
 // ---------------------------------------------------------------------------------------------
 // Outputs
@@ -78,7 +90,9 @@ export type FabricEvent =
   /** A received packet of a type this end point has no engine for (dropped, counted). */
   | { readonly event: 'unsupported-packet'; readonly ftype: number; readonly reason: string }
   /** The link went down: packets held for stopped flows were discarded. */
-  | { readonly event: 'link-down'; readonly discarded: number };
+  | { readonly event: 'link-down'; readonly discarded: number }
+  /** An input the end point does not take from a driver (a `gate`); ignored, counted. */
+  | { readonly event: 'invalid-input'; readonly detail: string };
 
 export type FabricEndpointOutput =
   | Exclude<SessionEndpointOutput, TimerOutput<EndpointTimerName>>
@@ -95,9 +109,13 @@ export const FABRIC_COUNTERS = [
   'released',
   /** Held packets discarded at link-down. */
   'discarded',
-  /** Pulls answered idle because every packet ready belongs to a stopped flow or the hold is full. */
+  /** Pulls answered idle while packets were held: every packet ready belongs to a stopped flow, or the hold is full. */
   'blockedPulls',
   'unsupportedPackets',
+  /** Gate changes given to the session stack (a Type 9 flow stopped or restarted at the source). */
+  'gates',
+  /** Inputs reported as `invalid-input` of source `fabric`. */
+  'invalidInputs',
 ] as const;
 export type FabricCounter = (typeof FABRIC_COUNTERS)[number];
 

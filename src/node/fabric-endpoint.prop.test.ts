@@ -47,8 +47,9 @@ function recordSetup(): Setup {
 
 const SETUP = recordSetup();
 
-function fresh(): FabricEndpoint {
-  const e = new FabricEndpoint(SETUP.config);
+/** Node 1 as recorded, with or without gating (decision H10): the setup took no CCP, so both replay the same log. */
+function fresh(gateFlows = true): FabricEndpoint {
+  const e = new FabricEndpoint({ ...SETUP.config, gateFlows });
   for (const [input, now] of SETUP.log) e.handle(input, now);
   return e;
 }
@@ -107,10 +108,10 @@ function isSubsequence(sub: readonly string[], of: readonly string[]): boolean {
   return i === sub.length;
 }
 
-test('Part 9 §2.4.5, Part 10 §2.4 rule 1, §3.2.4: under any interleaving of XOFF/XON, orphan restarts, pulls and link changes, the packets of each flow leave in the order the session stack made them, none is lost but those link-down discards (counted), and responses are never held', () => {
+test('Part 9 §2.4.5, Part 10 §2.4 rule 1, §3.2.4: under any interleaving of XOFF/XON, orphan restarts, pulls and link changes, the packets of each flow leave in the order the session stack made them, none is lost but those link-down discards (counted), and responses are never held; gated at the source (decision H10), only a packet staged when its flow stopped is held', () => {
   fc.assert(
-    fc.property(fc.array(action, { minLength: 1, maxLength: 40, size: 'max' }), (actions) => {
-      const f = fresh();
+    fc.property(fc.boolean(), fc.array(action, { minLength: 1, maxLength: 40, size: 'max' }), (gateFlows, actions) => {
+      const f = fresh(gateFlows);
       const r = fresh();
       let now = SETUP.t;
       let deadline: number | undefined;
@@ -175,6 +176,11 @@ test('Part 9 §2.4.5, Part 10 §2.4 rule 1, §3.2.4: under any interleaving of X
       assert.deepEqual([...got.keys()].filter((k) => !want.has(k)), []);
       assert.equal(missing, c.discarded);
       assert.deepEqual(f.flows().filter((fl) => fl.held > 0 || fl.state === 'xoff'), []);
+      // Gated, the session stack has one Type 9 packet staged at most, so each XOFF strands one at most.
+      const xoffs = actions.filter((a) => a.kind === 'ccp' && a.command === 'XOFF').length;
+      if (gateFlows) assert.ok(c.held <= xoffs, `held ${c.held} after ${xoffs} XOFFs`);
+      else assert.equal(c.gates, 0);
+      assert.deepEqual(f.snapshot()['gated'], []);
     }),
     fcParams(600),
   );

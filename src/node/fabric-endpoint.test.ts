@@ -76,37 +76,42 @@ function reference(inputs: readonly FabricEndpointInput[]): Packet[] {
   return packetsOf(drain(r.e, r.t));
 }
 
-test('Part 9 §2.4.5 rule 1, Part 6 §6.12: an XOFF for (2, 0A) holds exactly that flow; the response, the high-priority flow to 2 and the flow to 3 go on', () => {
-  const { e, to2, to3, t } = trio();
-  const out = e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0A') }, t);
-  assert.deepEqual(out, [
-    { kind: 'flow-state', at: t, destinationID: 2, flowID: '0A', state: 'xoff', cause: 'xoff' },
-    { kind: 'timer', name: 'ccp:orphan', at: t + 1_000_000 },
-  ]);
-  e.handle({ kind: 'send', stream: to2, pdu: octets(1000, 1) }, t);
-  e.handle({ kind: 'send', stream: to3, pdu: octets(1000, 2) }, t);
-  e.handle({ kind: 'packet', packet: readFrom2(7) }, t);
-  e.handle({ kind: 'status-query', stream: to2 }, t);
-  const before = e.counters().endpoint.packetsOut;
-  const sent = packetsOf(drain(e, t));
-  assert.deepEqual(dataTo(sent, 2), [], 'nothing of (2, 0A) leaves');
-  // Decision H4: the session stack counts a held packet as sent when it is pulled from it.
-  assert.equal(e.counters().endpoint.packetsOut - before, sent.length + 4);
-  assert.equal(sent[0]?.ftype, 8, 'the MAINTENANCE response first');
-  assert.ok(sent.some((p) => p.ftype === 9 && p.destinationID === 2 && p.prio === 1), 'STATUS to 2 on 0C');
-  assert.equal(dataTo(sent, 3).length, 4, 'the PDU to 3: four segments of the 256-octet MTU');
-  assert.deepEqual(e.flows(), [
-    { destinationID: 2, flowID: '0A', state: 'xoff', held: 4 },
-    { destinationID: 2, flowID: '0C', state: 'xon', held: 0 },
-    { destinationID: 3, flowID: '0A', state: 'xon', held: 0 },
-  ]);
-  const c = e.counters().fabric;
-  assert.deepEqual([c.ccpIn, c.held, c.released, c.blockedPulls], [1, 4, 0, 1]);
-  assert.equal(e.counters().ccp['xoff'], 1);
+test('Part 9 §2.4.5 rule 1, Part 6 §6.12: an XOFF for (2, 0A) holds exactly that flow; the response, the high-priority flow to 2 and the flow to 3 go on (gated at the source, decision H10, or by the hold alone)', () => {
+  for (const gateFlows of [true, false]) {
+    const { e, to2, to3, t } = trio({ gateFlows });
+    // Gated, the PDU to 2 stays in the segmenter: nothing of it is pulled, so nothing is held.
+    const held = gateFlows ? 0 : 4;
+    const out = e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0A') }, t);
+    assert.deepEqual(out, [
+      { kind: 'flow-state', at: t, destinationID: 2, flowID: '0A', state: 'xoff', cause: 'xoff' },
+      { kind: 'timer', name: 'ccp:orphan', at: t + 1_000_000 },
+    ]);
+    e.handle({ kind: 'send', stream: to2, pdu: octets(1000, 1) }, t);
+    e.handle({ kind: 'send', stream: to3, pdu: octets(1000, 2) }, t);
+    e.handle({ kind: 'packet', packet: readFrom2(7) }, t);
+    e.handle({ kind: 'status-query', stream: to2 }, t);
+    const before = e.counters().endpoint.packetsOut;
+    const sent = packetsOf(drain(e, t));
+    assert.deepEqual(dataTo(sent, 2), [], 'nothing of (2, 0A) leaves');
+    // Decision H4: the session stack counts a held packet as sent when it is pulled from it.
+    assert.equal(e.counters().endpoint.packetsOut - before, sent.length + held);
+    assert.equal(sent[0]?.ftype, 8, 'the MAINTENANCE response first');
+    assert.ok(sent.some((p) => p.ftype === 9 && p.destinationID === 2 && p.prio === 1), 'STATUS to 2 on 0C');
+    assert.equal(dataTo(sent, 3).length, 4, 'the PDU to 3: four segments of the 256-octet MTU');
+    assert.deepEqual(e.flows(), [
+      { destinationID: 2, flowID: '0A', state: 'xoff', held },
+      { destinationID: 2, flowID: '0C', state: 'xon', held: 0 },
+      { destinationID: 3, flowID: '0A', state: 'xon', held: 0 },
+    ]);
+    const c = e.counters().fabric;
+    assert.deepEqual([c.ccpIn, c.held, c.released, c.blockedPulls, c.gates], [1, held, 0, gateFlows ? 0 : 1, gateFlows ? 1 : 0], `gateFlows ${gateFlows}`);
+    assert.equal(e.counters().ccp['xoff'], 1);
+  }
 });
 
 test('Part 9 §2.4.5 rule 2, Part 10 §2.4 rule 1, §3.2.4: XON releases the held packets first and in the order the session stack made them; the PDU arrives whole', () => {
-  const { net, e, to2, t } = trio();
+  // The hold alone (gateFlows false), so that every packet of the flow goes through it.
+  const { net, e, to2, t } = trio({ gateFlows: false });
   e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0A') }, t);
   const inputs: FabricEndpointInput[] = [
     { kind: 'send', stream: to2, pdu: octets(1000, 1) },
@@ -130,27 +135,36 @@ test('Part 9 §2.4.5 rule 2, Part 10 §2.4 rule 1, §3.2.4: XON releases the hel
   assert.deepEqual(delivered, [octets(1000, 1), octets(300, 2)]);
 });
 
-test('Part 9 §2.4.5 rule 1 "stops all transaction request flows of the specified priority and lower": an XOFF of 0C stops 0A, 0B and 0C towards that destination and nothing towards another', () => {
-  const { e, to2, to3, t } = trio();
-  const out = e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0C') }, t);
-  assert.deepEqual(out.flatMap((o) => (o.kind === 'flow-state' ? [`${o.destinationID}/${o.flowID} ${o.state}`] : [])), ['2/0A xoff', '2/0B xoff', '2/0C xoff']);
-  e.handle({ kind: 'send', stream: to2, pdu: octets(10, 1) }, t);
-  e.handle({ kind: 'send', stream: to3, pdu: octets(10, 2) }, t);
-  e.handle({ kind: 'status-query', stream: to2 }, t);
-  const sent = packetsOf(drain(e, t));
-  assert.deepEqual(sent.map((p) => `${p.ftype}>${p.destinationID} prio ${p.prio}`), ['9>3 prio 0']);
-  assert.deepEqual(e.flows().filter((f) => f.held > 0).map((f) => [f.destinationID, f.flowID, f.held]), [[2, '0A', 1], [2, '0C', 1]]);
+test('Part 9 §2.4.5 rule 1 "stops all transaction request flows of the specified priority and lower": an XOFF of 0C stops 0A, 0B and 0C towards that destination and nothing towards another (gated at the source, decision H10, or by the hold alone)', () => {
+  for (const gateFlows of [true, false]) {
+    const { e, to2, to3, t } = trio({ gateFlows });
+    const out = e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0C') }, t);
+    assert.deepEqual(out.flatMap((o) => (o.kind === 'flow-state' ? [`${o.destinationID}/${o.flowID} ${o.state}`] : [])), ['2/0A xoff', '2/0B xoff', '2/0C xoff']);
+    e.handle({ kind: 'send', stream: to2, pdu: octets(10, 1) }, t);
+    e.handle({ kind: 'send', stream: to3, pdu: octets(10, 2) }, t);
+    e.handle({ kind: 'status-query', stream: to2 }, t);
+    const sent = packetsOf(drain(e, t));
+    assert.deepEqual(sent.map((p) => `${p.ftype}>${p.destinationID} prio ${p.prio}`), ['9>3 prio 0']);
+    const held = e.flows().filter((f) => f.held > 0).map((f) => [f.destinationID, f.flowID, f.held]);
+    assert.deepEqual(held, gateFlows ? [] : [[2, '0A', 1], [2, '0C', 1]]);
+    // Gated: the flows held as 0A, 0B and 0C; the VC flows 1A–8A are flows of their own (Part 9 Table 3-1).
+    const gated = (e.snapshot()['gated'] as { destinationID: number; flowIDs: string[] }[]);
+    assert.deepEqual(gated, gateFlows ? [{ destinationID: 2, flowIDs: ['0A', '0B', '0C'] }] : []);
+  }
 });
 
-test('DECISIONS §3, Part 6 Table 6-6 (decision H5): without CRF (type9.crfSupported false, the system setting) the high-priority flow is 0B: its XOFF holds the STATUS (prio 1) and the data (prio 0) to 2, not the data to 3', () => {
-  const { e, to2, to3, t } = trio({}, { type9: { crfSupported: false } });
-  const out = e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0B') }, t);
-  assert.deepEqual(out.flatMap((o) => (o.kind === 'flow-state' ? [o.flowID] : [])), ['0A', '0B']);
-  e.handle({ kind: 'status-query', stream: to2 }, t);
-  e.handle({ kind: 'send', stream: to2, pdu: octets(10, 1) }, t);
-  e.handle({ kind: 'send', stream: to3, pdu: octets(10, 2) }, t);
-  assert.deepEqual(packetsOf(drain(e, t)).map((p) => `${p.ftype}>${p.destinationID} prio ${p.prio} crf ${p.crf}`), ['9>3 prio 0 crf 0']);
-  assert.deepEqual(e.flows().filter((f) => f.held > 0).map((f) => [f.destinationID, f.flowID, f.held]), [[2, '0A', 1], [2, '0B', 1]]);
+test('DECISIONS §3, Part 6 Table 6-6 (decision H5): without CRF (type9.crfSupported false, the system setting) the high-priority flow is 0B: its XOFF holds the STATUS (prio 1) and the data (prio 0) to 2, not the data to 3 (gated at the source, decision H10, or by the hold alone)', () => {
+  for (const gateFlows of [true, false]) {
+    const { e, to2, to3, t } = trio({ gateFlows }, { type9: { crfSupported: false } });
+    const out = e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0B') }, t);
+    assert.deepEqual(out.flatMap((o) => (o.kind === 'flow-state' ? [o.flowID] : [])), ['0A', '0B']);
+    e.handle({ kind: 'status-query', stream: to2 }, t);
+    e.handle({ kind: 'send', stream: to2, pdu: octets(10, 1) }, t);
+    e.handle({ kind: 'send', stream: to3, pdu: octets(10, 2) }, t);
+    assert.deepEqual(packetsOf(drain(e, t)).map((p) => `${p.ftype}>${p.destinationID} prio ${p.prio} crf ${p.crf}`), ['9>3 prio 0 crf 0']);
+    assert.deepEqual(e.flows().filter((f) => f.held > 0).map((f) => [f.destinationID, f.flowID, f.held]), gateFlows ? [] : [[2, '0A', 1], [2, '0B', 1]]);
+    assert.equal(e.counters().fabric.gates > 0, gateFlows);
+  }
 });
 
 test('Part 9 Annex A.2: the orphaned XOFF timer is ccp:orphan; at its deadline the flow restarts (cause orphan) and its held packets go at the next pull; an early expiry is ignored', () => {
@@ -170,7 +184,8 @@ test('Part 9 Annex A.2: the orphaned XOFF timer is ccp:orphan; at its deadline t
 });
 
 test('issue 8 §1 (decision H1): while heldLimit packets are held the end point pulls nothing from the session stack and answers idle (blockedPulls); a response waits too, then goes before the rest once the flow restarts', () => {
-  const { e, to2, t } = trio({ heldLimit: 2 });
+  // The hold alone (gateFlows false): gated, a Type 9 flow's packets stay in the segmenter instead.
+  const { e, to2, t } = trio({ heldLimit: 2, gateFlows: false });
   e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0A') }, t);
   e.handle({ kind: 'send', stream: to2, pdu: octets(1000, 1) }, t);
   assert.deepEqual(e.handle({ kind: 'pull' }, t), [{ kind: 'idle' }]);
@@ -185,7 +200,7 @@ test('issue 8 §1 (decision H1): while heldLimit packets are held the end point 
 });
 
 test('issue 8 §3 (decision H2), Part 9 §2.4.2.3: link-down discards the held packets (counted, event) and restarts every flow (cause reset); the orphan timer is cancelled', () => {
-  const { e, to2, t } = trio();
+  const { e, to2, t } = trio({ gateFlows: false });
   e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0A') }, t);
   e.handle({ kind: 'send', stream: to2, pdu: octets(1000, 1) }, t);
   drain(e, t);
@@ -244,7 +259,7 @@ test('issue 8 §1: other packets, commands and inner timers go to the session st
 });
 
 test('issue 8 §2: pull {max} hands out up to max packets, held ones first; flows(), counters() and a JSON-serialisable snapshot() with the inner snapshots', () => {
-  const { e, to2, to3, t } = trio();
+  const { e, to2, to3, t } = trio({ gateFlows: false });
   e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0A') }, t);
   e.handle({ kind: 'send', stream: to2, pdu: octets(300, 1) }, t);
   e.handle({ kind: 'send', stream: to3, pdu: octets(300, 2) }, t);

@@ -12,7 +12,8 @@ import type { Type7Packet } from '../wire/type7.ts';
 import { isPacket, untag } from './endpoint-input.ts';
 import { resolveFabricConfig } from './fabric-endpoint-config.ts';
 import type { ResolvedFabricConfig } from './fabric-endpoint-config.ts';
-import { FlowBook, flowSlot, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
+import { FlowBook, flowSlot, gateFlows, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
+import type { GateFlow } from './fabric-endpoint-hold.ts';
 import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
 import type {
   FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEvent, FabricTimerName, FlowState,
@@ -32,14 +33,19 @@ const ORPHAN_TIMER = 'ccp:orphan';
  * - A received Type 7 packet addressed to this end point (Part 9 §3.2 destinationID "which end
  *   point the CCP is destined for") goes to the CCP engine; every other packet, command and
  *   session timer goes to the `SessionEndpoint` unchanged.
+ * - Gating (`gateFlows`): whenever the CCP engine's flow states change, the session stack's Type 9
+ *   flows whose segments may not send are gated, and those that may again are restarted (§2.4.5
+ *   rule 1 "A XOFF flow control transaction stops all transaction request flows of the specified
+ *   priority and lower targeted to the specified destination"; rule 2 "the transaction request
+ *   flows for that flowID and flowIDs of higher priority are restarted"): a stopped flow's
+ *   segments stay in the segmenter and the pulls go to its other flows, other destinations and
+ *   responses at the full rate of the link.
  * - `pull`: packets come from the session stack; a request whose (destinationID, flowID) the CCP
- *   engine has stopped is held, FIFO per flow, and the pull goes on to the next packet (§2.4.5 rule
- *   1 "A XOFF flow control transaction stops all transaction request flows of the specified
- *   priority and lower targeted to the specified destination"; its other flows and its responses
- *   go on). When the flow may send again (XON, orphaned XOFF restart, link restart; rule 2 "the
- *   transaction request flows for that flowID and flowIDs of higher priority are restarted") its
- *   held packets are sent first, in order.
- * - The hold is bounded (`heldLimit`). The session stack hands out its packets one at a time and
+ *   engine has stopped (a Type 9 segment staged before its XOFF came, a Type 11 segment, a
+ *   discovery read) is held, FIFO per flow, and the pull goes on to the next packet. When the flow may send again (XON, orphaned
+ *   XOFF restart, link restart) its held packets are sent first, in order.
+ * - The hold is bounded (`heldLimit`); with gating it takes a few packets per stopped flow and
+ *   practically never fills. The session stack hands out its packets one at a time and
  *   cannot be asked for "a response, if it has one", so while the hold is full the end point pulls
  *   nothing from it and answers idle (`blockedPulls`) until a held flow restarts (decision H1).
  *   Some flow always does: §2.4.2.1 "there shall be an orphaned XOFF mechanism", which restarts
@@ -57,6 +63,10 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   readonly #book = new FlowBook();
   /** tgtdestinationIDs of the CCPs taken: the only destinations whose counters can be non-zero. */
   readonly #ccpDestinations = new Set<number>();
+  /** The segmenter flows a gate may stop, in a fixed order: bit i of a `#gated` mask is flow i. */
+  readonly #gateFlows: readonly GateFlow[];
+  /** Per destination, the flows gated stopped (a bit mask over `#gateFlows`); absent: none. */
+  readonly #gated = new Map<number, number>();
   readonly #counters: Counters<FabricCounter> = zeroCounters(FABRIC_COUNTERS);
   #link: 'unknown' | 'up' | 'down' = 'unknown';
   #now: Time = 0;
@@ -69,6 +79,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     this.#endpoint = new SessionEndpoint(r.endpoint);
     this.#ccp = within('ccp', () => new CcpEndpoint(r.ccp));
     this.#held = new HeldPackets(r.heldLimit);
+    this.#gateFlows = r.gateFlows ? gateFlows(r.crfSupported) : [];
   }
 
   handle(input: FabricEndpointInput, now: Time): FabricEndpointOutput[] {
@@ -91,7 +102,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
         break;
       default:
         // Commands, discovery, and (from JSON) unknown kinds, which the session stack reports.
-        this.#fromEndpoint(this.#endpoint.handle(input, now));
+        if ((input as { kind: unknown }).kind === 'gate') this.#invalid('gate: the end point gates its flows from the CCPs it receives');
+        else this.#fromEndpoint(this.#endpoint.handle(input, now));
     }
     return out;
   }
@@ -125,10 +137,14 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     return {
       nodeId: c.nodeId,
       heldLimit: c.heldLimit,
+      gateFlows: c.gateFlows,
       verifyOnReassemblyTimeout: c.verifyOnReassemblyTimeout,
       link: this.#link,
       held: this.#held.total,
       flows: this.flows(),
+      gated: [...this.#gated].sort((a, b) => a[0] - b[0]).map(([destinationID, mask]) => ({
+        destinationID, flowIDs: this.#gateFlows.filter((_, i) => (mask & (1 << i)) !== 0).map((f) => f.flowID),
+      })),
       counters: { ...this.#counters },
       endpoint: this.#endpoint.snapshot(),
       ccp: this.#ccp.snapshot(),
@@ -219,7 +235,32 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     if (this.#held.count(slot) === 0 && this.#flowOpen(dest, flowID)) return false;
     this.#held.hold(slot, dest, flowID, packet);
     this.#counters.held++;
+    // With bounded counters a destination no CCP named may share a stopped counter (ccp-endpoint.ts):
+    // no flow change told of it, so it is gated when its first packet is held.
+    this.#regate(dest);
     return true;
+  }
+
+  /**
+   * Gates the session stack's flows to `destinationID` as the CCP engine's state says now: a flow
+   * is stopped while the flow the hold would put its packets in may not send (decision H10).
+   */
+  #regate(destinationID: number): void {
+    const flows = this.#gateFlows;
+    if (flows.length === 0) return;
+    let mask = 0;
+    for (let i = 0; i < flows.length; i++) if (!this.#flowOpen(destinationID, (flows[i] as GateFlow).heldAs)) mask |= 1 << i;
+    const before = this.#gated.get(destinationID) ?? 0;
+    if (mask === before) return;
+    if (mask === 0) this.#gated.delete(destinationID);
+    else this.#gated.set(destinationID, mask);
+    for (let i = 0; i < flows.length; i++) {
+      const bit = 1 << i;
+      if (((mask ^ before) & bit) === 0) continue;
+      this.#counters.gates++;
+      const gate = { kind: 'gate', destinationID, flowID: (flows[i] as GateFlow).flowID, stopped: (mask & bit) !== 0 } as const;
+      this.#fromEndpoint(this.#endpoint.handle(gate, this.#now));
+    }
   }
 
   /**
@@ -261,14 +302,22 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     if (node !== undefined) this.#fromEndpoint(this.#endpoint.handle({ kind: 'verify', node }, this.#now));
   }
 
+  /**
+   * Every destination whose flows changed is gated anew, and so is every destination already gated:
+   * with bounded counters a change may reach a destination the flow outputs do not name.
+   */
   #toCcp(input: CcpEndpointInput): void {
-    this.#fromCcp(this.#ccp.handle(input, this.#now));
+    const changed = new Set<number>(this.#gated.keys());
+    this.#fromCcp(this.#ccp.handle(input, this.#now), changed);
+    if (this.#gateFlows.length === 0) return;
+    for (const destinationID of [...changed].sort((a, b) => a - b)) this.#regate(destinationID);
   }
 
-  #fromCcp(outs: readonly CcpEndpointOutput[]): void {
+  #fromCcp(outs: readonly CcpEndpointOutput[], changed: Set<number>): void {
     for (const o of outs) {
       switch (o.kind) {
         case 'flow':
+          changed.add(o.destinationID);
           this.#book.note(flowSlot(o.destinationID, o.flowID), o.destinationID, o.flowID);
           this.#out.push({ kind: 'flow-state', at: this.#now, destinationID: o.destinationID, flowID: o.flowID, state: o.enabled ? 'xon' : 'xoff', cause: o.cause });
           break;
@@ -292,6 +341,11 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
 
   #event(detail: FabricEvent): void {
     this.#out.push({ kind: 'event', source: 'fabric', at: this.#now, detail });
+  }
+
+  #invalid(detail: string): void {
+    this.#counters.invalidInputs++;
+    this.#event({ event: 'invalid-input', detail });
   }
 
   #unsupported(reason: string): void {

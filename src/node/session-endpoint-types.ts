@@ -6,6 +6,7 @@ import type { Type11ConveyanceConfig, Type11CounterName, Type11Event, Type11Time
 import type { Type9ConveyanceConfig, Type9CounterName, Type9Event } from '../session/type9-conveyance-types.ts';
 import type { Contact, DeliverOutput, SessionConfig, SessionCounter, SessionEvent, SessionInput } from '../session/types.ts';
 import type { IdleTimerName, ReassemblerEvent } from '../streaming/reassembler-types.ts';
+import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Packet } from '../wire/packet.ts';
 import type { Type11Packet } from '../wire/type11.ts';
 import type { Type13MessageResponse } from '../wire/type13.ts';
@@ -99,7 +100,26 @@ export interface PullInput {
 /** Timer names carry the inner engine they belong to. */
 export type EndpointTimerName = `session:${string}` | `discovery:${DiscoveryTimerName}` | `type11:${Type11TimerName}` | `type9:${IdleTimerName}`;
 
-export type SessionEndpointInput = PacketInput | EndpointCommand | DiscoverCommand | PullInput | TimerInput<EndpointTimerName>;
+/**
+ * Stops (`stopped: true`) or restarts the end point's Type 9 segments of one flow towards one
+ * destination: the transmit side of Part 9 §2.4.5 rule 1 ("A XOFF flow control transaction stops
+ * all transaction request flows of the specified priority and lower targeted to the specified
+ * destination"), which `FabricEndpoint` drives from its CCP engine. `flowID` is the flow as the Type
+ * 9 conveyance sends it (its `highFlow` or `normalFlow`; the Part 10 segmenter's flow). Pulls then
+ * pass over that flow's segments (a PDU being segmented pauses mid-PDU) and go on with the others,
+ * so the packets of a stopped flow stay queued where they were made. Type 11 messages are not gated
+ * (the Type 11 conveyance cannot pass over one destination's segments); a packet already staged for
+ * the transmit queue still comes out at the next pull. Without a Type 9 conveyance the gate has
+ * nothing to stop and is ignored; a malformed one is the Type 9 conveyance's `invalid-input`.
+ */
+export interface GateInput {
+  readonly kind: 'gate';
+  readonly destinationID: number;
+  readonly flowID: FlowIdLabel;
+  readonly stopped: boolean;
+}
+
+export type SessionEndpointInput = PacketInput | EndpointCommand | DiscoverCommand | PullInput | GateInput | TimerInput<EndpointTimerName>;
 
 // ---------------------------------------------------------------------------------------------
 // Outputs

@@ -22,7 +22,8 @@ import type { SendMessageOutput, SendPduOutput } from './types.ts';
  *
  * Transmit order. Segments leave only when pulled (`pull`, one per transmit opportunity of the
  * link, as the segmenter itself works): the next segment of a flow that is `highFlow` first, then
- * of any flow in the segmenter's round-robin (`pull-any`).
+ * of any flow in the segmenter's round-robin (`pull-any`). Flows a `gate` input stopped are passed
+ * over by both.
  */
 
 export interface Type9ConveyanceConfig {
@@ -77,12 +78,28 @@ export interface Type9SendPduInput extends SendPduOutput {
   readonly id?: Type9Id;
 }
 
+/**
+ * Stops or restarts the segments of one flow towards one destination (the segmenter's `gate`, its
+ * types describe it): e.g. the end point's reaction to a Part 9 XOFF, §2.4.5 rule 1 "stops all
+ * transaction request flows of the specified priority and lower targeted to the specified
+ * destination". `flowID` is the flow as this conveyance sends it (`highFlow`, `normalFlow`). A
+ * stopped flow's units stay queued, a unit being segmented pauses mid-PDU, and pulls go on with
+ * the other flows, the high flows to other destinations first as before.
+ */
+export interface Type9GateInput {
+  readonly kind: 'gate';
+  readonly destinationID: number;
+  readonly flowID: FlowIdLabel;
+  readonly stopped: boolean;
+}
+
 export type Type9ConveyanceInput =
   | Type9SendInput
   | Type9SendPduInput
+  | Type9GateInput
   /** A received Type 9 packet. */
   | { readonly kind: 'packet'; readonly packet: Type9Packet }
-  /** A transmit opportunity: up to `max` segments (a positive integer, default 1). */
+  /** A transmit opportunity: up to `max` segments (a positive integer, default 1); stopped flows send none. */
   | { readonly kind: 'pull'; readonly max?: number }
   | TimerInput<IdleTimerName>;
 

@@ -11,8 +11,8 @@ import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { TT } from '../wire/header.ts';
 import type { Type9Packet } from '../wire/type9-types.ts';
 import type {
-  Type9ConveyanceConfig, Type9ConveyanceInput, Type9ConveyanceOutput, Type9CounterName, Type9Event, Type9Id, Type9SendInput,
-  Type9SendPduInput, Type9Unit,
+  Type9ConveyanceConfig, Type9ConveyanceInput, Type9ConveyanceOutput, Type9CounterName, Type9Event, Type9GateInput, Type9Id,
+  Type9SendInput, Type9SendPduInput, Type9Unit,
 } from './type9-conveyance-types.ts';
 import type { SmpPriority } from './types.ts';
 
@@ -115,6 +115,9 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
       case 'pull':
         this.#pull(input.max, now, out);
         break;
+      case 'gate':
+        this.#gate(input, now, out);
+        break;
       case 'timer':
         this.#fromReassembler(this.#reassembler.handle(input, now), out);
         break;
@@ -191,13 +194,23 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
     }
   }
 
+  /** The `highFlow` flows in turn, those a gate stopped passed over (Part 9 §2.4.5 rule 1). */
   #pullHigh(now: Time, out: Out): boolean {
     const high = this.#config.highFlow;
-    for (const f of this.#segmenter.busyFlows()) {
-      if (f.flowID !== high) continue;
+    const seg = this.#segmenter;
+    for (const f of seg.busyFlows()) {
+      if (f.flowID !== high || seg.isStopped(f.destinationID, high)) continue;
       if (this.#fromSegmenter(this.#segmenter.handle({ kind: 'pull', destinationID: f.destinationID, flowID: high }, now), out)) return true;
     }
     return false;
+  }
+
+  /** The segmenter keeps the gate state, so that `pull-any` passes over a stopped flow and keeps the others' turns. */
+  #gate(input: Type9GateInput, now: Time, out: Out): void {
+    const { destinationID, flowID, stopped } = input;
+    const bad = this.#segmenter.handle({ kind: 'gate', destinationID, flowID, stopped }, now).some((o) => o.kind === 'event');
+    const shown = typeof stopped === 'boolean' ? String(stopped) : describeInput(stopped);
+    if (bad) this.#invalid(`gate: ${describeInput(destinationID)}/${describeInput(flowID)} stopped ${shown} is not a flow and a boolean`, out);
   }
 
   /** Maps a pull's outputs; true when it sent a segment. */

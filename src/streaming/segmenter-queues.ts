@@ -140,3 +140,18 @@ export function removeWaiting(list: Pdu[], p: Pdu): void {
   const i = list.indexOf(p);
   if (i >= 0) list.splice(i, 1);
 }
+
+/** A field as given, for outputs that echo bad input. */
+export function shown(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
+  return typeof v;
+}
+
+/** The PDU `id` names, else the oldest of the flow not yet aborted. */
+export function abortTarget(flow: FlowQueue, id: PduId | undefined): Pdu | undefined {
+  const a = flow.active !== null && !flow.active.aborting ? flow.active : undefined;
+  if (id === undefined) return a ?? flow.waiting[0];
+  if (a !== undefined && a.id === id) return a;
+  return flow.waiting.find((p) => p.id === id);
+}

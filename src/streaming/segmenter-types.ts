@@ -79,9 +79,22 @@ export type SegmenterInput =
   /**
    * The next segment of any flow: flows take turns segment by segment, in ascending
    * (destinationID, Part 9 Table 3-1 flowID code) order, starting after the flow served last and
-   * wrapping around; a flow with nothing it may send is skipped. `max` as for `pull`.
+   * wrapping around; a flow with nothing it may send, or stopped by `gate`, is skipped. `max` as for
+   * `pull`.
    */
   | { readonly kind: 'pull-any'; readonly max?: number }
+  /**
+   * Stops (`stopped: true`) or restarts a flow for `pull` and `pull-any`: the caller's transmit
+   * gating, e.g. the end point's reaction to a Part 9 XOFF (§2.4.5 rule 1 "A XOFF flow control
+   * transaction stops all transaction request flows of the specified priority and lower targeted to
+   * the specified destination"). A stopped flow keeps its PDUs and takes new ones; a PDU it is
+   * segmenting pauses mid-PDU and goes on from the next segment once restarted (§3.2.5 rule 1
+   * "PDUs associated with different RapidIO flows may be segmented concurrently": other flows'
+   * segments may come between; within the flow the order is kept). `pull-any` passes over a stopped
+   * flow as over one with nothing to send, so the others keep their turns. The state is per
+   * (destinationID, flowID), whether or not the flow has PDUs; every flow starts restarted.
+   */
+  | { readonly kind: 'gate'; readonly destinationID: number; readonly flowID: FlowIdLabel; readonly stopped: boolean }
   /**
    * Aborts the oldest PDU of the flow not yet aborted, or the PDU `id` names. A PDU whose start
    * segment was sent ends with an abort segment (rule 9: "an end segment with no data payload and
@@ -135,12 +148,14 @@ export type SegmenterIdleReason =
    */
   | 'stream-busy'
   /** The next PDU cannot start: the MTU register holds a reserved encoding (§5.5.1 Table 5-6). */
-  | 'mtu-reserved';
+  | 'mtu-reserved'
+  /** The flow has a segment to send but a `gate` input stopped it (for `pull-any`: every flow with one is stopped). */
+  | 'flow-stopped';
 
 export type SegmenterEventName =
   /** `abort` found no PDU of the flow to abort (none queued, or the one named by `id` is not there). */
   | 'nothing-to-abort'
-  /** A `pull`, `pull-any`, `abort` or `set-max-pdu` whose fields are not a flow, a `max` or a MaxPDU; ignored. */
+  /** A `pull`, `pull-any`, `abort`, `gate` or `set-max-pdu` whose fields are not a flow, a `max`, a boolean or a MaxPDU; ignored. */
   | 'invalid-input';
 
 export type SegmenterOutput =

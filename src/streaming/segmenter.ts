@@ -9,7 +9,7 @@ import { PDU_MAX, abortSegment, flowBits, payloadView, pduProblem, segmentCount,
 import type { FlowBits } from './segment-pdu.ts';
 import { resolveSegmenterConfig } from './segmenter-config.ts';
 import type { ResolvedSegmenterConfig } from './segmenter-config.ts';
-import { FlowRing, canStart, doneOutput, flowKey, pduRef, queuedOutput, removeWaiting, startedOutput } from './segmenter-queues.ts';
+import { FlowRing, abortTarget, canStart, doneOutput, flowKey, pduRef, queuedOutput, removeWaiting, shown, startedOutput } from './segmenter-queues.ts';
 import type { FlowQueue, Pdu, StreamQueue } from './segmenter-queues.ts';
 import type {
   PduId, PduRef, SegmenterConfig, SegmenterCounterName, SegmenterEventName, SegmenterIdleReason, SegmenterInput, SegmenterOutput,
@@ -55,6 +55,8 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
   readonly #flows = new Map<number, FlowQueue>();
   readonly #streams = new Map<string, StreamQueue>();
   readonly #ring = new FlowRing();
+  /** Flows a `gate` input stopped, by flow key. */
+  readonly #stopped = new Map<number, { readonly destinationID: number; readonly flowID: FlowIdLabel }>();
   readonly #counters: Counters<SegmenterCounterName> = zeroCounters(COUNTER_NAMES);
   /** Key of the flow `pull-any` served last; -1 before the first. */
   #lastServed = -1;
@@ -82,6 +84,9 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
         break;
       case 'set-max-pdu':
         this.#setMaxPdu(input.destinationID, input.maxPdu, out);
+        break;
+      case 'gate':
+        this.#gate(input.destinationID, input.flowID, input.stopped, out);
         break;
       default:
         this.#invalid(out);
@@ -113,7 +118,12 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     return (this.#flowOf(destinationID, flowID)?.waiting ?? []).map(pduRef);
   }
 
-  /** Flows with a PDU active or waiting, in `pull-any` order. */
+  /** Whether a `gate` input stopped the flow. */
+  isStopped(destinationID: number, flowID: FlowIdLabel): boolean {
+    return this.#stopped.size !== 0 && this.#stopped.has(this.#key(destinationID, flowID));
+  }
+
+  /** Flows with a PDU active or waiting, in `pull-any` order, stopped ones included. */
   busyFlows(): { readonly destinationID: number; readonly flowID: FlowIdLabel }[] {
     return this.#ring.keys().map((k) => {
       const f = this.#flows.get(k) as FlowQueue;
@@ -147,6 +157,7 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
         };
       }),
       lastServed: last === undefined ? null : { destinationID: last.destinationID, flowID: last.flowID },
+      stopped: [...this.#stopped].sort((a, b) => a[0] - b[0]).map(([, f]) => f),
       stats: this.counters(),
     };
   }
@@ -212,8 +223,9 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     }
     this.#counters.pulls++;
     let flow = this.#flows.get(key);
+    const stopped = this.#stopped.size !== 0 && this.#stopped.has(key);
     for (let sent = 0; sent < n; sent++) {
-      const reason = flow === undefined ? 'empty' : this.#serve(flow, now, out);
+      const reason = flow === undefined ? 'empty' : stopped ? 'flow-stopped' : this.#serve(flow, now, out);
       if (reason !== null) {
         if (sent === 0) {
           this.#counters.idlePulls++;
@@ -251,9 +263,10 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     const n = ring.size;
     let reason: SegmenterIdleReason = 'empty';
     const first = ring.after(this.#lastServed);
+    const stopped = this.#stopped.size === 0 ? null : this.#stopped;
     for (let i = 0; i < n; i++) {
       const key = ring.at(first + i);
-      const r = this.#serve(this.#flows.get(key) as FlowQueue, now, out);
+      const r = stopped?.has(key) === true ? 'flow-stopped' : this.#serve(this.#flows.get(key) as FlowQueue, now, out);
       if (r === null) {
         this.#lastServed = key;
         return null;
@@ -354,6 +367,16 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     this.#release(target);
   }
 
+  #gate(destinationID: number, flowID: FlowIdLabel, stopped: boolean, out: SegmenterOutput[]): void {
+    const key = this.#key(destinationID, flowID);
+    if (key < 0 || typeof stopped !== 'boolean') {
+      this.#invalid(out, destinationID, flowID);
+      return;
+    }
+    if (stopped) this.#stopped.set(key, { destinationID, flowID });
+    else this.#stopped.delete(key);
+  }
+
   #setMaxPdu(destinationID: unknown, maxPdu: unknown, out: SegmenterOutput[]): void {
     const ok = typeof maxPdu === 'number' && Number.isInteger(maxPdu) && maxPdu >= 1 && maxPdu <= PDU_MAX;
     if (!ok || !fitsDeviceId(destinationID, this.#config.tt)) {
@@ -375,19 +398,4 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     if (id !== undefined) e.id = id;
     out.push(e);
   }
-}
-
-/** A field as given, for outputs that echo bad input. */
-function shown(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
-  return typeof v;
-}
-
-/** The PDU `id` names, else the oldest of the flow not yet aborted. */
-function abortTarget(flow: FlowQueue, id: PduId | undefined): Pdu | undefined {
-  const a = flow.active !== null && !flow.active.aborting ? flow.active : undefined;
-  if (id === undefined) return a ?? flow.waiting[0];
-  if (a !== undefined && a.id === id) return a;
-  return flow.waiting.find((p) => p.id === id);
 }

@@ -16,7 +16,7 @@ import type { SwitchElementConfig, SwitchEvent, SwitchOutput } from '../../src/n
 import type { StreamRef } from '../../src/session/types.ts';
 import type { Packet } from '../../src/wire/packet.ts';
 import { serialPacketLength } from '../../src/wire/packet.ts';
-import { onWire } from './endpoint-net.ts';
+import { onWire, type9Node } from './endpoint-net.ts';
 import { NetClock } from './net-clock.ts';
 import type { NetDelivery } from './net-clock.ts';
 
@@ -255,4 +255,15 @@ export function discoverAndOpenAll(net: FabricNet, pairs: readonly (readonly [nu
     if (s === undefined) throw new Error(`stream ${from} -> ${to} did not open`);
     return s;
   });
+}
+
+/** End points 1, 2 and 3 (Type 9, DATA3 protocol `protoID`) on a fresh FabricNet, streams 1 → 2 and 1 → 3 open; `one` is added to node 1's configuration. */
+export function fabricTrio(protoID: number, one: Partial<FabricEndpointConfig> = {}, opts: FabricNetOptions = {}): { readonly net: FabricNet; readonly to2: StreamRef; readonly to3: StreamRef } {
+  const net = new FabricNet(opts);
+  const protocols = [{ protoID, attributes: [], dataHeaderFormat: 'DATA3' }] as const;
+  net.add({ ...type9Node(1, 0xfff1, { protocols, discover: [2, 3] }), ...one });
+  net.add(type9Node(2, 0xfff2, { protocols, discover: [1] }));
+  net.add(type9Node(3, 0xfff3, { protocols, discover: [1] }));
+  const [to2, to3] = discoverAndOpenAll(net, [[1, 2], [1, 3]], protoID);
+  return { net, to2: to2 as StreamRef, to3: to3 as StreamRef };
 }
