@@ -37,7 +37,7 @@ export function stoppableFlow(p: EndpointPacket, crfSupported: boolean): FlowIdL
   if (p.ftype === 13) return undefined;
   if (p.ftype === FTYPE_MAINTENANCE && p.transactionName !== 'MAINTENANCE_READ_REQUEST') return undefined;
   const bits = ((p.prio & 3) << 1) | (p.crf & 1);
-  if (((p.vc ?? 0) & 1) === 1) return flowIdForChannel(1 + bits);
+  if ((p.vc & 1) === 1) return flowIdForChannel(1 + bits);
   return (crfSupported ? WITH_CRF : WITHOUT_CRF)[bits];
 }
 
