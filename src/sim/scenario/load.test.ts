@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ScenarioError, formatIssue } from './issues.ts';
+import { scenarioErrors as errors } from '../../../test/support/scenario-errors.ts';
 import { parseScenario, withOverrides } from './load.ts';
 import { deepMerge } from './merge.ts';
 
@@ -11,16 +11,6 @@ topology: { kind: switch, hosts: 4 }
 traffic:
   - { pattern: uniform, load: 0.5 }
 `;
-
-function errors(text: string): string[] {
-  try {
-    parseScenario(text);
-  } catch (e) {
-    assert.ok(e instanceof ScenarioError, String(e));
-    return e.issues.map(formatIssue);
-  }
-  assert.fail('the scenario was accepted');
-}
 
 test('issue 7 §3 scenario schema: a minimal file takes every default', () => {
   const s = parseScenario(MINIMAL);

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { scenarioErrors as errors } from '../../../test/support/scenario-errors.ts';
 import { ArbitrationFeature } from '../fabric/endpoint-arbitration.ts';
 import type { EndpointArbitrationConfig } from '../fabric/endpoint-arbitration.ts';
 import { buildFabric } from './build.ts';
 import type { BuiltFabric } from './build.ts';
-import { ScenarioError, formatIssue } from './issues.ts';
 import { loadScenarioFile, parseScenario } from './load.ts';
 import { runBuilt } from './run.ts';
 import type { VariantRun } from './run.ts';
@@ -17,16 +17,6 @@ topology: { kind: switch, hosts: 3 }
 traffic:
   - { pattern: incast, sink: 0, load: 0.5 }
 `;
-
-function errors(text: string): string[] {
-  try {
-    parseScenario(text);
-  } catch (e) {
-    assert.ok(e instanceof ScenarioError, String(e));
-    return e.issues.map(formatIssue);
-  }
-  assert.fail('the scenario was accepted');
-}
 
 function arbitrationOf(b: BuiltFabric, host: number): ArbitrationFeature {
   const f = b.endpoints[host]?.features.find((x) => x.name === 'arbitration');

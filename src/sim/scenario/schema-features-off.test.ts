@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { scenarioErrors as errors } from '../../../test/support/scenario-errors.ts';
 import { buildFabric } from './build.ts';
-import { ScenarioError, formatIssue } from './issues.ts';
 import { parseScenario } from './load.ts';
 
 /** A base that turns every end point feature on, and variants that turn them off again with null. */
@@ -25,16 +25,6 @@ variants:
 
 function featureNames(text: string, variant: string): string[][] {
   return buildFabric(parseScenario(text), variant).endpoints.map((ep) => ep.features.map((f) => f.name));
-}
-
-function errors(text: string): string[] {
-  try {
-    parseScenario(text);
-  } catch (e) {
-    assert.ok(e instanceof ScenarioError, String(e));
-    return e.issues.map(formatIssue);
-  }
-  assert.fail('the scenario was accepted');
 }
 
 test('issue 7 §3 variants: null in a variant switches endpoints.session, endpoints.arbitration and endpoints.tm off, whatever the base turned on', () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { scenarioErrors as errors } from '../../../test/support/scenario-errors.ts';
 import { buildFabric } from './build.ts';
-import { ScenarioError, formatIssue } from './issues.ts';
 import { parseScenario } from './load.ts';
 import { runBuilt } from './run.ts';
 import type { VariantRun } from './run.ts';
@@ -20,16 +20,6 @@ endpoints: ${endpoints}
 traffic:
   - { pattern: incast, sink: 0, load: 0.6, sizes: 1KiB }
 `;
-
-function errors(text: string): string[] {
-  try {
-    parseScenario(text);
-  } catch (e) {
-    assert.ok(e instanceof ScenarioError, String(e));
-    return e.issues.map(formatIssue);
-  }
-  assert.fail('the scenario was accepted');
-}
 
 interface Ran {
   readonly run: VariantRun;

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { scenarioErrors as errors } from '../../../test/support/scenario-errors.ts';
 import { SessionFeature } from '../fabric/endpoint-session.ts';
 import { buildFabric } from './build.ts';
-import { ScenarioError, formatIssue } from './issues.ts';
 import { loadScenarioFile, parseScenario } from './load.ts';
 import { runBuilt } from './run.ts';
 
@@ -14,16 +14,6 @@ endpoints: { session: ${session} }
 traffic:
   - { pattern: uniform, load: 0.2 }
 `;
-
-function errors(text: string): string[] {
-  try {
-    parseScenario(text);
-  } catch (e) {
-    assert.ok(e instanceof ScenarioError, String(e));
-    return e.issues.map(formatIssue);
-  }
-  assert.fail('the scenario was accepted');
-}
 
 interface FlowSetup { readonly flow: number; readonly openedAt: number | null; readonly setup: number | null; readonly firstPacketAt: number | null }
 
