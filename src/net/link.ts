@@ -20,11 +20,13 @@ import type { Counters } from '../engine/contract.ts';
 import { integerInRange, positiveInteger } from '../engine/config-checks.ts';
 import { WireError, WireErrorCode } from '../wire/errors.ts';
 import { DEFAULT_MAX_FRAME_SIZE, FrameReader, MAX_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE } from '../wire/frame-reader.ts';
-import { CLOSE_REASON, LINK_VERSION, MAX_SENT_FRAME, clipUtf8, closeFrame, cs48Frame, cs64Frame, decodeFrame, helloFrame, packetFrame } from '../wire/frame.ts';
+import { CLOSE_REASON, FRAME_HEADER_BYTES, LINK_VERSION, MAX_SENT_FRAME, clipUtf8, closeFrame, cs48Frame, cs64Frame, decodeFrame, helloFrame, packetFrame } from '../wire/frame.ts';
 import type { CloseReasonName, Cs48Frame, Cs64Frame, DecodedFrame, FrameDecodeOptions, PacketFrame } from '../wire/frame.ts';
 import type { Packet, SerialPacket } from '../wire/packet.ts';
 import type { ControlSymbol, SymbolFields } from '../wire/symbol.ts';
 import type { ControlSymbol64, Symbol64Fields } from '../wire/symbol64.ts';
+import type { PacketDecodeOptions } from '../wire/header.ts';
+import { ReceivedBytes, receivedBytes } from './packet-bytes.ts';
 import { SendBatch } from './send-batch.ts';
 
 export const LINK_COUNTERS = ['framesIn', 'framesOut', 'malformed', 'unknownKind', 'oversize', 'bytesIn', 'bytesOut', 'sendRefused'] as const;
@@ -46,7 +48,12 @@ export interface LinkClosed {
 export interface LinkHandlers {
   /** The peer's HELLO arrived with a version this link speaks. */
   onOpen?(version: number): void;
-  onPacket?(packet: SerialPacket): void;
+  /**
+   * `octets`: the serial packet's bytes on the wire (the frame body), CRC(s) and pad included.
+   * `wire`: with LinkOptions.forward, the bytes it arrived in when the encoder would write the
+   * same (packet-bytes.ts), for `sendPacket(packet, wire)` of any link.
+   */
+  onPacket?(packet: SerialPacket, octets: number, wire: ReceivedBytes | undefined): void;
   onSymbol?(symbol: ControlSymbol | ControlSymbol64): void;
   /** `writable` turned true again after the socket drained. */
   onDrain?(): void;
@@ -67,6 +74,11 @@ export interface LinkOptions {
   readonly closeTimeoutMs?: number;
   /** How packets and symbols are decoded (strict mode, VoQ format of CS48 stype2). */
   readonly decode?: FrameDecodeOptions;
+  /**
+   * Hand each packet's received bytes to `onPacket` (packet-bytes.ts), so that forwarding it
+   * copies them instead of encoding it: a switch's forwarding path. Default false.
+   */
+  readonly forward?: boolean;
 }
 
 export type SendableFrame = PacketFrame | Cs48Frame | Cs64Frame;
@@ -98,6 +110,8 @@ export class Link {
   #state: LinkState = 'hello';
   readonly #reader: FrameReader;
   readonly #decode: FrameDecodeOptions;
+  /** Record received packets' bytes (LinkOptions.forward); never with 5-bit ackIDs, which the encoder writes as 6. */
+  readonly #forward: boolean;
   readonly #counters: LinkCounters = zeroCounters(LINK_COUNTERS);
   readonly #out: SendBatch;
   #paused = false;
@@ -116,6 +130,7 @@ export class Link {
     this.#closeTimeoutMs = o.closeTimeoutMs;
     this.#reader = new FrameReader({ maxFrameSize: o.maxFrameSize });
     this.#decode = o.decode;
+    this.#forward = opts.forward === true && (o.decode as PacketDecodeOptions).ackIdBits !== 5;
     this.#out = new SendBatch(socket, o.sendBatchBytes);
     this.socket = socket;
     this.#handlers = {};
@@ -188,8 +203,20 @@ export class Link {
     return true;
   }
 
-  sendPacket(packet: Packet): boolean {
-    return this.send(packetFrame(packet));
+  /**
+   * With `wire`, the bytes `packet` arrived in (onPacket of a link with `forward`), the packet
+   * leaves in those bytes: the encoder would write the same (packet-bytes.ts). Without, it is
+   * encoded.
+   */
+  sendPacket(packet: Packet, wire?: unknown): boolean {
+    if (!(wire instanceof ReceivedBytes)) return this.send(packetFrame(packet));
+    const raw = wire;
+    if (!this.writable) {
+      this.#counters.sendRefused++;
+      return false;
+    }
+    this.#out.addPacketBytes(raw.bytes, raw.start, raw.end);
+    return true;
   }
 
   sendSymbol(symbol: SymbolFields | Symbol64Fields): boolean {
@@ -280,7 +307,7 @@ export class Link {
     }
     switch (f.kindName) {
       case 'packet':
-        this.#handlers.onPacket?.(f.packet);
+        this.#handlers.onPacket?.(f.packet, end - offset - FRAME_HEADER_BYTES, this.#forward ? receivedBytes(f.packet, bytes, offset + FRAME_HEADER_BYTES, end) : undefined);
         break;
       case 'cs48':
       case 'cs64':

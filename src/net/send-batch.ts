@@ -8,7 +8,7 @@
  * held for sending are thus at most the high-water mark, the batch being written when the socket
  * pushed back, and the batch being filled.
  */
-import { encodeFrame, frameLength } from '../wire/frame.ts';
+import { FRAME_HEADER_BYTES, FRAME_KIND, encodeFrame, frameLength } from '../wire/frame.ts';
 import type { Frame } from '../wire/frame.ts';
 
 /** What a batch writes to: a socket. */
@@ -57,6 +57,30 @@ export class SendBatch {
   add(frame: Frame): void {
     if (this.#used + frameLength(frame) > this.#batch.length) this.flush();
     this.#used = encodeFrame(frame, this.#batch, this.#used);
+    this.#frames++;
+    if (!this.#queued) {
+      this.#queued = true;
+      queueMicrotask(this.#task);
+    }
+  }
+
+  /**
+   * A packet frame around serial packet bytes[start, end) as they are (packet-bytes.ts: bytes a
+   * packet was received in, which the encoder would write again): the same frame `add` writes
+   * for that packet, without encoding it.
+   */
+  addPacketBytes(bytes: Uint8Array, start: number, end: number): void {
+    const body = end - start;
+    if (this.#used + FRAME_HEADER_BYTES + body > this.#batch.length) this.flush();
+    const b = this.#batch;
+    const at = this.#used;
+    const length = 1 + body;
+    b[at] = length >> 8;
+    b[at + 1] = length & 0xff;
+    b[at + 2] = FRAME_KIND.packet;
+    // A view built directly: subarray would look up the species constructor of a Buffer.
+    b.set(new Uint8Array(bytes.buffer, bytes.byteOffset + start, body), at + FRAME_HEADER_BYTES);
+    this.#used = at + FRAME_HEADER_BYTES + body;
     this.#frames++;
     if (!this.#queued) {
       this.#queued = true;

@@ -20,7 +20,6 @@ import type { SwitchCounter } from '../node/switch-element-types.ts';
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Time } from '../engine/contract.ts';
 import { WireError } from '../wire/errors.ts';
-import { serialPacketLength } from '../wire/packet.ts';
 import { listen } from './listen.ts';
 import type { Listener } from './listen.ts';
 import type { Link, LinkCounters, LinkHandlers, LinkOptions, LinkState } from './link.ts';
@@ -125,7 +124,8 @@ class SwitchProcess implements RunningSwitch {
     try {
       for (const p of config.ports) {
         const slot = this.#slots[p.port] as Slot;
-        const opts = { ...link, host: p.listen.host, port: p.listen.port, ...(config.tls === undefined ? {} : { tls: config.tls }), ...(config.maxFrameSize === undefined ? {} : { maxFrameSize: config.maxFrameSize }) };
+        // forward: packets leave in the bytes they came in (packet-bytes.ts), not re-encoded.
+        const opts = { ...link, forward: true, host: p.listen.host, port: p.listen.port, ...(config.tls === undefined ? {} : { tls: config.tls }), ...(config.maxFrameSize === undefined ? {} : { maxFrameSize: config.maxFrameSize }) };
         try {
           slot.listener = await listen(opts, (l) => this.#accept(slot, l));
         } catch (e) {
@@ -203,7 +203,8 @@ class SwitchProcess implements RunningSwitch {
         this.#log.info({ port, peer }, 'link-up');
         this.#input({ kind: 'link-up', port });
       },
-      onPacket: (packet) => { this.#input({ kind: 'packet', port, packet, octets: serialPacketLength(packet) }); },
+      // octets: the frame body, which is serialPacketLength(packet) for a packet that decoded.
+      onPacket: (packet, octets, wire) => { this.#input(wire === undefined ? { kind: 'packet', port, packet, octets } : { kind: 'packet', port, packet, octets, wire }); },
       onSymbol: (symbol) => { this.#input({ kind: 'symbol', port, symbol }); },
       onDrain: () => { if (slot.wanting) this.#run(); },
       onMalformed: (e) => {
@@ -232,11 +233,15 @@ class SwitchProcess implements RunningSwitch {
       if (o.kind === 'input-paused') this.#slots[o.port]?.link?.pause();
       else this.#queue.push(o);
     }
-    this.#run();
+    this.#run(now);
   }
 
-  /** Applies queued outputs, then pulls ports that have frames while their links can take them. */
-  #run(): void {
+  /**
+   * Applies queued outputs, then pulls ports that have frames while their links can take them.
+   * The pulls of one run share `now`, the time of the input that started it: the run is one
+   * synchronous step, and reading the clock per pull cost a system call per forwarded packet.
+   */
+  #run(now: Time = this.#timers.now()): void {
     if (this.#running) return;
     this.#running = true;
     try {
@@ -245,7 +250,7 @@ class SwitchProcess implements RunningSwitch {
         this.#queue.length = 0;
         const port = this.#nextPull();
         if (port === undefined) break;
-        const out = this.#element.handle({ kind: 'pull', port }, this.#timers.now());
+        const out = this.#element.handle({ kind: 'pull', port }, now);
         for (const o of out) this.#queue.push(o);
       }
     } finally {
@@ -279,7 +284,7 @@ class SwitchProcess implements RunningSwitch {
         break;
       }
       case 'packet':
-        this.#send(o.port, (l) => l.sendPacket(o.packet));
+        this.#send(o.port, (l) => l.sendPacket(o.packet, o.wire));
         break;
       case 'symbol':
         this.#send(o.port, (l) => l.sendSymbol(o.symbol.symbol));

@@ -24,7 +24,7 @@ import type { Type8ReadRequest, Type8WriteRequest } from '../wire/type8.ts';
 
 /** What a held packet does once it can: be queued at `out`, or be answered (its response queued at `out`). */
 export type HeldAction =
-  | { readonly kind: 'forward'; readonly packet: Packet; readonly hopDecremented: boolean }
+  | { readonly kind: 'forward'; readonly packet: Packet; readonly hopDecremented: boolean; readonly wire: unknown }
   | { readonly kind: 'answer'; readonly request: Type8ReadRequest | Type8WriteRequest };
 
 export interface Held {

@@ -37,6 +37,8 @@ export interface Queued {
   readonly input: number;
   /** Whether it occupies the output buffer (everything but the switch's own CCPs). */
   readonly counted: boolean;
+  /** SwitchPacketInput.wire of a packet forwarded unchanged; undefined otherwise. */
+  readonly wire: unknown;
 }
 
 export const CLASSES = 8;

@@ -88,9 +88,11 @@ export function decide(p: Packet, ctx: RouteContext): Decision {
  * at the response's priority, Part 6 §6.12 "always assigned an initial priority one priority
  * level greater than the priority of the associated request packet".
  */
-export function heldOf(p: Packet, octets: number, d: Extract<Decision, { readonly kind: 'forward' | 'answer' }>): Held {
+export function heldOf(p: Packet, octets: number, d: Extract<Decision, { readonly kind: 'forward' | 'answer' }>, wire?: unknown): Held {
   if (d.kind === 'forward') {
-    return { action: { kind: 'forward', packet: d.packet, hopDecremented: d.hopDecremented }, prio: p.prio, ftype: p.ftype, octets, out: d.out, need: d.packet.prio };
+    // The received bytes go with the packet only while it is the packet received.
+    const w = d.packet === p ? wire : undefined;
+    return { action: { kind: 'forward', packet: d.packet, hopDecremented: d.hopDecremented, wire: w }, prio: p.prio, ftype: p.ftype, octets, out: d.out, need: d.packet.prio };
   }
   return { action: { kind: 'answer', request: d.request }, prio: p.prio, ftype: p.ftype, octets, out: d.out ?? -1, need: Math.min(p.prio + 1, 3) };
 }

@@ -95,6 +95,13 @@ export interface SwitchPacketInput {
   readonly port: number;
   readonly packet: Packet;
   readonly octets: number;
+  /**
+   * The driver's own handle on the bytes the packet arrived in, opaque to the element: handed
+   * back with the packet's `packet` output when the packet leaves unchanged (not with a Type 8
+   * request forwarded with hop_count decremented, which is a new packet), so that a driver can
+   * send those bytes instead of encoding the packet again (src/net/packet-bytes.ts).
+   */
+  readonly wire?: unknown;
 }
 
 /** The link of `port` can take one frame now. */
@@ -170,7 +177,7 @@ export type SwitchEvent =
 
 export type SwitchOutput =
   /** The answer to a pull: the packet to send on `port`. */
-  | { readonly kind: 'packet'; readonly port: number; readonly packet: Packet }
+  | { readonly kind: 'packet'; readonly port: number; readonly packet: Packet; readonly wire?: unknown }
   /** The answer to a pull: a control symbol to send on `port`. */
   | { readonly kind: 'symbol'; readonly port: number; readonly symbol: SwitchSymbol }
   /** The answer to a pull with nothing to send. */

@@ -114,7 +114,7 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput> {
     else if (kind === 'packet' || kind === 'pull' || kind === 'symbol' || kind === 'link-up' || kind === 'link-down') {
       const port = (input as { port?: unknown }).port;
       if (!this.#isPort(port)) this.#invalid(`port ${describeInput(port)} is not 0–${this.#cfg.ports - 1}`);
-      else if (kind === 'packet') this.#receive(port, (input as { packet?: unknown }).packet, (input as { octets?: unknown }).octets);
+      else if (kind === 'packet') this.#receive(port, (input as { packet?: unknown }).packet, (input as { octets?: unknown }).octets, (input as { wire?: unknown }).wire);
       else if (kind === 'pull') this.#pull(port);
       else if (kind === 'symbol') this.#counters.symbolsReceived++;
       else if (kind === 'link-up') this.#linkUp(port);
@@ -168,7 +168,7 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput> {
 
   // ---- Receive ---------------------------------------------------------------------------------
 
-  #receive(port: number, packet: unknown, octets: unknown): void {
+  #receive(port: number, packet: unknown, octets: unknown, wire: unknown): void {
     const problem = packetProblem(packet) ?? (typeof octets === 'number' && Number.isSafeInteger(octets) && octets > 0 ? undefined : `octets ${describeInput(octets)} must be a positive integer`);
     if (problem !== undefined) {
       this.#invalid(problem);
@@ -187,7 +187,7 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput> {
     else if (d.kind === 'unsupported') this.#drop('maintenanceUnsupported', { name: 'maintenance-unsupported', port, sourceID: d.sourceID, transaction: d.transaction });
     else if (d.kind === 'forward' && this.#up[d.out] === 0) this.#portDown(d.out, 1);
     else {
-      inp.held.push(heldOf(p, octets as number, d));
+      inp.held.push(heldOf(p, octets as number, d, wire));
       inp.release((h) => this.#admit(port, h));
       this.#updatePause(port);
     }
@@ -207,7 +207,7 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput> {
       return true;
     }
     if (h.action.hopDecremented) this.#counters.maintenanceForwarded++;
-    this.#enqueue(o, this.#queued(h.action.packet, h.octets, port, true));
+    this.#enqueue(o, this.#queued(h.action.packet, h.octets, port, true, h.action.wire));
     return true;
   }
 
@@ -227,11 +227,11 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput> {
     if (r === undefined) return;
     if (o < 0) this.#drop('noRoute', { name: 'no-route', port, ftype: r.ftype, destinationID: r.destinationID });
     else if (this.#up[o] === 0) this.#portDown(o, 1);
-    else this.#enqueue(o, this.#queued(r, serialPacketLength(r), -1, true));
+    else this.#enqueue(o, this.#queued(r, serialPacketLength(r), -1, true, undefined));
   }
 
-  #queued(packet: Packet, octets: number, input: number, counted: boolean): Queued {
-    return { packet, octets, seq: this.#seq++, cls: queueClass(packet), input, counted };
+  #queued(packet: Packet, octets: number, input: number, counted: boolean, wire: unknown): Queued {
+    return { packet, octets, seq: this.#seq++, cls: queueClass(packet), input, counted, wire };
   }
 
   #enqueue(o: number, q: Queued): void {
@@ -259,7 +259,8 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput> {
       if (q !== undefined) {
         this.#counters.packetsOut++;
         if (q.input >= 0) this.#counters.forwarded++;
-        this.#out.push({ kind: 'packet', port, packet: q.packet });
+        // `wire` only when there is one: outputs stay the plain objects they were for other drivers.
+        this.#out.push(q.wire === undefined ? { kind: 'packet', port, packet: q.packet } : { kind: 'packet', port, packet: q.packet, wire: q.wire });
         if (q.counted) this.#left(port, [q]);
         return;
       }
@@ -336,7 +337,7 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput> {
       this.#counters.ccpDropped++;
       this.#event({ name: 'ccp-dropped', port: port ?? null, ...fields, ...(reason === undefined ? {} : { reason }) }); return;
     }
-    this.#enqueue(port, this.#queued(ccp, serialPacketLength(ccp), -1, false));
+    this.#enqueue(port, this.#queued(ccp, serialPacketLength(ccp), -1, false, undefined));
     this.#counters.ccpSent++;
     this.#event({ name: 'ccp-sent', port, ...fields });
   }
