@@ -64,7 +64,7 @@ test('Part 9 §2.4.6, §2.4.5 rules 1–2: a switch congestion point\'s XOFF hol
   assert.ok(during.length > 0, 'the flow to 2 kept sending while (3, 0A) was stopped');
   assert.equal(net.packets(1, 3, 9).filter((w) => w.at > xoff!.at && w.at < xon!.at).length, 0, 'nothing of (3, 0A) left while stopped');
   const c = net.node(1).counters().fabric;
-  // Decision H10: each change gates the flow held as 0A at the source, so nothing reached the hold.
+  // Decision FE10: each change gates the flow held as 0A at the source, so nothing reached the hold.
   assert.deepEqual([c.held, c.released, c.discarded, c.blockedPulls, c.gates], [0, 0, 0, 0, states.length]);
   assert.equal(c.ccpIn, states.length);
   assert.equal(net.sw.counters().ccpSent, states.length);
@@ -115,7 +115,7 @@ function killMidPdu(conveyance: 'type9' | 'type11', verifyOnReassemblyTimeout: b
   return { net, from1: from1!, from3: from3!, killedAt };
 }
 
-test('issue 8 §3 "a peer killed mid-PDU leaves the rest running, its reassembly contexts ... reclaimed, its streams reported closed": Type 9 (Part 10 §3.2.5 "a time-out as part of the lost packet detection mechanism"; decision H3: verify, Annex 2 §3.8.3, §3.7.1)', () => {
+test('issue 8 §3 "a peer killed mid-PDU leaves the rest running, its reassembly contexts ... reclaimed, its streams reported closed": Type 9 (Part 10 §3.2.5 "a time-out as part of the lost packet detection mechanism"; decision FE3: verify, Annex 2 §3.8.3, §3.7.1)', () => {
   const { net, from1, from3, killedAt } = killMidPdu('type9', true);
   const timeouts = net.eventsOf('type9', 'idle-timeout', 2);
   assert.deepEqual(timeouts.map((e) => [(e['vsid'] as { sourceID: number }).sourceID, e['received']]), [[1, 2048]], '8 segments of 256 octets');
@@ -133,7 +133,7 @@ test('issue 8 §3 "a peer killed mid-PDU leaves the rest running, its reassembly
   assert.deepEqual(net.switchEvents.filter((e) => e.name === 'port-down').map((e) => e.port), [1, 1, 1, 1]);
 });
 
-test('issue 8 §3 "a peer killed mid-PDU ...": Type 11 (Part 2 reassembly timeout of the conveyance; decision H3: verify, Annex 2 §3.8.3, §3.7.1)', () => {
+test('issue 8 §3 "a peer killed mid-PDU ...": Type 11 (Part 2 reassembly timeout of the conveyance; decision FE3: verify, Annex 2 §3.8.3, §3.7.1)', () => {
   const { net, from1, from3 } = killMidPdu('type11', true);
   assert.deepEqual(net.eventsOf('type11', 'reassembly-timeout', 2).map((e) => [e['from'], e['dropped']]), [[1, 8 * 256]]);
   assert.deepEqual((net.node(2).snapshot()['endpoint'] as { type11: { reassemblies: unknown[] } }).type11.reassemblies, [], 'the reassembly is reclaimed');
@@ -145,7 +145,7 @@ test('issue 8 §3 "a peer killed mid-PDU ...": Type 11 (Part 2 reassembly timeou
   assert.deepEqual(net.deliveriesTo(2).map((d) => [d.stream.remote, d.pdu.length]), [[3, 3000], [3, 500]]);
 });
 
-test('issue 8 §3 (decision H3): with verifyOnReassemblyTimeout false the context is still reclaimed but the dead peer\'s stream stays open: the session engine checks liveness only when asked (status-query, verify)', () => {
+test('issue 8 §3 (decision FE3): with verifyOnReassemblyTimeout false the context is still reclaimed but the dead peer\'s stream stays open: the session engine checks liveness only when asked (status-query, verify)', () => {
   const { net, from1 } = killMidPdu('type9', false);
   assert.equal(reassemblerOf(net, 2).openContexts.length, 0);
   net.settle();

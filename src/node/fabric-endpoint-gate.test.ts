@@ -83,7 +83,7 @@ function bulk(xoff: boolean, extra: Partial<FabricEndpointConfig>): Run {
   };
 }
 
-test('Part 9 §2.4.5 rule 1 (decision H10): while (2, 0A) is XOFF\'d for a long time, the bulk stream to 3 goes on at the full link rate (at least its rate without the XOFF), responses to 2 go on, the hold stays under 2 packets; after the XON the stream to 2 resumes and every PDU arrives whole and in order', () => {
+test('Part 9 §2.4.5 rule 1 (decision FE10): while (2, 0A) is XOFF\'d for a long time, the bulk stream to 3 goes on at the full link rate (at least its rate without the XOFF), responses to 2 go on, the hold stays under 2 packets; after the XON the stream to 2 resumes and every PDU arrives whole and in order', () => {
   const reference = bulk(false, {});
   const r = bulk(true, {});
   // Without the XOFF the two streams share node 1's link; with it the stream to 3 has it alone.
@@ -98,7 +98,7 @@ test('Part 9 §2.4.5 rule 1 (decision H10): while (2, 0A) is XOFF\'d for a long 
   assert.deepEqual(r.net.deliveriesTo(2).map((d) => d.pdu), r.pdus2);
   assert.deepEqual(r.net.deliveriesTo(3).map((d) => d.pdu), r.pdus3);
   assert.deepEqual(r.net.eventsOf('type9', 'idle-timeout'), [], 'no reassembly at 2 timed out');
-  // The hold alone (decision H1): the stopped bulk flow fills it within 64 pulls, then every flow waits, responses too.
+  // The hold alone (decision FE1): the stopped bulk flow fills it within 64 pulls, then every flow waits, responses too.
   const hold = bulk(true, { gateFlows: false });
   assert.ok(hold.to3 < reference.to3 / 2, `hold alone: ${hold.to3} PDUs to 3`);
   assert.equal(hold.responses, 0);
@@ -106,7 +106,7 @@ test('Part 9 §2.4.5 rule 1 (decision H10): while (2, 0A) is XOFF\'d for a long 
   assert.deepEqual(hold.net.deliveriesTo(2).map((d) => d.pdu), hold.pdus2);
 });
 
-test('Part 9 §2.4.5 rules 1–2, Part 10 §2.4 rule 1 (decisions H10, H12): a segment staged in the session stack before the XOFF came still comes out and is held; the XON releases it first and the PDU arrives whole', () => {
+test('Part 9 §2.4.5 rules 1–2, Part 10 §2.4 rule 1 (decisions FE10, FE12): a segment staged in the session stack before the XOFF came still comes out and is held; the XON releases it first and the PDU arrives whole', () => {
   const { net, to2 } = fabricTrio(PROTO);
   const e = net.node(1);
   const t = net.now;
@@ -126,7 +126,7 @@ test('Part 9 §2.4.5 rules 1–2, Part 10 §2.4 rule 1 (decisions H10, H12): a s
   assert.equal(e.counters().fabric.released, 1);
 });
 
-test('Part 9 §2.4.2.3 bounded counters (decision H10): a destination no CCP named but sharing a stopped counter is gated when its first packet is held, and restarted when the counter returns to zero', () => {
+test('Part 9 §2.4.2.3 bounded counters (decision FE10): a destination no CCP named but sharing a stopped counter is gated when its first packet is held, and restarted when the counter returns to zero', () => {
   const { net, to3 } = fabricTrio(PROTO, { ccp: { counters: { mode: 'bounded', count: 1 } } });
   const e = net.node(1);
   const t = net.now;
@@ -144,7 +144,7 @@ test('Part 9 §2.4.2.3 bounded counters (decision H10): a destination no CCP nam
   assert.deepEqual(delivered, [octets(600, 3)]);
 });
 
-test('Part 9 A.2, §2.4.2.3 (decisions H2, H10): an orphan restart and a link restart lift the gates with the flows they restart', () => {
+test('Part 9 A.2, §2.4.2.3 (decisions FE2, FE10): an orphan restart and a link restart lift the gates with the flows they restart', () => {
   const { net, to2 } = fabricTrio(PROTO, { ccp: { orphanPeriod: 5000 } });
   const e = net.node(1);
   const t = net.now;
@@ -162,7 +162,7 @@ test('Part 9 A.2, §2.4.2.3 (decisions H2, H10): an orphan restart and a link re
   assert.deepEqual(e.counters().fabric.gates, 3 + 3 + 1 + 1);
 });
 
-test('riodp engine contract (decision H10): a gate input from a driver is the end point\'s counted invalid-input, not passed on; gateFlows must be a boolean', () => {
+test('riodp engine contract (decision FE10): a gate input from a driver is the end point\'s counted invalid-input, not passed on; gateFlows must be a boolean', () => {
   const base = type9Node(1, 0xfff1, { protocols: [{ protoID: PROTO, attributes: [], dataHeaderFormat: 'DATA3' }] });
   const e = new FabricEndpoint(base);
   const gate = { kind: 'gate', destinationID: 2, flowID: '0A', stopped: true } as unknown as FabricEndpointInput;
@@ -175,7 +175,7 @@ test('riodp engine contract (decision H10): a gate input from a driver is the en
   assert.throws(() => new FabricEndpoint({ ...base, gateFlows: 'yes' as unknown as boolean }), /^RangeError: gateFlows must be a boolean$/);
 });
 
-test('Part 9 §2.4.5 rule 1 (decisions H11, H12): Type 11 segments and discovery\'s MAINTENANCE reads are not gated but held; a stopped destination holds at most one message (16 segments, one letter) and its reads, while the message to 3 goes; after the XON everything arrives in order', () => {
+test('Part 9 §2.4.5 rule 1 (decisions FE11, FE12): Type 11 segments and discovery\'s MAINTENANCE reads are not gated but held; a stopped destination holds at most one message (16 segments, one letter) and its reads, while the message to 3 goes; after the XON everything arrives in order', () => {
   const net = new FabricNet();
   const DATA1 = { protoID: PROTO, attributes: [], dataHeaderFormat: 'DATA1' } as const;
   net.add({ ...type11Node(1, 1, { protocols: [DATA1], discover: [2, 3] }), ccp: { orphanPeriod: 1_000_000_000 } });

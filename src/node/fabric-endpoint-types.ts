@@ -30,7 +30,7 @@ export interface FabricEndpointConfig extends SessionEndpointConfig {
    * blocked"), but the session stack hands out its packets one at a time and cannot be asked for
    * its responses alone: while the hold is full the end point pulls nothing from it and answers
    * idle (`blockedPulls`) until a held flow restarts, at the latest by the orphaned XOFF timer
-   * (decision H1 of docs/conformance-fabric-endpoint.md).
+   * (decision FE1 of docs/conformance.md).
    */
   readonly heldLimit?: number;
   /**
@@ -39,7 +39,7 @@ export interface FabricEndpointConfig extends SessionEndpointConfig {
    * session-endpoint-types.ts), so their segments stay queued in the segmenter and the other flows
    * take the link; the hold then only takes what was already staged. Default true; false leaves
    * everything to the hold (the behaviour before gating: a stopped bulk flow fills the hold and
-   * then blocks every flow, decision H1), for comparison.
+   * then blocks every flow, decision FE1), for comparison.
    */
   readonly gateFlows?: boolean;
   /**

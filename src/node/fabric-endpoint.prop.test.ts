@@ -47,7 +47,7 @@ function recordSetup(): Setup {
 
 const SETUP = recordSetup();
 
-/** Node 1 as recorded, with or without gating (decision H10): the setup took no CCP, so both replay the same log. */
+/** Node 1 as recorded, with or without gating (decision FE10): the setup took no CCP, so both replay the same log. */
 function fresh(gateFlows = true): FabricEndpoint {
   const e = new FabricEndpoint({ ...SETUP.config, gateFlows });
   for (const [input, now] of SETUP.log) e.handle(input, now);
@@ -108,7 +108,7 @@ function isSubsequence(sub: readonly string[], of: readonly string[]): boolean {
   return i === sub.length;
 }
 
-test('Part 9 §2.4.5, Part 10 §2.4 rule 1, §3.2.4: under any interleaving of XOFF/XON, orphan restarts, pulls and link changes, the packets of each flow leave in the order the session stack made them, none is lost but those link-down discards (counted), and responses are never held; gated at the source (decision H10), only a packet staged when its flow stopped is held', () => {
+test('Part 9 §2.4.5, Part 10 §2.4 rule 1, §3.2.4: under any interleaving of XOFF/XON, orphan restarts, pulls and link changes, the packets of each flow leave in the order the session stack made them, none is lost but those link-down discards (counted), and responses are never held; gated at the source (decision FE10), only a packet staged when its flow stopped is held', () => {
   fc.assert(
     fc.property(fc.boolean(), fc.array(action, { minLength: 1, maxLength: 40, size: 'max' }), (gateFlows, actions) => {
       const f = fresh(gateFlows);

@@ -76,7 +76,7 @@ function reference(inputs: readonly FabricEndpointInput[]): Packet[] {
   return packetsOf(drain(r.e, r.t));
 }
 
-test('Part 9 §2.4.5 rule 1, Part 6 §6.12: an XOFF for (2, 0A) holds exactly that flow; the response, the high-priority flow to 2 and the flow to 3 go on (gated at the source, decision H10, or by the hold alone)', () => {
+test('Part 9 §2.4.5 rule 1, Part 6 §6.12: an XOFF for (2, 0A) holds exactly that flow; the response, the high-priority flow to 2 and the flow to 3 go on (gated at the source, decision FE10, or by the hold alone)', () => {
   for (const gateFlows of [true, false]) {
     const { e, to2, to3, t } = trio({ gateFlows });
     // Gated, the PDU to 2 stays in the segmenter: nothing of it is pulled, so nothing is held.
@@ -93,7 +93,7 @@ test('Part 9 §2.4.5 rule 1, Part 6 §6.12: an XOFF for (2, 0A) holds exactly th
     const before = e.counters().endpoint.packetsOut;
     const sent = packetsOf(drain(e, t));
     assert.deepEqual(dataTo(sent, 2), [], 'nothing of (2, 0A) leaves');
-    // Decision H4: the session stack counts a held packet as sent when it is pulled from it.
+    // Decision FE4: the session stack counts a held packet as sent when it is pulled from it.
     assert.equal(e.counters().endpoint.packetsOut - before, sent.length + held);
     assert.equal(sent[0]?.ftype, 8, 'the MAINTENANCE response first');
     assert.ok(sent.some((p) => p.ftype === 9 && p.destinationID === 2 && p.prio === 1), 'STATUS to 2 on 0C');
@@ -135,7 +135,7 @@ test('Part 9 §2.4.5 rule 2, Part 10 §2.4 rule 1, §3.2.4: XON releases the hel
   assert.deepEqual(delivered, [octets(1000, 1), octets(300, 2)]);
 });
 
-test('Part 9 §2.4.5 rule 1 "stops all transaction request flows of the specified priority and lower": an XOFF of 0C stops 0A, 0B and 0C towards that destination and nothing towards another (gated at the source, decision H10, or by the hold alone)', () => {
+test('Part 9 §2.4.5 rule 1 "stops all transaction request flows of the specified priority and lower": an XOFF of 0C stops 0A, 0B and 0C towards that destination and nothing towards another (gated at the source, decision FE10, or by the hold alone)', () => {
   for (const gateFlows of [true, false]) {
     const { e, to2, to3, t } = trio({ gateFlows });
     const out = e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0C') }, t);
@@ -153,7 +153,7 @@ test('Part 9 §2.4.5 rule 1 "stops all transaction request flows of the specifie
   }
 });
 
-test('DECISIONS §3, Part 6 Table 6-6 (decision H5): without CRF (type9.crfSupported false, the system setting) the high-priority flow is 0B: its XOFF holds the STATUS (prio 1) and the data (prio 0) to 2, not the data to 3 (gated at the source, decision H10, or by the hold alone)', () => {
+test('DECISIONS §3, Part 6 Table 6-6 (decision FE5): without CRF (type9.crfSupported false, the system setting) the high-priority flow is 0B: its XOFF holds the STATUS (prio 1) and the data (prio 0) to 2, not the data to 3 (gated at the source, decision FE10, or by the hold alone)', () => {
   for (const gateFlows of [true, false]) {
     const { e, to2, to3, t } = trio({ gateFlows }, { type9: { crfSupported: false } });
     const out = e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0B') }, t);
@@ -183,7 +183,7 @@ test('Part 9 Annex A.2: the orphaned XOFF timer is ccp:orphan; at its deadline t
   assert.equal(e.counters().ccp['orphanRestarts'], 1);
 });
 
-test('issue 8 §1 (decision H1): while heldLimit packets are held the end point pulls nothing from the session stack and answers idle (blockedPulls); a response waits too, then goes before the rest once the flow restarts', () => {
+test('issue 8 §1 (decision FE1): while heldLimit packets are held the end point pulls nothing from the session stack and answers idle (blockedPulls); a response waits too, then goes before the rest once the flow restarts', () => {
   // The hold alone (gateFlows false): gated, a Type 9 flow's packets stay in the segmenter instead.
   const { e, to2, t } = trio({ heldLimit: 2, gateFlows: false });
   e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0A') }, t);
@@ -199,7 +199,7 @@ test('issue 8 §1 (decision H1): while heldLimit packets are held the end point 
   assert.deepEqual(sent.map((p) => (p.ftype === 9 ? p.segment : `type ${p.ftype}`)), ['start', 'continuation', 'type 8', 'continuation', 'end']);
 });
 
-test('issue 8 §3 (decision H2), Part 9 §2.4.2.3: link-down discards the held packets (counted, event) and restarts every flow (cause reset); the orphan timer is cancelled', () => {
+test('issue 8 §3 (decision FE2), Part 9 §2.4.2.3: link-down discards the held packets (counted, event) and restarts every flow (cause reset); the orphan timer is cancelled', () => {
   const { e, to2, t } = trio({ gateFlows: false });
   e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0A') }, t);
   e.handle({ kind: 'send', stream: to2, pdu: octets(1000, 1) }, t);
@@ -215,7 +215,7 @@ test('issue 8 §3 (decision H2), Part 9 §2.4.2.3: link-down discards the held p
   assert.deepEqual(e.handle({ kind: 'link-up' }, t + 2), [], 'nothing left to reset');
 });
 
-test('Part 9 §2.4.2.3 (decision H2): link-up restarts stopped flows (cause reset) without discarding: their held packets go next, in order', () => {
+test('Part 9 §2.4.2.3 (decision FE2): link-up restarts stopped flows (cause reset) without discarding: their held packets go next, in order', () => {
   const { e, to2, t } = trio();
   e.handle({ kind: 'packet', packet: ccp('XOFF', 2, '0A') }, t);
   const inputs: FabricEndpointInput[] = [{ kind: 'send', stream: to2, pdu: octets(700, 5) }];

@@ -47,7 +47,7 @@ const ORPHAN_TIMER = 'ccp:orphan';
  * - The hold is bounded (`heldLimit`); with gating it takes a few packets per stopped flow and
  *   practically never fills. The session stack hands out its packets one at a time and
  *   cannot be asked for "a response, if it has one", so while the hold is full the end point pulls
- *   nothing from it and answers idle (`blockedPulls`) until a held flow restarts (decision H1).
+ *   nothing from it and answers idle (`blockedPulls`) until a held flow restarts (decision FE1).
  *   Some flow always does: §2.4.2.1 "there shall be an orphaned XOFF mechanism", which restarts
  *   the stopped counters one after the other, oldest first (A.2), so nothing waits for ever and
  *   memory stays bounded.
@@ -243,7 +243,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
 
   /**
    * Gates the session stack's flows to `destinationID` as the CCP engine's state says now: a flow
-   * is stopped while the flow the hold would put its packets in may not send (decision H10).
+   * is stopped while the flow the hold would put its packets in may not send (decision FE10).
    */
   #regate(destinationID: number): void {
     const flows = this.#gateFlows;

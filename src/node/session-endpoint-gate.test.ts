@@ -34,7 +34,7 @@ test('Part 9 §2.4.5 rule 1 at the source: a gate input stops the end point\'s T
   assert.deepEqual(net.deliveriesTo(2).map((d) => d.pdu), [octets(1000, 1)]);
 });
 
-test('Part 9 §2.4.5 rule 1 (decision H11): without a Type 9 conveyance a gate has nothing to stop and is ignored; a malformed gate is the Type 9 conveyance\'s invalid-input', () => {
+test('Part 9 §2.4.5 rule 1 (decision FE11): without a Type 9 conveyance a gate has nothing to stop and is ignored; a malformed gate is the Type 9 conveyance\'s invalid-input', () => {
   const t11 = new SessionEndpoint(type11Node(1, 1, { protocols: [P] }));
   assert.deepEqual(t11.handle({ kind: 'gate', destinationID: 2, flowID: '0A', stopped: true }, 0), []);
   assert.equal(t11.counters().invalidInputs, 0);

@@ -48,7 +48,7 @@ test('Part 9 §2.4.5 rule 1, Part 10 §3.2.5 rule 1: pull-any passes over a gate
   }
 });
 
-test('Part 9 §2.4.5 rule 1 (decision H14, fairness): with one of three busy flows gated the other two share the pulls equally, and the gated one takes its turn again once restarted', () => {
+test('Part 9 §2.4.5 rule 1 (decision FE14, fairness): with one of three busy flows gated the other two share the pulls equally, and the gated one takes its turn again once restarted', () => {
   const s = new Segmenter({ mtu: 32 });
   for (const [dest, flow] of [[2, '0A'], [2, '0C'], [5, '0A']] as const) s.handle({ kind: 'pdu', destinationID: dest, cos: 0, streamID: dest * 16 + flow.charCodeAt(1), flowID: flow, payload: bytes(32 * 40) }, 0);
   s.handle(gate(2, '0C', true), 0);
@@ -62,7 +62,7 @@ test('Part 9 §2.4.5 rule 1 (decision H14, fairness): with one of three busy flo
   assert.deepEqual([served(s), served(s), served(s)], ['2/0A:continuation', '2/0C:start', '5/0A:continuation']);
 });
 
-test('Part 9 §2.4.5 rule 1 (decision H13): a pull of a gated flow is idle flow-stopped (empty when it has nothing); the gate is kept per (destinationID, flowID) whether or not the flow has PDUs; the high flow of another destination is not affected', () => {
+test('Part 9 §2.4.5 rule 1 (decision FE13): a pull of a gated flow is idle flow-stopped (empty when it has nothing); the gate is kept per (destinationID, flowID) whether or not the flow has PDUs; the high flow of another destination is not affected', () => {
   const s = new Segmenter({ mtu: 32 });
   s.handle(gate(2, '0C', true), 0);
   assert.deepEqual(s.handle({ kind: 'pull', destinationID: 2, flowID: '0C' }, 0), [{ kind: 'idle', reason: 'empty', destinationID: 2, flowID: '0C' }]);
@@ -80,7 +80,7 @@ test('Part 9 §2.4.5 rule 1 (decision H13): a pull of a gated flow is idle flow-
   assert.equal(s.counters().idlePulls, 2);
 });
 
-test('Part 10 §3.2.5 rule 9, Part 9 §2.4.5 rule 1 (decision H14): the abort segment of a PDU paused by a gate is the flow\'s next segment and waits for the restart like any other', () => {
+test('Part 10 §3.2.5 rule 9, Part 9 §2.4.5 rule 1 (decision FE14): the abort segment of a PDU paused by a gate is the flow\'s next segment and waits for the restart like any other', () => {
   const s = new Segmenter({ mtu: 32 });
   s.handle({ kind: 'pdu', destinationID: 2, cos: 0, streamID: 1, flowID: '0A', payload: bytes(100), id: 'x' }, 0);
   assert.equal(served(s), '2/0A:start');
@@ -94,7 +94,7 @@ test('Part 10 §3.2.5 rule 9, Part 9 §2.4.5 rule 1 (decision H14): the abort se
   assert.equal(s.counters().abortSegmentsSent, 1);
 });
 
-test('riodp engine contract (decision H13): a gate that names no flow, or whose stopped is not a boolean, is a counted invalid-input event, never an exception', () => {
+test('riodp engine contract (decision FE13): a gate that names no flow, or whose stopped is not a boolean, is a counted invalid-input event, never an exception', () => {
   const s = new Segmenter();
   const bad: unknown[] = [
     { kind: 'gate', destinationID: 1, flowID: 'ZZ', stopped: true },
