@@ -27,7 +27,7 @@ function received(p: Packet, at: number, pad: number): { chunk: Uint8Array; end:
   return { chunk, end, hasPad };
 }
 
-test('Part 6 §2.3, §2.4 (decision F1): bytes kept for forwarding are exactly what the encoder writes for the decoded packet, and are kept for every packet whose pad is 0x0000', () => {
+test('Part 6 §2.3, §2.4 (decision DP1): bytes kept for forwarding are exactly what the encoder writes for the decoded packet, and are kept for every packet whose pad is 0x0000', () => {
   const seen = { kept: 0, refused: 0 };
   fc.assert(
     fc.property(packetArb, fc.integer({ min: 0, max: 40 }), fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 0xffff })), (p, at, pad) => {
@@ -48,7 +48,7 @@ test('Part 6 §2.3, §2.4 (decision F1): bytes kept for forwarding are exactly w
   assert.ok(seen.kept > 0 && seen.refused > 0, JSON.stringify(seen));
 });
 
-test('riodp link §3.1 (decision F1): a packet frame around kept bytes is byte for byte the frame the encoder writes for the packet', () => {
+test('riodp link §3.1 (decision DP1): a packet frame around kept bytes is byte for byte the frame the encoder writes for the packet', () => {
   fc.assert(
     fc.property(packetArb, fc.integer({ min: 0, max: 40 }), (p, at) => {
       const { chunk, end } = received(p, at, 0);

@@ -17,7 +17,7 @@ function pullAll(r: Rig, port: number): SwitchOutput[] {
   return out;
 }
 
-test('Part 6 §6.11 rule 3 (decision F2): a packet forwarded unchanged leaves with the wire handle it arrived with', () => {
+test('Part 6 §6.11 rule 3 (decision DP2): a packet forwarded unchanged leaves with the wire handle it arrived with', () => {
   const r = new Rig();
   const p = message(0, 2);
   const wire = { opaque: 1 };
@@ -29,7 +29,7 @@ test('Part 6 §6.11 rule 3 (decision F2): a packet forwarded unchanged leaves wi
   assert.equal(out.wire, wire);
 });
 
-test('Part 3 §2.5 "it is decremented" (decision F2): a maintenance request forwarded with hop_count decremented is a new packet and leaves without the wire handle', () => {
+test('Part 3 §2.5 "it is decremented" (decision DP2): a maintenance request forwarded with hop_count decremented is a new packet and leaves without the wire handle', () => {
   const r = new Rig();
   const req = maintenanceReadRequest({ tt: 1, destinationID: 3, sourceID: 0, hopCount: 2, srcTID: 1, byteOffset: 0, byteCount: 4 });
   r.run({ kind: 'packet', port: 0, packet: req, octets: serialPacketLength(req), wire: { opaque: 2 } });
@@ -40,7 +40,7 @@ test('Part 3 §2.5 "it is decremented" (decision F2): a maintenance request forw
   assert.equal('wire' in out, false);
 });
 
-test('Part 6 §6.11 rule 3 (decision F2): without a wire handle the packet output is the plain { kind, port, packet } it always was', () => {
+test('Part 6 §6.11 rule 3 (decision DP2): without a wire handle the packet output is the plain { kind, port, packet } it always was', () => {
   const r = new Rig();
   const p = message(1, 2);
   r.send(1, p);
