@@ -151,7 +151,6 @@ test('Part 6 §6.9.2: a port "shall not report a greater number" of buffers than
 test('issue 7 §2 links: a kick from inside the transmitter\'s pull does not start a second packet on a busy wire', () => {
   const s = new Scheduler();
   const b = new Sink();
-  let link: ReturnType<typeof makeLink> | undefined;
   // A transmitter that, like an end point feature reacting to the packet being pulled, queues
   // another packet and kicks the channel while the pull is still running.
   const a = new Source();
@@ -160,12 +159,12 @@ test('issue 7 §2 links: a kick from inside the transmitter\'s pull does not sta
       const p = a.pull(now, free, reserve);
       if (p !== null && p.id === 1) {
         a.queue.push(packet(2));
-        link?.ab.kick(now);
+        link.ab.kick(now);
       }
       return p;
     },
   };
-  link = makeLink(s, 'l', x1, { tx: reentrant, rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: b, buffers: { packets: 8 } });
+  const link = makeLink(s, 'l', x1, { tx: reentrant, rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: b, buffers: { packets: 8 } });
   a.queue.push(packet(1));
   link.ab.kick(0);
   s.run();
@@ -177,7 +176,6 @@ test('issue 7 §2 links: a kick from inside the transmitter\'s pull does not sta
 test('issue 7 §2 links: a packet made sendable during an empty pull is sent at once', () => {
   const s = new Scheduler();
   const b = new Sink();
-  let link: ReturnType<typeof makeLink> | undefined;
   const a = new Source();
   let pulls = 0;
   const lateReady: PortTx = {
@@ -185,13 +183,13 @@ test('issue 7 §2 links: a packet made sendable during an empty pull is sent at 
       pulls++;
       if (pulls === 1) {
         a.queue.push(packet(7));
-        link?.ab.kick(now);
+        link.ab.kick(now);
         return null;
       }
       return a.pull(now, free, reserve);
     },
   };
-  link = makeLink(s, 'l', x1, { tx: lateReady, rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: b, buffers: { packets: 8 } });
+  const link = makeLink(s, 'l', x1, { tx: lateReady, rx: new Sink(), buffers: { packets: 8 } }, { tx: new Source(), rx: b, buffers: { packets: 8 } });
   link.ab.kick(0);
   s.run();
   assert.deepEqual(b.got, [[7, 256_000]]);

@@ -150,17 +150,20 @@ export class Channel implements Target {
       return;
     }
     if (this.#tx === undefined) return;
+    // The flag is only raised while #pulling and is lowered right after each pull, so it is
+    // false here.
     this.#pulling = true;
-    this.#kickedWhilePulling = false;
     let packet: SimPacket | null;
     try {
       packet = this.#tx.pull(now, this.#free, this.rxSpec.reservePerPriority);
     } finally {
       this.#pulling = false;
     }
+    const kicked = this.#kickedWhilePulling;
+    this.#kickedWhilePulling = false;
     if (packet === null) {
       // Something became sendable during an empty pull: look again (a sent packet restarts at TX_DONE).
-      if (this.#kickedWhilePulling) this.#start(now);
+      if (kicked) this.#start(now);
       return;
     }
     if (this.#free <= (3 - packet.prio) * this.rxSpec.reservePerPriority) {
