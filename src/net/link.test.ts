@@ -239,6 +239,47 @@ test('riodp link §4.3: after CLOSE a peer that keeps its side open is cut off a
   assert.equal(t.link.state, 'closed');
 });
 
+test('riodp link §4.3: after close() what the peer still sends is dropped unread: no frame, no malformed report, in any chunking', async (ctx) => {
+  const t = await linkAndRaw(ctx, { closeTimeoutMs: 5_000 }, true);
+  t.raw.write(bytesOf(helloFrame()));
+  await t.rec.opened;
+  t.link.close();
+  // Chunks cut inside frames: a reader that stopped at a frame end and lost the rest of a chunk
+  // would take bytes inside a packet for a length.
+  const tail = bytesOf(...Array.from({ length: 60 }, (_, i) => packetFrame(doorbell(i))));
+  for (let at = 0; at < tail.length; at += 37) {
+    t.raw.write(tail.subarray(at, at + 37));
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await t.ended;
+  t.raw.end();
+  const closed = await t.rec.closed;
+  assert.equal(closed.by, 'local');
+  assert.deepEqual(t.rec.events, ['open 1']);
+  assert.equal(t.rec.packets.length, 0);
+  assert.equal(t.link.counters().malformed, 0);
+  assert.equal(t.link.counters().oversize, 0);
+});
+
+test('riodp link §4.3, §4.4: a paused link that closes reads on, so the peer\'s FIN ends it before the close timeout', async (ctx) => {
+  const t = await linkAndRaw(ctx, { closeTimeoutMs: 10_000 }, true);
+  t.raw.write(bytesOf(helloFrame()));
+  await t.rec.opened;
+  t.link.pause();
+  t.raw.write(bytesOf(...Array.from({ length: 20 }, (_, i) => packetFrame(doorbell(i)))));
+  await new Promise((r) => setTimeout(r, 20));
+  const t0 = Date.now();
+  t.link.close();
+  await t.ended;
+  t.raw.end();
+  const closed = await t.rec.closed;
+  assert.ok(Date.now() - t0 < 5_000, 'the link waited for its close timeout');
+  assert.equal(closed.by, 'local');
+  assert.equal(t.link.held, 0);
+  assert.equal(t.rec.packets.length, 0);
+  assert.equal(t.link.counters().malformed, 0);
+});
+
 test('riodp link §4.4, issue 8 §3: a peer that does not read stops the link accepting frames; memory stays bounded; draining calls onDrain', async (ctx) => {
   const batch = 4096;
   const t = await linkAndRaw(ctx, { sendBatchBytes: batch });

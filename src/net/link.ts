@@ -252,6 +252,7 @@ export class Link {
     this.#clearHello();
     this.#out.add(closeFrame(CLOSE_REASON[reason], clipped));
     this.#out.flush();
+    this.#drainUnread();
     this.#end();
   }
 
@@ -264,6 +265,9 @@ export class Link {
   }
 
   #feed(chunk: Uint8Array): void {
+    // §4.3: after a CLOSE went or came nothing more is delivered, so the rest of the stream is not
+    // cut into frames; cutting it from wherever the last delivered frame ended would misread it.
+    if (this.#ending()) return;
     if (this.#paused) {
       // Data the socket had already read when it was paused: kept, in order, for resume().
       this.#held = this.#held === null ? chunk : concat(this.#held, chunk);
@@ -277,7 +281,7 @@ export class Link {
         this.#fatal(err);
         return;
       }
-      if (used === rest.length || this.#state === 'closing' || this.#state === 'closed') return;
+      if (used === rest.length || this.#ending()) return;
       rest = rest.subarray(used);
       // The sink stopped: a handler paused the link.
       if (this.paused) {
@@ -328,6 +332,11 @@ export class Link {
     return this.#going();
   }
 
+  /** A CLOSE went or came (a handler may close the link while a chunk is being read). */
+  #ending(): boolean {
+    return this.#state === 'closing' || this.#state === 'closed';
+  }
+
   #going(): boolean {
     return !this.#paused && (this.#state === 'hello' || this.#state === 'open');
   }
@@ -358,7 +367,19 @@ export class Link {
     this.#state = 'closing';
     this.#clearHello();
     this.#out.discard();
+    this.#drainUnread();
     this.#end();
+  }
+
+  /**
+   * A closing link reads on (and drops what it reads) so that the peer's FIN arrives; a paused
+   * socket would otherwise hold the link open until the close timeout.
+   */
+  #drainUnread(): void {
+    this.#held = null;
+    if (!this.#paused) return;
+    this.#paused = false;
+    if (!this.socket.destroyed) this.socket.resume();
   }
 
   /** §4.2: a length the reader cannot step over ends the link. */
