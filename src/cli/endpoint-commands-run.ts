@@ -12,7 +12,8 @@ import { startControlServer } from '../net/control-server.ts';
 import { EndpointConfigError, loadEndpointConfig } from '../net/endpoint-config.ts';
 import type { EndpointProcessConfig } from '../net/endpoint-config.ts';
 import { startEndpointProcess } from '../net/endpoint-process.ts';
-import { LOG_LEVELS } from '../net/log.ts';
+import { logFlowChange } from '../net/endpoint-log.ts';
+import { LOG_LEVELS, makeLogger } from '../net/log.ts';
 import type { LogLevel } from '../net/log.ts';
 import type { ClientFlags } from './endpoint-commands.ts';
 import { formatStatus } from './endpoint-commands-status.ts';
@@ -53,10 +54,12 @@ async function client(cmd: string, run: () => Promise<number>): Promise<number> 
 
 // ---- riodp endpoint ----------------------------------------------------------------------------
 
-export async function runEndpoint(flags: { config: string; control?: string; logLevel?: string }): Promise<number> {
+export async function runEndpoint(flags: { config: string; control?: string; log?: string; logLevel?: string }): Promise<number> {
   let config: EndpointProcessConfig;
+  // --log-level is the option's former name; --log wins when both are given.
+  const level = flags.log ?? flags.logLevel;
   try {
-    if (flags.logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(flags.logLevel)) throw new Usage(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+    if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level)) throw new Usage(`${flags.log === undefined ? '--log-level' : '--log'}: expected one of ${LOG_LEVELS.join(', ')}`);
     config = loadEndpointConfig(flags.config);
   } catch (e) {
     if (e instanceof EndpointConfigError) {
@@ -70,18 +73,23 @@ export async function runEndpoint(flags: { config: string; control?: string; log
     throw e;
   }
   const control = flags.control ?? config.control ?? join(tmpdir(), `riodp-${config.engine.nodeId}.sock`);
-  const withLevel: EndpointProcessConfig = flags.logLevel === undefined ? config : { ...config, log: flags.logLevel as LogLevel };
+  const withLevel: EndpointProcessConfig = level === undefined ? config : { ...config, log: level as LogLevel };
+  // One logger for the process, its control socket (docs/fabric-api.md §7 `file sent`, `file received`) and the receive side's flow control.
+  const log = makeLogger({ level: withLevel.log, name: `endpoint-${config.engine.nodeId}` });
   let proc;
   try {
-    proc = await startEndpointProcess(withLevel);
+    proc = await startEndpointProcess(withLevel, { logger: log });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     fail('endpoint', e instanceof RangeError ? `${flags.config}: ${msg}` : msg);
     return e instanceof RangeError ? 2 : 1;
   }
+  proc.api.onFlowChange((c) => {
+    logFlowChange(log, c);
+  });
   let server;
   try {
-    server = await startControlServer(proc.api, control);
+    server = await startControlServer(proc.api, control, log);
   } catch (e) {
     await proc.close();
     fail('endpoint', e instanceof Error ? e.message : String(e));

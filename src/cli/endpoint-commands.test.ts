@@ -77,7 +77,12 @@ function yaml(nodeId: number, port: number, control: string): string {
   ].join('\n');
 }
 
-test('issue 8 §2: riodp endpoint ×2, riodp recv and riodp send move a 1 MB file whose SHA-256 matches; status and read-reg answer through the control socket', async () => {
+/** The JSON log lines a process wrote on stderr. */
+function logLines(r: Running): Record<string, unknown>[] {
+  return r.stderr.join('').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+test('issue 8 §2: riodp endpoint ×2, riodp recv and riodp send move a 1 MB file whose SHA-256 matches; status and read-reg answer through the control socket; the end points log `file sent` and `file received` (docs/fabric-api.md §7) at the level of --log (or its alias --log-level)', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'riodp-cli-'));
   const relay = await startRelay([1, 2]);
   const running: Running[] = [];
@@ -85,7 +90,11 @@ test('issue 8 §2: riodp endpoint ×2, riodp recv and riodp send move a 1 MB fil
     const sock = [join(dir, '1.sock'), join(dir, '2.sock')] as const;
     await writeFile(join(dir, '1.yaml'), yaml(1, relay.port(1), sock[0]));
     await writeFile(join(dir, '2.yaml'), yaml(2, relay.port(2), sock[1]));
-    running.push(...(await Promise.all([1, 2].map((n) => start(['endpoint', '--config', join(dir, `${n}.yaml`)], /link up/)))));
+    // The configurations say `log: warn`; the options raise it to info.
+    running.push(...(await Promise.all([
+      start(['endpoint', '--config', join(dir, '1.yaml'), '--log', 'info'], /link up/),
+      start(['endpoint', '--config', join(dir, '2.yaml'), '--log-level', 'info'], /link up/),
+    ])));
     assert.match(running[0]?.stdout.join('') ?? '', /^riodp endpoint 1: link up to 127\.0\.0\.1:\d+; control .*1\.sock\n$/);
     const data = bytes(1_000_000, 11);
     const file = join(dir, 'one-megabyte.bin');
@@ -111,6 +120,11 @@ test('issue 8 §2: riodp endpoint ×2, riodp recv and riodp send move a 1 MB fil
     assert.equal(s.counters.api.connects, 1);
     assert.equal(await reg.exit, 0, reg.stderr.join(''));
     assert.match(reg.stdout.join(''), /^0x[0-9a-f]{4}0002\n$/);
+    const [ep1, ep2] = running;
+    assert.ok(ep1 !== undefined && ep2 !== undefined);
+    assert.deepEqual(logLines(ep1).filter((l) => l['msg'] === 'file sent').map((l) => [l['name'], l['to'], l['size'], l['status'], l['level']]), [['one-megabyte.bin', 2, 1_000_000, 'ok', 30]]);
+    assert.deepEqual(logLines(ep2).filter((l) => l['msg'] === 'file received').map((l) => [l['name'], l['from'], l['size'], l['status'], l['level']]), [['one-megabyte.bin', 1, 1_000_000, 'ok', 30]]);
+    assert.ok(logLines(ep2).some((l) => l['msg'] === 'link up' && l['name'] === 'endpoint-2'), 'the process logs through the same logger');
   } finally {
     for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGTERM');
     await Promise.all(running.map((r) => r.exit));
@@ -138,6 +152,23 @@ test('riodp endpoint: a bad configuration is one stderr line per field, exit 2; 
     const n = await stderrOf(['status', '--control', join(dir, 'none.sock')]);
     assert.equal(n.code, 1);
     assert.match(n.stderr, /^riodp status: cannot connect to the control socket .*none\.sock \(ENOENT\): is riodp endpoint running\?\n$/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('riodp switch and riodp endpoint both take --log <level> (riodp endpoint also its former --log-level): a word that is not a level is a usage error, exit 2, in the same words', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'riodp-cli-'));
+  try {
+    // Valid files, so that only the option can be wrong (it is checked before the file is read anyway).
+    const ep = join(dir, 'endpoint.yaml');
+    await writeFile(ep, yaml(1, 4000, join(dir, '1.sock')));
+    const sw = join(dir, 'switch.yaml');
+    await writeFile(sw, 'deviceId: 0x50\nports:\n  - { port: 0, listen: { port: 0 }, accept: [1] }\nroutes: { 1: 0 }\n');
+    const levels = 'fatal, error, warn, info, debug, trace, silent';
+    assert.deepEqual(await stderrOf(['switch', '--config', sw, '--log', 'loud']), { code: 2, stderr: `riodp switch: --log: expected one of ${levels}\n` });
+    assert.deepEqual(await stderrOf(['endpoint', '--config', ep, '--log', 'loud']), { code: 2, stderr: `riodp endpoint: --log: expected one of ${levels}\n` });
+    assert.deepEqual(await stderrOf(['endpoint', '--config', ep, '--log-level', 'loud']), { code: 2, stderr: `riodp endpoint: --log-level: expected one of ${levels}\n` });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

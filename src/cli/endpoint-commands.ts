@@ -19,9 +19,11 @@ export function registerEndpointCommands(program: Command): void {
     .description('run an end point process: a link to its switch port, session management, data streaming, and a control socket for send/recv/status/read-reg (docs/fabric-api.md)')
     .requiredOption('--config <file>', 'end point configuration (YAML)')
     .option(control, 'control socket path (default: the config\'s control, else riodp-<nodeId>.sock in the temp folder)')
-    .option('--log-level <level>', "log level on stderr: fatal, error, warn, info, debug, trace, silent (default: the config's log, else info)")
+    .option('--log <level>', "log level on stderr: fatal, error, warn, info, debug, trace, silent (default: the config's log, else info)")
+    // The option's first name, kept; `riodp switch` takes --log too. createOption: no ESM import of commander (main.ts).
+    .addOption(program.createOption('--log-level <level>', 'the same as --log').hideHelp())
     .addHelpText('after', '\nPrints one line on stdout once the link is up; runs until SIGINT or SIGTERM. Exit 0 on a signal, 1 when the switch cannot be reached, 2 for a bad configuration.\n')
-    .action(async (flags: { config: string; control?: string; logLevel?: string }) => {
+    .action(async (flags: { config: string; control?: string; log?: string; logLevel?: string }) => {
       const { runEndpoint } = await import('./endpoint-commands-run.ts');
       process.exitCode = await runEndpoint(flags);
     });

@@ -5,9 +5,13 @@
  *
  * Receive buffer (decision): Annex 2 §4.2.6 lets the receiver "use the XOFF command to suspend
  * data traffic", and the session engine sends FLOW_CONTROL when told to. So when `rxHigh` PDUs
- * wait unread the stream is XOFF'd, and XON'd again at `rxLow`; PDUs still in flight meanwhile are
- * kept up to `rxLimit`, beyond which they are dropped and counted (`rxDropped`), so that a peer
- * that ignores XOFF cannot grow memory without bound.
+ * wait unread the stream is XOFF'd, and XON'd again at `rxLow`. What the sender had sent before
+ * the XOFF reached it is still in flight, and over TCP that is not bounded by anything the end
+ * point sets (megabytes in loopback socket buffers); so at `rxLimit` the end point stops taking
+ * packets from its link until the application reads (api-streams.ts), as an LP-Serial receiver
+ * answers packet-retry for a packet it has no buffer for, and the fabric holds the rest. Only a stream whose
+ * application reads nothing for `rxStallMs` meanwhile has its PDUs beyond `rxLimit` dropped and
+ * counted (`rxDropped`), so that it cannot hold the link, or memory, without bound.
  */
 import type { StreamRef, StreamSettings } from '../session/types.ts';
 import type { AttributeLike } from '../wire/smp/attributes.ts';
@@ -41,6 +45,8 @@ export interface RxSide {
   readonly queue: AsyncQueue<Uint8Array>;
   xoffSent: boolean;
   dropped: number;
+  /** Its application read nothing for `rxStallMs` while the link waited for it: PDUs beyond `rxLimit` are dropped until it reads. */
+  stalled: boolean;
   closed: boolean;
 }
 
@@ -103,7 +109,7 @@ export class StreamHandle implements Stream {
   }
 
   attachRx(ref: StreamRef, settings: StreamSettings, attributes: readonly AttributeLike[], rx?: RxSide): RxSide {
-    this.#rx = rx ?? { ref, settings, queue: new AsyncQueue<Uint8Array>(), xoffSent: false, dropped: 0, closed: false };
+    this.#rx = rx ?? { ref, settings, queue: new AsyncQueue<Uint8Array>(), xoffSent: false, dropped: 0, stalled: false, closed: false };
     this.#attributes = attributes;
     this.wake();
     return this.#rx;

@@ -35,9 +35,11 @@ export interface StreamHost {
   setTimer(name: string, at: Time | null): void;
   now(): Time;
   flowChange(c: FlowChange): void;
-  count(name: 'pdusReceived' | 'rxDropped' | 'xoffSent' | 'xonSent'): void;
+  count(name: 'pdusReceived' | 'rxDropped' | 'rxHolds' | 'rxStalls' | 'xoffSent' | 'xonSent'): void;
   /** Whether the engine holds a conduit record whose receive stream this is (§3.4.3 process_incoming_open). */
   inConduit(ref: StreamRef): boolean;
+  /** Stop (true) or go on (false) taking packets from the link; true again is harmless, and needed for a new link. */
+  holdReceive(on: boolean): void;
 }
 
 /** An application `openStream`/`openConduit` waiting for the engine. */
@@ -49,6 +51,8 @@ export interface PendingOpen {
 }
 
 const XOFF_TIMER = 'xoff:';
+const STALL_TIMER = 'stall:';
+const MS = 1_000_000;
 
 export class StreamRegistry {
   readonly #byRef = new Map<string, StreamHandle>();
@@ -59,6 +63,8 @@ export class StreamRegistry {
   readonly #host: StreamHost;
   readonly #core: StreamCore;
   readonly #api: ApiSettings;
+  /** Receive streams at `rxLimit` the link waits for (api-stream.ts, receive buffer). */
+  readonly #holding = new Map<string, RxSide>();
 
   constructor(host: StreamHost, core: StreamCore, api: ApiSettings) {
     this.#host = host;
@@ -169,6 +175,7 @@ export class StreamRegistry {
       if (ref.direction === 'rx') {
         (side as RxSide).queue.end();
         this.#host.setTimer(XOFF_TIMER + key, null);
+        this.#release(key, null);
       }
     }
     // A conduit whose other stream will not come now: the application's open fails.
@@ -213,7 +220,7 @@ export class StreamRegistry {
       this.#host.count('rxDropped');
       return;
     }
-    if (rx.queue.size >= this.#api.rxLimit) {
+    if (rx.stalled && rx.queue.size >= this.#api.rxLimit) {
       rx.dropped++;
       this.#host.count('rxDropped');
       return;
@@ -221,11 +228,45 @@ export class StreamRegistry {
     rx.queue.push(pdu);
     this.#host.count('pdusReceived');
     if (!rx.xoffSent && rx.queue.size >= this.#api.rxHigh) this.#xoff(rx, true);
+    if (rx.queue.size >= this.#api.rxLimit) this.#hold(rx);
   }
 
   /** The application read a PDU. */
   consumed(rx: RxSide): void {
     if (rx.xoffSent && !rx.closed && rx.queue.size <= this.#api.rxLow) this.#xoff(rx, false);
+    rx.stalled = false;
+    const key = refKey(rx.ref);
+    if (!this.#holding.has(key)) return;
+    if (rx.queue.size < this.#api.rxLimit) this.#release(key, 'released');
+    else this.#host.setTimer(STALL_TIMER + key, this.#host.now() + this.#api.rxStallMs * MS);
+  }
+
+  /**
+   * The stream is at `rxLimit`: no packet more from the link until its application reads, so what
+   * the sender sent before the XOFF reached it waits in the fabric (the switch's buffers, then
+   * the sender's link, issue 8 §1 "bounded buffers with backpressure (no loss)"), as an LP-Serial
+   * receiver without a buffer for a packet answers packet-retry (Part 6 §3.4.2 Table 3-6) and the
+   * packet stays with its sender. Every delivery at the limit asks again: the link may be a new one.
+   */
+  #hold(rx: RxSide): void {
+    const key = refKey(rx.ref);
+    if (!this.#holding.has(key)) {
+      this.#holding.set(key, rx);
+      this.#host.count('rxHolds');
+      this.#host.setTimer(STALL_TIMER + key, this.#host.now() + this.#api.rxStallMs * MS);
+      this.#host.flowChange({ kind: 'rx-link', at: this.#host.now(), stream: rx.ref, state: 'held' });
+    }
+    this.#host.holdReceive(true);
+  }
+
+  /** The link no longer waits for the stream: read below the limit, closed, or stalled (state null: closed, no report). */
+  #release(key: string, state: 'released' | 'stalled' | null): void {
+    const rx = this.#holding.get(key);
+    if (rx === undefined) return;
+    this.#holding.delete(key);
+    this.#host.setTimer(STALL_TIMER + key, null);
+    if (state !== null) this.#host.flowChange({ kind: 'rx-link', at: this.#host.now(), stream: rx.ref, state });
+    if (this.#holding.size === 0) this.#host.holdReceive(false);
   }
 
   /** §4.2.6 XOFF / XON of a receive stream; an XOFF is repeated within the sender's FLOW_CONTROL_XON_TIMEOUT_PERIOD. */
@@ -249,6 +290,10 @@ export class StreamRegistry {
 
   /** An API timer; true when it was one of the registry's. */
   timer(name: string): boolean {
+    if (name.startsWith(STALL_TIMER)) {
+      this.#stalled(name.slice(STALL_TIMER.length));
+      return true;
+    }
     if (!name.startsWith(XOFF_TIMER)) return false;
     const h = this.#byRef.get(name.slice(XOFF_TIMER.length));
     const rx = h?.rxSide;
@@ -259,8 +304,22 @@ export class StreamRegistry {
     return true;
   }
 
+  /**
+   * The application read nothing of a stream at the limit for `rxStallMs`: the link goes on
+   * without it, and its PDUs beyond the limit are dropped until it reads again, so that a stream
+   * nobody reads holds neither the link nor memory without bound (issue 8 §3).
+   */
+  #stalled(key: string): void {
+    const rx = this.#holding.get(key);
+    if (rx === undefined) return;
+    rx.stalled = true;
+    this.#host.count('rxStalls');
+    this.#release(key, 'stalled');
+  }
+
   /** The end point stopped: every stream and open ends. */
   abandonAll(e: Error): void {
+    for (const key of [...this.#holding.keys()]) this.#release(key, null);
     for (const [, p] of this.pending) p.reject(e);
     this.pending.clear();
     for (const h of this.handles()) h.abandon(e);

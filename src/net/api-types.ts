@@ -54,7 +54,7 @@ export interface RxStatus {
   readonly buffered: number;
   /** Whether this end point has XOFF'd the sender (its buffer passed `api.rxHigh`). */
   readonly xoffSent: boolean;
-  /** PDUs dropped because the buffer was at `api.rxLimit`. */
+  /** PDUs dropped because the buffer was at `api.rxLimit` and the application had not read for `api.rxStallMs`. */
   readonly dropped: number;
 }
 
@@ -102,7 +102,13 @@ export type FlowChange =
   /** Annex 2 FLOW_CONTROL: one of this end point's transmit streams XOFF'd or released (`xon`, `xon-timeout`). */
   | { readonly kind: 'session-tx'; readonly at: Time; readonly stream: StreamRef; readonly state: 'xoff' | 'xon'; readonly cause: 'xoff' | 'xon' | 'xon-timeout' }
   /** Annex 2 FLOW_CONTROL sent by this end point for a receive stream whose buffer filled or drained. */
-  | { readonly kind: 'session-rx'; readonly at: Time; readonly stream: StreamRef; readonly state: 'xoff' | 'xon'; readonly cause: 'buffer' };
+  | { readonly kind: 'session-rx'; readonly at: Time; readonly stream: StreamRef; readonly state: 'xoff' | 'xon'; readonly cause: 'buffer' }
+  /**
+   * A receive stream at `api.rxLimit` made the end point stop taking packets from its link
+   * (`held`); the link goes on once the application has read (`released`), or after
+   * `api.rxStallMs` without a read (`stalled`: its PDUs beyond the limit are dropped until it reads).
+   */
+  | { readonly kind: 'rx-link'; readonly at: Time; readonly stream: StreamRef; readonly state: 'held' | 'released' | 'stalled' };
 
 /** An event of the end point's engines (session, discovery, conveyances, fabric), as the engine output it. */
 export interface EngineEvent {
@@ -115,6 +121,10 @@ export const API_COUNTERS = [
   'pdusSent',
   'pdusReceived',
   'rxDropped',
+  /** Times a receive stream at `api.rxLimit` made the end point stop taking packets from its link. */
+  'rxHolds',
+  /** Times the application read nothing of such a stream for `api.rxStallMs`: its PDUs beyond the limit are dropped. */
+  'rxStalls',
   'xoffSent',
   'xonSent',
   'sendRefused',

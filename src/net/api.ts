@@ -35,6 +35,8 @@ export interface ApiHost {
   /** Runs an input through the engine now and returns its outputs (already dispatched); null when queued behind the one running. */
   command(input: FabricEndpointInput): readonly FabricEndpointOutput[] | null;
   setTimer(name: string, at: Time | null): void;
+  /** Stop (true) or go on (false) taking packets from the link (a receive stream at `api.rxLimit`, api-streams.ts). */
+  holdReceive(on: boolean): void;
   /** StreamIDs of the conduit receive streams the engine holds for `remote` (its conduit table). */
   conduitReceives(remote: number): number[];
   engineCounters(): FabricCounters;
@@ -87,6 +89,9 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
           this.#counters[n]++;
         },
         inConduit: (ref) => host.conduitReceives(ref.remote).includes(ref.streamID),
+        holdReceive: (on) => {
+          host.holdReceive(on);
+        },
       },
       this,
       settings,

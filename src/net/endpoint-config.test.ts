@@ -62,6 +62,13 @@ test('issue 8 §1: every bad field is one "path: expectation" line, unknown fiel
   assert.deepEqual(issues({ nodeId: 1, switch: { port: 1, tls: { psk: { identity: 'x', key: 'abc' } } } }), ['switch.tls.psk.key: expected 16 to 64 bytes in hex']);
 });
 
+test('decision (api.rxStallMs): how long a stream at api.rxLimit may hold the link without a read is 2000 ms by default, set in ms, at least 1', () => {
+  assert.equal(DEFAULT_API.rxStallMs, 2000);
+  assert.equal(endpointConfig({ nodeId: 1, switch: { port: 1 }, api: { rxStallMs: 250 } }).api.rxStallMs, 250);
+  assert.equal(issues({ nodeId: 1, switch: { port: 1 }, api: { rxStallMs: 0 } }).length, 1);
+  assert.match(issues({ nodeId: 1, switch: { port: 1 }, api: { rxStallMs: 0 } })[0] ?? '', /^api\.rxStallMs: /);
+});
+
 test('issue 8 §3: certificates are read from files beside the configuration; a missing file is a configuration error naming the field', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'riodp-config-'));
   try {

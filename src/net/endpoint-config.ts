@@ -33,8 +33,18 @@ export interface ApiSettings {
   readonly rxHigh: number;
   /** ... and at or below which it is turned on again (XON). Default 4. */
   readonly rxLow: number;
-  /** PDUs a stream holds at most; more are dropped and counted (`rxDropped`). Default 64. */
+  /**
+   * PDUs received and not yet read at which the end point stops taking packets from its link
+   * until the application reads (api-streams.ts): what was in flight after the XOFF waits in the
+   * fabric, not lost. Default 64.
+   */
   readonly rxLimit: number;
+  /**
+   * How long the link waits for the application to read a stream at `rxLimit`; then that
+   * stream's PDUs beyond `rxLimit` are dropped and counted (`rxDropped`) until it reads again,
+   * and the link goes on. Default 2000 ms.
+   */
+  readonly rxStallMs: number;
   /** How long `readRegister` waits for the MAINTENANCE response. Default 1000 ms. */
   readonly readTimeoutMs: number;
 }
@@ -162,7 +172,7 @@ export const endpointConfigSchema = z.strictObject({
   ccp: z.strictObject({ orphanPeriod: ns.optional(), counterBits: int(1, 31).optional() }).optional(),
   heldLimit: int(1).optional(),
   api: z
-    .strictObject({ sendWindow: int(1).optional(), rxHigh: int(1).optional(), rxLow: int(0).optional(), rxLimit: int(1).optional(), readTimeoutMs: int(1).optional() })
+    .strictObject({ sendWindow: int(1).optional(), rxHigh: int(1).optional(), rxLow: int(0).optional(), rxLimit: int(1).optional(), rxStallMs: int(1).optional(), readTimeoutMs: int(1).optional() })
     .optional(),
 });
 
@@ -179,7 +189,7 @@ export const DEFAULT_MANAGEMENT_STREAM = 0xfff0;
  * killed mid-PDU (issue 8 §3) leaves no reassembly context behind for long.
  */
 export const DEFAULT_REASSEMBLY_IDLE_NS = 1_000_000_000;
-export const DEFAULT_API: ApiSettings = { sendWindow: 4, rxHigh: 16, rxLow: 4, rxLimit: 64, readTimeoutMs: 1000 };
+export const DEFAULT_API: ApiSettings = { sendWindow: 4, rxHigh: 16, rxLow: 4, rxLimit: 64, rxStallMs: 2000, readTimeoutMs: 1000 };
 export const DEFAULT_RETRY: RetrySettings = { timeoutMs: 10_000, firstMs: 100, maxMs: 5_000 };
 
 function protocolSupport(p: Parsed['protocols'] extends (infer T)[] | undefined ? T : never): ProtocolSupport {

@@ -4,6 +4,7 @@
  * or lost, streams opened and closed, FLOW_CONTROL XOFF/XON, Part 9 flow-state changes, suspect
  * nodes, timeouts. Every other event at `debug`; deliveries at `trace`.
  */
+import type { FlowChange } from './api-types.ts';
 import type { FabricEndpointOutput } from './endpoint-engine.ts';
 import type { Logger } from './log.ts';
 
@@ -52,4 +53,21 @@ export function logEngineOutput(log: Logger, o: FabricEndpointOutput): void {
   }
   if (info) log.info(fields, name);
   else log.debug(fields, name);
+}
+
+/**
+ * The receive side of flow control, which the engine's events do not show (they report the
+ * FLOW_CONTROL a transmit stream receives): `xoff sent` / `xon sent` at `info` (api.rxHigh,
+ * api.rxLow), the link held for a stream at api.rxLimit and released at `debug` (a busy transfer
+ * does it often), and a stream stalled at `warn`, since its PDUs beyond the limit are now
+ * dropped. Part 9 and transmit-side changes are logged from the engine's outputs already.
+ */
+export function logFlowChange(log: Logger, c: FlowChange): void {
+  if (c.kind === 'session-rx') {
+    log.info({ stream: streamLabel(c.stream) }, `${c.state} sent`);
+  } else if (c.kind === 'rx-link') {
+    const fields = { stream: streamLabel(c.stream) };
+    if (c.state === 'stalled') log.warn(fields, 'receive stalled: the application does not read; PDUs beyond api.rxLimit are dropped');
+    else log.debug(fields, c.state === 'held' ? 'receive held' : 'receive released');
+  }
 }

@@ -288,6 +288,12 @@ export class EndpointProcess implements ApiHost {
     this.command({ kind: 'packet', packet: p });
   }
 
+  /** A receive stream of the API is at `api.rxLimit` (api-streams.ts): no packet more from the link until it has room. */
+  holdReceive(on: boolean): void {
+    if (on) this.#link?.pause();
+    else this.#link?.resume();
+  }
+
   // ---- Timers --------------------------------------------------------------------------------
 
   setTimer(name: string, at: Time | null): void {
