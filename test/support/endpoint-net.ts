@@ -18,8 +18,8 @@ import { decodePacket, encodePacket, packetLength } from '../../src/wire/packet.
 import type { Packet } from '../../src/wire/packet.ts';
 import type { Type11Packet } from '../../src/wire/type11.ts';
 import { messageResponseTo, RESPONSE_STATUS } from '../../src/wire/type13.ts';
-import { NetClock } from './net-clock.ts';
-import type { NetDelivery } from './net-clock.ts';
+import { NodeNet } from './node-net.ts';
+import type { NodeNetEvent } from './node-net.ts';
 
 export type { NetDelivery } from './net-clock.ts';
 
@@ -34,12 +34,7 @@ export interface Wire {
   readonly fate: Fate;
 }
 
-export interface NetEvent {
-  readonly node: number;
-  readonly at: number;
-  readonly source: EventSource;
-  readonly detail: Readonly<Record<string, unknown>>;
-}
+export type NetEvent = NodeNetEvent<EventSource>;
 
 /** Decides what becomes of a packet on the medium; `index` counts every packet carried so far. */
 export type Filter = (w: { readonly at: number; readonly from: number; readonly to: number; readonly packet: Packet; readonly index: number }) => Fate;
@@ -66,11 +61,9 @@ export function isManagementSegment(p: Packet): p is Type11Packet {
   return p.ftype === 11 && p.msglen === 0 && !DATA_COMMANDS.has(p.payload[0] ?? 0);
 }
 
-export class EndpointNet extends NetClock {
+export class EndpointNet extends NodeNet<EventSource> {
   readonly nodes = new Map<number, SessionEndpoint>();
   readonly trace: Wire[] = [];
-  readonly events: NetEvent[] = [];
-  readonly deliveries: NetDelivery[] = [];
   /** Packets for a destinationID no end point has. */
   readonly undeliverable: Wire[] = [];
   readonly packetTime: number;
@@ -107,15 +100,6 @@ export class EndpointNet extends NetClock {
     return out;
   }
 
-  /** Events of `source` named `name` (a session, discovery or end point `event`, a conveyance event `name`), of one node or all. */
-  eventsOf(source: EventSource, name: string, node?: number): Readonly<Record<string, unknown>>[] {
-    return this.events.filter((e) => e.source === source && (e.detail['event'] ?? e.detail['name']) === name && (node === undefined || e.node === node)).map((e) => e.detail);
-  }
-
-  deliveriesTo(node: number): NetDelivery[] {
-    return this.deliveries.filter((d) => d.node === node);
-  }
-
   /** Packets carried from one node to another, optionally of one ftype. */
   packets(from: number, to: number, ftype?: number): Wire[] {
     return this.trace.filter((w) => w.from === from && w.to === to && (ftype === undefined || w.packet.ftype === ftype));
@@ -123,22 +107,8 @@ export class EndpointNet extends NetClock {
 
   #route(node: number, out: readonly SessionEndpointOutput[]): void {
     for (const o of out) {
-      switch (o.kind) {
-        case 'packet':
-          this.#carry(node, o.packet);
-          break;
-        case 'timer':
-          this.setTimer(node, o.name, o.at);
-          break;
-        case 'event':
-          this.events.push({ node, at: o.at, source: o.source, detail: o.detail });
-          break;
-        case 'deliver':
-          this.deliveries.push({ node, at: this.now, stream: o.stream, protoID: o.protoID, pdu: o.pdu });
-          break;
-        case 'idle':
-          break;
-      }
+      if (o.kind === 'packet') this.#carry(node, o.packet);
+      else this.record(node, o);
     }
   }
 

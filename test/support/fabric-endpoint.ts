@@ -17,8 +17,8 @@ import type { StreamRef } from '../../src/session/types.ts';
 import type { Packet } from '../../src/wire/packet.ts';
 import { serialPacketLength } from '../../src/wire/packet.ts';
 import { onWire, type9Node } from './endpoint-net.ts';
-import { NetClock } from './net-clock.ts';
-import type { NetDelivery } from './net-clock.ts';
+import { NodeNet } from './node-net.ts';
+import type { NodeNetEvent } from './node-net.ts';
 
 /** The switch's key among the timer owners of the clock. */
 const SWITCH = -1;
@@ -31,12 +31,7 @@ export interface FabricWire {
   readonly dropped: boolean;
 }
 
-export interface FabricNetEvent {
-  readonly node: number;
-  readonly at: number;
-  readonly source: string;
-  readonly detail: Readonly<Record<string, unknown>>;
-}
+export type FabricNetEvent = NodeNetEvent;
 
 export interface FabricNetOptions {
   /** ns per packet on every link. Default 1000. */
@@ -54,14 +49,12 @@ interface Transmitter {
   scheduled: boolean;
 }
 
-export class FabricNet extends NetClock {
+export class FabricNet extends NodeNet {
   readonly sw: SwitchElement;
   readonly nodes = new Map<number, FabricEndpoint>();
   /** Every packet an end point sent (`to` its destinationID). */
   readonly trace: FabricWire[] = [];
-  readonly events: FabricNetEvent[] = [];
   readonly flowStates: (FlowStateOutput & { readonly node: number })[] = [];
-  readonly deliveries: NetDelivery[] = [];
   readonly switchEvents: SwitchEvent[] = [];
   filter: (w: { readonly at: number; readonly from: number; readonly packet: Packet; readonly index: number }) => 'deliver' | 'drop' = () => 'deliver';
   readonly packetTime: number;
@@ -121,39 +114,15 @@ export class FabricNet extends NetClock {
     this.#fromSwitch(this.sw.handle({ kind: 'link-down', port: node }, this.now));
   }
 
-  eventsOf(source: string, name: string, node?: number): Readonly<Record<string, unknown>>[] {
-    return this.events.filter((e) => e.source === source && (e.detail['event'] ?? e.detail['name']) === name && (node === undefined || e.node === node)).map((e) => e.detail);
-  }
-
-  deliveriesTo(node: number): NetDelivery[] {
-    return this.deliveries.filter((d) => d.node === node);
-  }
-
   packets(from: number, to: number, ftype?: number): FabricWire[] {
     return this.trace.filter((w) => w.from === from && w.to === to && (ftype === undefined || w.packet.ftype === ftype));
   }
 
   #route(node: number, out: readonly FabricEndpointOutput[]): void {
     for (const o of out) {
-      switch (o.kind) {
-        case 'packet':
-          this.#carry(node, o.packet);
-          break;
-        case 'timer':
-          this.setTimer(node, o.name, o.at);
-          break;
-        case 'event':
-          this.events.push({ node, at: o.at, source: o.source, detail: o.detail });
-          break;
-        case 'deliver':
-          this.deliveries.push({ node, at: this.now, stream: o.stream, protoID: o.protoID, pdu: o.pdu });
-          break;
-        case 'flow-state':
-          this.flowStates.push({ ...o, node });
-          break;
-        case 'idle':
-          break;
-      }
+      if (o.kind === 'packet') this.#carry(node, o.packet);
+      else if (o.kind === 'flow-state') this.flowStates.push({ ...o, node });
+      else this.record(node, o);
     }
   }
 
