@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DemoError, DemoTimeout, Supervisor } from './demo-procs.ts';
 import type { ProcLine } from './demo-procs.ts';
+import { alive } from '../../test/support/alive.ts';
 
 /** A supervisor whose children are `node -e SCRIPT`. */
 function supervisor(): { sup: Supervisor; seen: [string, ProcLine][] } {
@@ -12,15 +13,6 @@ function supervisor(): { sup: Supervisor; seen: [string, ProcLine][] } {
 
 /** A child that runs until killed, or until the test process is gone (a killed test run leaves no orphan). */
 const SLEEP = 'const p = process.ppid; setInterval(() => { if (process.ppid !== p) process.exit(0); }, 100); console.log("ready");';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test('issue 8 §4 "each process\'s log lines prefixed with its name": both streams of a child come out as lines under its name, in order', async () => {
   const { sup, seen } = supervisor();

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { alive } from '../support/alive.ts';
 
 const script = fileURLToPath(new URL('../../scripts/demo-fabric.ts', import.meta.url));
 
@@ -41,15 +42,6 @@ function demo(args: readonly string[], onStdout?: (all: string, signal: (s: Node
 /** The pids of every riodp process the demo started (its `$ riodp … (name, pid N)` lines). */
 function pids(stdout: string): number[] {
   return [...stdout.matchAll(/^\[demo\s*\] \$ riodp .*\(([^,]+), pid (\d+)\)$/gm)].map((m) => Number(m[2]));
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 test('issue 8 §4: npm run demo:fabric passes: checksums equal, XOFF and XON seen, a peer killed, the others recover', { timeout: 150_000 }, async () => {
