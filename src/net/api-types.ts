@@ -19,7 +19,11 @@ export interface Peer {
   readonly source: ContactSource;
   /** Init_Stage 0, Lock_Val free and Num_Attr initialised on the chosen block. */
   readonly complete: boolean;
-  /** An illegal register was reported for it (§3.7.3). */
+  /**
+   * An illegal register was reported for it (§3.7.3), or since it was last discovered the session
+   * engine judged it suspect: a request to it went unanswered (§3.7.1, §3.7.3) or, in validation
+   * mode, it sent a message with reserved fields set (§3.8.5).
+   */
   readonly suspect: boolean;
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startEndpoint } from './endpoint-process.ts';
 import type { FlowChange, RiodpEndpoint, Stream } from './api-types.ts';
 import type { EndpointConfigInput } from './endpoint-config.ts';
-import { bytes, startRelay, testEndpointConfig, until } from '../../test/support/net-endpoint.ts';
+import { bytes, MS, startRelay, testEndpointConfig, until } from '../../test/support/net-endpoint.ts';
 import type { Relay } from '../../test/support/net-endpoint.ts';
 
 const PROTO = 0x1234;
@@ -104,6 +104,22 @@ test('Annex 2 §4.2.5: openStream() of a protocol the node does not accept rejec
   const p = await pair();
   try {
     await assert.rejects(p.a.openStream({ to: 2, protoID: 0x4321 }), /refused by node 2/);
+  } finally {
+    await p.close();
+  }
+});
+
+test('Annex 2 §3.7.3 "judged to be suspect": a peer whose OPEN goes unanswered is shown suspect in status().peers and discover() until it is discovered again', async () => {
+  const session = { retryPeriod: 20 * MS, timeoutPeriod: 120 * MS };
+  const p = await pair({ session });
+  try {
+    assert.deepEqual((await p.a.discover()).map((x) => [x.node, x.suspect]), [[2, false]]);
+    p.relay.hold = (pk) => pk.destinationID === 2;
+    await assert.rejects(p.a.openStream({ to: 2, protoID: PROTO }));
+    await until(() => p.a.status().peers.some((x) => x.node === 2 && x.suspect), 3000, 'node 2 suspect in status');
+    p.relay.hold = null;
+    assert.deepEqual((await p.a.discover(2)).map((x) => [x.node, x.suspect]), [[2, false]]);
+    assert.deepEqual(p.a.status().peers.map((x) => [x.node, x.suspect]), [[2, false]]);
   } finally {
     await p.close();
   }

@@ -129,7 +129,10 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
   }
 
   #event(source: string, at: Time, detail: Readonly<Record<string, unknown>>): void {
-    if (source === 'session') this.#streams.session(detail as never, at);
+    if (source === 'session') {
+      this.#streams.session(detail as never, at);
+      if (detail['event'] === 'suspect') this.#suspect(detail['node'] as number);
+    }
     else if (source === 'discovery') this.#discovery(detail as unknown as DiscoveryEvent);
     else if (source === 'type9' && detail['name'] === 'sent' && detail['unit'] === 'pdu') this.#streams.segmented(detail['to'] as number, detail['streamID'] as number);
     else if (source === 'type11' && (detail['name'] === 'sent' || detail['name'] === 'failed')) this.#streams.wakeType11();
@@ -150,6 +153,12 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
       const peers = this.#peerList();
       for (const f of w) f(peers);
     }
+  }
+
+  /** §3.7.1, §3.7.3, §3.8.5: the session engine judged a peer suspect; it stays so until discovery finds it again. */
+  #suspect(node: number): void {
+    const p = this.#peers.get(node);
+    if (p !== undefined && !p.suspect) this.#peers.set(node, { ...p, suspect: true });
   }
 
   #resolveNode(node: number, peers: Peer[]): void {
