@@ -37,6 +37,7 @@ import type { Link, LinkCounters } from './link.ts';
 import { makeLogger } from './log.ts';
 import type { Logger } from './log.ts';
 import { TimerDriver } from './timer-driver.ts';
+import { LogLimiter } from './log-limit.ts';
 
 export interface StartEndpointOptions {
   /** Default: a pino logger at the configured level on stderr (log.ts). */
@@ -58,6 +59,7 @@ export class EndpointProcess implements ApiHost {
   readonly #engine: EndpointEngine;
   readonly #timers: TimerDriver<TimerKey>;
   readonly #log: Logger;
+  readonly #logLimit = new LogLimiter();
   readonly #gate: ContactGate<SerialPacket>;
   readonly #reads: ReadPort;
   #link: Link | null = null;
@@ -227,7 +229,9 @@ export class EndpointProcess implements ApiHost {
         if (this.#link === l) this.#pump();
       },
       onMalformed: (e) => {
-        this.#log.warn({ err: e.message, clause: e.clause }, 'malformed frame');
+        // Bounded like the switch's (log-limit.ts); what is left out is told by the next line or at close.
+        const suppressed = this.#logLimit.admit('malformed frame', Math.floor(this.now() / 1e6));
+        if (suppressed !== null) this.#log.warn({ err: e.message, clause: e.clause, ...(suppressed > 0 ? { suppressed } : {}) }, 'malformed frame');
       },
       onClose: (c) => {
         if (this.#link === l) this.#down(c.by, c.reasonName, c.text);
@@ -369,6 +373,7 @@ export class EndpointProcess implements ApiHost {
     this.#reads.failAll('the end point is closed');
     this.#closed = new Promise<void>((resolve) => {
       const finish = (): void => {
+        for (const t of this.#logLimit.flush(0, true)) this.#log.warn({ lines: t.key, suppressed: t.suppressed }, 'log-suppressed');
         this.#timers.close();
         this.#state = 'closed';
         resolve();

@@ -8,6 +8,7 @@
 import type { Level } from 'pino';
 import type { SwitchEvent } from '../node/switch-element.ts';
 import type { Logger } from './log.ts';
+import type { LogLimiter } from './log-limit.ts';
 
 const EVENT_LEVEL: Readonly<Record<SwitchEvent['name'], Level>> = {
   'source-rejected': 'warn',
@@ -29,10 +30,21 @@ export function eventLevel(event: SwitchEvent): Level {
   return EVENT_LEVEL[event.name];
 }
 
-/** Logs an element event; `at` is the element's time (ns of the process's monotonic clock). */
-export function logSwitchEvent(log: Logger, at: number, event: SwitchEvent): void {
+/**
+ * Logs an element event; `at` is the element's time (ns of the process's monotonic clock). With
+ * `limit`, events of one name and port beyond its burst are counted, not written (log-limit.ts);
+ * the next one written carries `suppressed`, the number left out before it.
+ */
+export function logSwitchEvent(log: Logger, at: number, event: SwitchEvent, limit?: LogLimiter): void {
   const level = eventLevel(event);
   if (!log.isLevelEnabled(level)) return;
   const { name, ...fields } = event;
-  log[level]({ at, ...fields }, name);
+  const suppressed = limit === undefined ? 0 : limit.admit(`${name}:${'port' in event ? String(event.port) : '-'}`, Math.floor(at / 1e6));
+  if (suppressed === null) return;
+  log[level](suppressed > 0 ? { at, ...fields, suppressed } : { at, ...fields }, name);
+}
+
+/** The lines a limiter left out whose count no later line told (`log-suppressed`, warn). */
+export function logSuppressed(log: Logger, limit: LogLimiter, nowMs: number, all = false): void {
+  for (const t of limit.flush(nowMs, all)) log.warn({ lines: t.key, suppressed: t.suppressed }, 'log-suppressed');
 }

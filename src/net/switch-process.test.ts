@@ -70,6 +70,25 @@ test('issue 8 §3 "drops (and counts) packets with any other sourceID": a peer p
   }
 });
 
+test('issue 8 §3 "a flood does not grow memory without bound" (decision: log lines): a flood of spoofed packets is all counted, but logs at most 10 lines a second per port and message, then one line with the count left out', async () => {
+  const t = await startTestSwitch(CONFIG);
+  try {
+    const [a, , c] = [await t.peer(0), await t.peer(1), await t.peer(2)];
+    await t.waitUp(0, 1, 2);
+    await a.send([...Array.from({ length: 200 }, (_, i) => numbered(2, 3, i)), numbered(1, 3, 999)]);
+    await c.waitFor(1);
+    assert.equal(t.sw.counters().sourceRejected, 200);
+  } finally {
+    await t.stop();
+  }
+  const lines = t.log.find('source-rejected');
+  const told = t.log.find('log-suppressed');
+  assert.ok(lines.length >= 10 && lines.length <= 20, `${lines.length} source-rejected lines`);
+  const left = lines.reduce((n, l) => n + ((l['suppressed'] as number | undefined) ?? 0), 0) + told.reduce((n, l) => n + (l['suppressed'] as number), 0);
+  assert.equal(lines.length + left, 200, 'every rejected packet is either a line or counted in one');
+  assert.ok(told.every((l) => l['lines'] === 'source-rejected:0' && l['level'] === 40));
+});
+
 test('Part 3 §2.5 "If the received hop_count is zero, the access is for that switch": a Type 8 read over TCP is answered from the switch\'s registers', async () => {
   const t = await startTestSwitch(CONFIG);
   try {

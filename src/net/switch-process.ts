@@ -26,7 +26,8 @@ import type { Link, LinkCounters, LinkHandlers, LinkOptions, LinkState } from '.
 import { makeLogger } from './log.ts';
 import type { Logger } from './log.ts';
 import type { SwitchProcessConfig } from './switch-config.ts';
-import { logSwitchEvent } from './switch-process-log.ts';
+import { logSuppressed, logSwitchEvent } from './switch-process-log.ts';
+import { LogLimiter } from './log-limit.ts';
 import { TimerDriver } from './timer-driver.ts';
 import type { TimerDriverOptions } from './timer-driver.ts';
 
@@ -110,6 +111,9 @@ class SwitchProcess implements RunningSwitch {
   /** Port the next pull starts looking from: ports with frames to send take turns. */
   #rr = 0;
   #closing: Promise<void> | null = null;
+  /** Per-packet log lines (a flood of bad frames or spoofed IDs) are bounded (log-limit.ts). */
+  readonly #limit = new LogLimiter();
+  readonly #flushLog: NodeJS.Timeout;
   addresses: readonly SwitchAddress[] = [];
 
   constructor(element: SwitchElementConfig, log: Logger, timers: StartSwitchOptions['timers']) {
@@ -117,6 +121,11 @@ class SwitchProcess implements RunningSwitch {
     this.#log = log;
     this.#timers = new TimerDriver<typeof KEY>((_key, input, now) => { this.#input(input as SwitchInput, now); }, { ...timers, unref: true });
     this.#slots = Array.from({ length: element.ports }, (_, port) => ({ port, listener: null, link: null, wanting: false }));
+    this.#flushLog = setInterval(() => { logSuppressed(this.#log, this.#limit, this.#ms()); }, this.#limit.intervalMs).unref();
+  }
+
+  #ms(): number {
+    return Math.floor(this.#timers.now() / 1e6);
   }
 
   async start(config: SwitchProcessConfig, link: StartSwitchOptions['link']): Promise<void> {
@@ -175,6 +184,8 @@ class SwitchProcess implements RunningSwitch {
       for (const s of this.#slots) s.link?.close('normal', 'shutdown');
       await Promise.all(this.#slots.flatMap((s) => (s.listener === null ? [] : [s.listener.close()])));
       this.#timers.close();
+      clearInterval(this.#flushLog);
+      logSuppressed(this.#log, this.#limit, this.#ms(), true);
       this.#log.info({ counters: this.counters() }, 'stopped');
     })();
     return this.#closing;
@@ -209,7 +220,9 @@ class SwitchProcess implements RunningSwitch {
       onDrain: () => { if (slot.wanting) this.#run(); },
       onMalformed: (e) => {
         this.#counters.malformedFrames++;
-        this.#log.warn({ port, peer, code: e.code, field: e.field, clause: e.clause, error: e.message }, 'frame-malformed');
+        const suppressed = this.#limit.admit(`frame-malformed:${port}`, this.#ms());
+        if (suppressed === null) return;
+        this.#log.warn({ port, peer, code: e.code, field: e.field, clause: e.clause, error: e.message, ...(suppressed > 0 ? { suppressed } : {}) }, 'frame-malformed');
       },
       onClose: (c) => {
         slot.link = null;
@@ -299,7 +312,7 @@ class SwitchProcess implements RunningSwitch {
         this.#timers.apply(KEY, o);
         break;
       case 'event':
-        logSwitchEvent(this.#log, o.at, o.event);
+        logSwitchEvent(this.#log, o.at, o.event, this.#limit);
         break;
     }
   }
