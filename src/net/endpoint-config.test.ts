@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ATTRIBUTE_ID } from '../wire/smp/attributes.ts';
 import { FILE_TRANSFER_SUPPORT } from './api-file-format.ts';
-import { DEFAULT_API, DEFAULT_REASSEMBLY_IDLE_NS, EndpointConfigError, endpointConfig, loadEndpointConfig } from './endpoint-config.ts';
+import { DEFAULT_API, DEFAULT_DISCOVERY_READ_NS, DEFAULT_REASSEMBLY_IDLE_NS, EndpointConfigError, endpointConfig, loadEndpointConfig } from './endpoint-config.ts';
 import { EndpointEngine } from './endpoint-engine.ts';
 
 function issues(input: unknown): string[] {
@@ -18,13 +18,16 @@ function issues(input: unknown): string[] {
   return [];
 }
 
-test('issue 8 §1: the smallest configuration is nodeId and the switch port; the defaults advertise Type 9 management stream 0xFFF0 (Annex 2 Table 3-1) and the file-transfer protocol', () => {
+test('issue 8 §1: the smallest configuration is nodeId and the switch port; the defaults advertise Type 9 management stream 0xFFF0 (Annex 2 Table 3-1) and the file-transfer protocol, and discovery reads wait 1 s (decision EA17)', () => {
   const c = endpointConfig({ nodeId: 5, switch: { port: 4000 } });
   assert.deepEqual(c.switch, { host: '127.0.0.1', port: 4000 });
   assert.deepEqual(c.engine.advertisement, { blocks: [{ contact: { conveyance: 'type9', streamID: 0xfff0, cos: 0 } }] });
   assert.deepEqual(c.engine.conveyances, ['type9', 'type11']);
   assert.deepEqual(c.engine.session.protocols, [FILE_TRANSFER_SUPPORT]);
   assert.equal(c.engine.type9?.idleTimeout, DEFAULT_REASSEMBLY_IDLE_NS);
+  // Decision EA17: discovery reads wait 1 s in a process, not the engine's 100 ms.
+  assert.equal(c.engine.discovery?.readTimeout, DEFAULT_DISCOVERY_READ_NS);
+  assert.equal(endpointConfig({ nodeId: 5, switch: { port: 4000 }, discovery: { readTimeout: 5 } }).engine.discovery?.readTimeout, 5);
   assert.deepEqual([c.control, c.log, c.api, c.retry], [null, 'info', DEFAULT_API, { timeoutMs: 10_000, firstMs: 100, maxMs: 5_000 }]);
   assert.doesNotThrow(() => new EndpointEngine(c.engine));
 });
@@ -44,7 +47,7 @@ test('issue 8 §1: protocols, management over Type 11, discovery, session period
   assert.deepEqual(c.engine.advertisement, { blocks: [{ contact: { conveyance: 'type11', mailbox: 3 } }] });
   assert.deepEqual(c.engine.conveyances, ['type11', 'type9']);
   assert.deepEqual(c.engine.session.protocols.map((p) => [p.protoID, p.attributes.map((a) => a.id), p.dataHeaderFormat]), [[0x0101, [ATTRIBUTE_ID.VENDOR, ATTRIBUTE_ID.PROTOCOL_NAME], 'DATA3']]);
-  assert.deepEqual(c.engine.discovery, { targets: [{ node: 1, hop: 3 }], scan: { first: 1, last: 4 } });
+  assert.deepEqual(c.engine.discovery, { readTimeout: DEFAULT_DISCOVERY_READ_NS, targets: [{ node: 1, hop: 3 }], scan: { first: 1, last: 4 } });
   assert.deepEqual([c.engine.session.retryPeriod, c.engine.session.conduitRole, c.engine.tt], [5, 'master', 0]);
   assert.deepEqual(c.switch.tls, { psk: { identity: 'lab', key: Uint8Array.from(Buffer.from('00112233445566778899aabbccddeeff', 'hex')) } });
   assert.equal(c.switch.maxFrameSize, 2048);

@@ -189,6 +189,12 @@ export const DEFAULT_MANAGEMENT_STREAM = 0xfff0;
  * killed mid-PDU (issue 8 §3) leaves no reassembly context behind for long.
  */
 export const DEFAULT_REASSEMBLY_IDLE_NS = 1_000_000_000;
+/**
+ * Discovery's MAINTENANCE reads wait 1 s in a process (the engine's 100 ms suits a simulated
+ * fabric): over TCP a read queued behind megabytes of another transfer's segments is answered
+ * later than 100 ms, and the peer would be reported unreachable (docs/fabric-demo.md).
+ */
+export const DEFAULT_DISCOVERY_READ_NS = 1_000_000_000;
 export const DEFAULT_API: ApiSettings = { sendWindow: 4, rxHigh: 16, rxLow: 4, rxLimit: 64, rxStallMs: 2000, readTimeoutMs: 1000 };
 export const DEFAULT_RETRY: RetrySettings = { timeoutMs: 10_000, firstMs: 100, maxMs: 5_000 };
 
@@ -227,6 +233,7 @@ function engineConfig(c: Parsed): FabricEndpointConfig {
     advertisement: { blocks: [{ contact }] },
     session: { protocols, ...dropUndefined(c.session) },
     discovery: {
+      readTimeout: DEFAULT_DISCOVERY_READ_NS,
       ...dropUndefined({ ...d, targets: undefined, scan: undefined }),
       ...(d.targets === undefined ? {} : { targets: d.targets.map((t) => (t.hop === undefined ? { node: t.node } : { node: t.node, hop: t.hop })) }),
       ...(d.scan === undefined ? {} : { scan: d.scan.hop === undefined ? { first: d.scan.first, last: d.scan.last } : { first: d.scan.first, last: d.scan.last, hop: d.scan.hop } }),
