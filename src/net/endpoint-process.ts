@@ -28,7 +28,7 @@ import type { ApiHost } from './api.ts';
 import type { LinkStatus, RiodpEndpoint } from './api-types.ts';
 import { connect } from './connect.ts';
 import type { EndpointProcessConfig } from './endpoint-config.ts';
-import { EndpointEngine } from './endpoint-engine.ts';
+import { EndpointEngine, conduitReceives } from './endpoint-engine.ts';
 import type { FabricCounters, FabricEndpointInput, FabricEndpointOutput, FlowState } from './endpoint-engine.ts';
 import { logEngineOutput } from './endpoint-log.ts';
 import { ReadPort } from './endpoint-reads.ts';
@@ -37,7 +37,7 @@ import type { Link, LinkCounters } from './link.ts';
 import { makeLogger } from './log.ts';
 import type { Logger } from './log.ts';
 import { TimerDriver } from './timer-driver.ts';
-import { LogLimiter } from './log-limit.ts';
+import { LogLimiter, logSuppressed } from './log-limit.ts';
 
 export interface StartEndpointOptions {
   /** Default: a pino logger at the configured level on stderr (log.ts). */
@@ -373,7 +373,7 @@ export class EndpointProcess implements ApiHost {
     this.#reads.failAll('the end point is closed');
     this.#closed = new Promise<void>((resolve) => {
       const finish = (): void => {
-        for (const t of this.#logLimit.flush(0, true)) this.#log.warn({ lines: t.key, suppressed: t.suppressed }, 'log-suppressed');
+        logSuppressed(this.#log, this.#logLimit, 0, true);
         this.#timers.close();
         this.#state = 'closed';
         resolve();
@@ -387,14 +387,6 @@ export class EndpointProcess implements ApiHost {
     });
     return this.#closed;
   }
-}
-
-/** The receive streamIDs of `remote`'s conduits in an end point snapshot (`endpoint.session.conduits`, conduits.ts ConduitRecord). */
-export function conduitReceives(snapshot: Record<string, unknown>, remote: number): number[] {
-  const endpoint = snapshot['endpoint'] as { session?: { conduits?: unknown } } | undefined;
-  const list = endpoint?.session?.conduits;
-  if (!Array.isArray(list)) return [];
-  return (list as { remote?: unknown; receive?: unknown }[]).flatMap((c) => (c.remote === remote && typeof c.receive === 'number' ? [c.receive] : []));
 }
 
 /**

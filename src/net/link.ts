@@ -17,10 +17,9 @@
 import type { Socket } from 'node:net';
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters } from '../engine/contract.ts';
-import { integerInRange, positiveInteger } from '../engine/config-checks.ts';
 import { WireError, WireErrorCode } from '../wire/errors.ts';
-import { DEFAULT_MAX_FRAME_SIZE, FrameReader, MAX_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE } from '../wire/frame-reader.ts';
-import { CLOSE_REASON, FRAME_HEADER_BYTES, LINK_VERSION, MAX_SENT_FRAME, clipUtf8, closeFrame, cs48Frame, cs64Frame, decodeFrame, helloFrame, packetFrame } from '../wire/frame.ts';
+import { FrameReader } from '../wire/frame-reader.ts';
+import { CLOSE_REASON, FRAME_HEADER_BYTES, LINK_VERSION, clipUtf8, closeFrame, cs48Frame, cs64Frame, decodeFrame, helloFrame, packetFrame } from '../wire/frame.ts';
 import type { CloseReasonName, Cs48Frame, Cs64Frame, DecodedFrame, FrameDecodeOptions, PacketFrame } from '../wire/frame.ts';
 import type { Packet, SerialPacket } from '../wire/packet.ts';
 import type { ControlSymbol, SymbolFields } from '../wire/symbol.ts';
@@ -28,6 +27,8 @@ import type { ControlSymbol64, Symbol64Fields } from '../wire/symbol64.ts';
 import type { PacketDecodeOptions } from '../wire/header.ts';
 import { ReceivedBytes, receivedBytes } from './packet-bytes.ts';
 import { SendBatch } from './send-batch.ts';
+import { linkOptions } from './link-options.ts';
+import type { LinkOptions } from './link-options.ts';
 
 export const LINK_COUNTERS = ['framesIn', 'framesOut', 'malformed', 'unknownKind', 'oversize', 'bytesIn', 'bytesOut', 'sendRefused'] as const;
 export type LinkCounterName = (typeof LINK_COUNTERS)[number];
@@ -63,44 +64,10 @@ export interface LinkHandlers {
   onClose?(closed: LinkClosed): void;
 }
 
-export interface LinkOptions {
-  /** Largest frame accepted, length field included: 287 to 65537, default 1024 (§2). */
-  readonly maxFrameSize?: number;
-  /** Bytes encoded before a write to the socket: 287 to 1 MiB, default 16 KiB. */
-  readonly sendBatchBytes?: number;
-  /** Time the peer has to send its HELLO (§4.1), default 10 000 ms. */
-  readonly helloTimeoutMs?: number;
-  /** Time the peer has to end the connection after a CLOSE (§4.3), default 2 000 ms. */
-  readonly closeTimeoutMs?: number;
-  /** How packets and symbols are decoded (strict mode, VoQ format of CS48 stype2). */
-  readonly decode?: FrameDecodeOptions;
-  /**
-   * Hand each packet's received bytes to `onPacket` (packet-bytes.ts), so that forwarding it
-   * copies them instead of encoding it: a switch's forwarding path. Default false.
-   */
-  readonly forward?: boolean;
-}
-
 export type SendableFrame = PacketFrame | Cs48Frame | Cs64Frame;
 
-export interface ResolvedLinkOptions {
-  readonly maxFrameSize: number;
-  readonly sendBatchBytes: number;
-  readonly helloTimeoutMs: number;
-  readonly closeTimeoutMs: number;
-  readonly decode: FrameDecodeOptions;
-}
-
-/** The options with their defaults; a RangeError names a field out of range. */
-export function linkOptions(opts: LinkOptions): ResolvedLinkOptions {
-  return {
-    maxFrameSize: integerInRange(opts.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE, MAX_MAX_FRAME_SIZE, 'maxFrameSize'),
-    sendBatchBytes: integerInRange(opts.sendBatchBytes ?? 16 * 1024, MAX_SENT_FRAME, 1 << 20, 'sendBatchBytes'),
-    helloTimeoutMs: positiveInteger(opts.helloTimeoutMs ?? 10_000, 'helloTimeoutMs'),
-    closeTimeoutMs: positiveInteger(opts.closeTimeoutMs ?? 2_000, 'closeTimeoutMs'),
-    decode: opts.decode ?? {},
-  };
-}
+export { linkOptions } from './link-options.ts';
+export type { LinkOptions, ResolvedLinkOptions } from './link-options.ts';
 
 const CLAUSE_OPEN = 'riodp link §4.1';
 

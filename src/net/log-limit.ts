@@ -7,6 +7,7 @@
  * interval ended with lines left out, so a flood that stops is still told. Keys are few (messages ×
  * ports), and a key with nothing left out is forgotten at the next flush.
  */
+import type { Logger } from './log.ts';
 
 export interface LogLimitOptions {
   /** Lines of one key logged per interval. Default 10. */
@@ -76,4 +77,9 @@ export class LogLimiter {
   get size(): number {
     return this.#windows.size;
   }
+}
+
+/** The lines a limiter left out whose count no later line told (`log-suppressed`, warn); `all` at close. */
+export function logSuppressed(log: Logger, limit: LogLimiter, nowMs: number, all = false): void {
+  for (const t of limit.flush(nowMs, all)) log.warn({ lines: t.key, suppressed: t.suppressed }, 'log-suppressed');
 }

@@ -10,6 +10,8 @@ import type { SwitchEvent } from '../node/switch-element.ts';
 import type { Logger } from './log.ts';
 import type { LogLimiter } from './log-limit.ts';
 
+export { logSuppressed } from './log-limit.ts';
+
 const EVENT_LEVEL: Readonly<Record<SwitchEvent['name'], Level>> = {
   'source-rejected': 'warn',
   'no-route': 'warn',
@@ -42,9 +44,4 @@ export function logSwitchEvent(log: Logger, at: number, event: SwitchEvent, limi
   const suppressed = limit === undefined ? 0 : limit.admit(`${name}:${'port' in event ? String(event.port) : '-'}`, Math.floor(at / 1e6));
   if (suppressed === null) return;
   log[level](suppressed > 0 ? { at, ...fields, suppressed } : { at, ...fields }, name);
-}
-
-/** The lines a limiter left out whose count no later line told (`log-suppressed`, warn). */
-export function logSuppressed(log: Logger, limit: LogLimiter, nowMs: number, all = false): void {
-  for (const t of limit.flush(nowMs, all)) log.warn({ lines: t.key, suppressed: t.suppressed }, 'log-suppressed');
 }

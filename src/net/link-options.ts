@@ -1,0 +1,42 @@
+/** The options of a riodp link (link.ts) and their defaults (docs/net-framing.md). */
+import { integerInRange, positiveInteger } from '../engine/config-checks.ts';
+import { DEFAULT_MAX_FRAME_SIZE, MAX_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE } from '../wire/frame-reader.ts';
+import { MAX_SENT_FRAME } from '../wire/frame.ts';
+import type { FrameDecodeOptions } from '../wire/frame.ts';
+
+export interface LinkOptions {
+  /** Largest frame accepted, length field included: 287 to 65537, default 1024 (§2). */
+  readonly maxFrameSize?: number;
+  /** Bytes encoded before a write to the socket: 287 to 1 MiB, default 16 KiB. */
+  readonly sendBatchBytes?: number;
+  /** Time the peer has to send its HELLO (§4.1), default 10 000 ms. */
+  readonly helloTimeoutMs?: number;
+  /** Time the peer has to end the connection after a CLOSE (§4.3), default 2 000 ms. */
+  readonly closeTimeoutMs?: number;
+  /** How packets and symbols are decoded (strict mode, VoQ format of CS48 stype2). */
+  readonly decode?: FrameDecodeOptions;
+  /**
+   * Hand each packet's received bytes to `onPacket` (packet-bytes.ts), so that forwarding it
+   * copies them instead of encoding it: a switch's forwarding path. Default false.
+   */
+  readonly forward?: boolean;
+}
+
+export interface ResolvedLinkOptions {
+  readonly maxFrameSize: number;
+  readonly sendBatchBytes: number;
+  readonly helloTimeoutMs: number;
+  readonly closeTimeoutMs: number;
+  readonly decode: FrameDecodeOptions;
+}
+
+/** The options with their defaults; a RangeError names a field out of range. */
+export function linkOptions(opts: LinkOptions): ResolvedLinkOptions {
+  return {
+    maxFrameSize: integerInRange(opts.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE, MAX_MAX_FRAME_SIZE, 'maxFrameSize'),
+    sendBatchBytes: integerInRange(opts.sendBatchBytes ?? 16 * 1024, MAX_SENT_FRAME, 1 << 20, 'sendBatchBytes'),
+    helloTimeoutMs: positiveInteger(opts.helloTimeoutMs ?? 10_000, 'helloTimeoutMs'),
+    closeTimeoutMs: positiveInteger(opts.closeTimeoutMs ?? 2_000, 'closeTimeoutMs'),
+    decode: opts.decode ?? {},
+  };
+}
