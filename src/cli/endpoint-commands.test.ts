@@ -6,11 +6,10 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bytes, startRelay } from '../../test/support/net-endpoint.ts';
 import { main } from './main.ts';
+import { RIODP_ARGS } from '../../test/support/riodp-entry.ts';
 
-const entry = fileURLToPath(new URL('../../test/support/riodp.ts', import.meta.url));
 
 interface Running {
   readonly child: ChildProcessWithoutNullStreams;
@@ -24,7 +23,7 @@ interface Running {
 async function start(args: readonly string[], ready?: RegExp): Promise<Running> {
   const env = { ...process.env };
   delete env['RIODP_CONTROL'];
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { stdio: 'pipe', env });
+  const child = spawn(process.execPath, [...RIODP_ARGS, ...args], { stdio: 'pipe', env });
   const stdout: string[] = [];
   const stderr: string[] = [];
   child.stderr.setEncoding('utf8').on('data', (d: string) => stderr.push(d));

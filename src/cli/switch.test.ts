@@ -4,10 +4,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { connect } from '../net/connect.ts';
+import { RIODP_ARGS } from '../../test/support/riodp-entry.ts';
 
-const ENTRY = fileURLToPath(new URL('../../test/support/riodp.ts', import.meta.url));
 
 function configFile(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'riodp-switch-cli-'));
@@ -26,7 +25,7 @@ interface Running {
 }
 
 function riodp(args: readonly string[]): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...RIODP_ARGS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const stdout: string[] = [];
   let err = '';
   let partial = '';

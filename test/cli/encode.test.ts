@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { riodp } from '../support/spawn.ts';
 import { errorLines, lines } from './output.ts';
 import { toJsonValue } from '../../src/cli/json/common.ts';
 import { decodeSerialPacket } from '../../src/wire/packet.ts';
 import { parseHex } from '../../src/wire/hex.ts';
 import { DOORBELL, DOORBELL_JSON, PACKETS, serialHex } from './vectors.ts';
+import { RIODP_ARGS } from '../support/riodp-entry.ts';
 
 test('encode: invalid JSON, a non-object, an unknown ftype and an out-of-range field are each one stderr line; the batch goes on', () => {
   const good = DOORBELL_JSON;
@@ -74,10 +74,9 @@ test('docs/cli.md: every packet format rejects an unknown field on encode (a typ
 });
 
 test('a reader that closes the pipe early (riodp decode … | head -1) ends riodp quietly: no EPIPE stack trace', async () => {
-  const entry = fileURLToPath(new URL('../support/riodp.ts', import.meta.url));
   // Far more output than a pipe buffers, so riodp is still writing when the pipe closes.
   const input = `${Array.from({ length: 5000 }, () => DOORBELL).join('\n')}\n`;
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, 'decode', '--json'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...RIODP_ARGS, 'decode', '--json'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   child.stdout.once('data', () => child.stdout.destroy());

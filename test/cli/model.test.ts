@@ -4,13 +4,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { makeCcp } from '../../src/wire/type7.ts';
 import type { CcpFields } from '../../src/wire/type7.ts';
 import { riodp } from '../support/spawn.ts';
 import { jsonLines, lines } from './output.ts';
 import { serialHex } from './vectors.ts';
 import { tempFiles, trace } from './traces.ts';
+import { RIODP_ARGS } from '../support/riodp-entry.ts';
 
 const file = tempFiles('riodp-model-test-');
 
@@ -224,10 +224,9 @@ test('docs/model.md query: prints the engine snapshot and counters at t', () => 
   assert.equal(state.counters.xoff, 1);
 });
 
-const entry = fileURLToPath(new URL('../support/riodp.ts', import.meta.url));
 
 test('docs/model.md streaming: each input line is answered before stdin ends (co-simulation)', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, 'model', 'ccp-endpoint'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...RIODP_ARGS, 'model', 'ccp-endpoint'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   child.stdout.setEncoding('utf8');
   const answered = new Promise<void>((resolve) => {
@@ -247,7 +246,7 @@ test('docs/model.md streaming: each input line is answered before stdin ends (co
 
 test('a reader that closes the pipe early (riodp model … | head -1) ends riodp quietly', async () => {
   const input = trace(Array.from({ length: 20000 }, (_, i) => ({ t: i, kind: 'query' })));
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, 'model', 'ccp-endpoint'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...RIODP_ARGS, 'model', 'ccp-endpoint'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   child.stdout.once('data', () => child.stdout.destroy());

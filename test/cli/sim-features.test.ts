@@ -4,8 +4,8 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Run } from '../support/spawn.ts';
+import { RIODP_ARGS } from '../support/riodp-entry.ts';
 
 /**
  * `riodp sim` on the feature scenarios of scenarios/ (flow arbitration, traffic management,
@@ -15,7 +15,6 @@ import type { Run } from '../support/spawn.ts';
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'riodp-sim-features-'));
-const entry = fileURLToPath(new URL('../support/riodp.ts', import.meta.url));
 
 function shortened(name: string): string {
   const text = readFileSync(new URL(`../../scenarios/${name}.yaml`, import.meta.url), 'utf8');
@@ -28,7 +27,7 @@ function shortened(name: string): string {
 
 function riodpAsync(args: readonly string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', entry, ...args], { encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...RIODP_ARGS, ...args], { encoding: 'utf8' }, (error, stdout, stderr) => {
       resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
     });
   });

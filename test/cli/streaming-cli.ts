@@ -8,16 +8,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { runReassemble } from '../../src/cli/reassemble.ts';
 import { runSegment } from '../../src/cli/segment.ts';
 import type { CliIo } from '../../src/cli/stream-io.ts';
 import type { ReassembleFlags, SegmentFlags } from '../../src/cli/stream-options.ts';
+import { RIODP_ARGS } from '../support/riodp-entry.ts';
 
-const entry = fileURLToPath(new URL('../support/riodp.ts', import.meta.url));
 
 /** `riodp` as a shell word list, for pipelines run through `sh -c`. */
-export const RIODP_SH = `'${process.execPath}' --import tsx '${entry}'`;
+export const RIODP_SH = `'${process.execPath}' ${RIODP_ARGS.map((a) => `'${a}'`).join(' ')}`;
 
 export interface Ran {
   readonly status: number | null;
@@ -27,7 +26,7 @@ export interface Ran {
 
 /** `riodp ARGS` in a child process with binary stdin and stdout. */
 export function riodpBytes(args: readonly string[], input: Uint8Array | string = ''): Ran {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', entry, ...args], { input, maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, [...RIODP_ARGS, ...args], { input, maxBuffer: 1 << 26 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
 }
 

@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const entry = fileURLToPath(new URL('./riodp.ts', import.meta.url));
+import { RIODP_ARGS } from './riodp-entry.ts';
 
 export interface Run {
   readonly status: number | null;
@@ -9,8 +7,8 @@ export interface Run {
   readonly stderr: string;
 }
 
-/** Runs `riodp ARGS` from source with optional stdin, the way a user's script would. */
+/** Runs `riodp ARGS` (riodp-entry.ts) with optional stdin, the way a user's script would. */
 export function riodp(args: readonly string[], input?: string): Run {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', entry, ...args], { input: input ?? '', encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...RIODP_ARGS, ...args], { input: input ?? '', encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
