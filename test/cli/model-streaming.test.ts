@@ -107,6 +107,26 @@ test('Part 10 §3.2.5 segmentation rule 9 (segmenter): a PDU aborted after its s
   assert.deepEqual(out.at(-1), { t: 4, kind: 'event', name: 'nothing-to-abort', destinationID: 0x20, flowID: '0A' });
 });
 
+test('Part 9 §2.4.5 rule 1 (segmenter gate): a stopped flow answers pulls idle flow-stopped, a started PDU pauses mid-PDU and goes on from its next segment once restarted; a bad stopped is a bad line', () => {
+  const r = riodp(['model', 'segmenter', '--config', file('sourceID: 16\nmtu: 32\n')], trace([
+    { t: 0, kind: 'pdu', destinationID: 0x20, cos: 0, streamID: 1, flowID: '0A', payload: counting(70) },
+    { t: 1, kind: 'pull', destinationID: 0x20, flowID: '0A' },
+    { t: 2, kind: 'gate', destinationID: 0x20, flowID: '0A', stopped: true },
+    { t: 3, kind: 'pull', destinationID: 0x20, flowID: '0A' },
+    { t: 4, kind: 'pull-any' },
+    { t: 5, kind: 'gate', destinationID: 0x20, flowID: '0A', stopped: 'yes' },
+    { t: 6, kind: 'gate', destinationID: 0x20, flowID: '0A', stopped: false },
+    { t: 7, kind: 'pull', destinationID: 0x20, flowID: '0A', max: 5 },
+  ]));
+  assert.equal(r.status, 1, 'a bad line makes the exit status 1; the run goes on');
+  const out = body(r.stdout);
+  assert.deepEqual(out.filter((o) => o['kind'] === 'idle').map((o) => [o['t'], o['reason']]), [[3, 'flow-stopped'], [4, 'flow-stopped']]);
+  assert.match(r.stderr, /line 6: expected true or false \(stopped\)/);
+  const s = sends(out);
+  assert.deepEqual(s.map((x) => [x.packet.segment, x.packet.payload.length / 2]), [['start', 32], ['continuation', 32], ['end', 6]]);
+  assert.equal(s.map((x) => x.packet.payload).join(''), counting(70), 'the PDU goes on from its next segment, whole');
+});
+
 test('Part 10 §3.2.4, §5.4.3 Table 5-5 MaxPDU and §4.2 Table 4-1 length (segmenter): the engine\'s refusals reach the output', () => {
   const r = riodp(['model', 'segmenter', '--config', file('maxPdu: {"32": 64}\n')], trace([
     { t: 0, kind: 'pdu', destinationID: 32, cos: 0, streamID: 0, flowID: '0B', payload: counting(65) },

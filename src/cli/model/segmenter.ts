@@ -57,6 +57,7 @@ const input = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('pull-any'), max: int(1).optional() }),
   z.strictObject({ kind: z.literal('abort'), destinationID: deviceId, flowID: flowId, id: pduId.optional() }),
   z.strictObject({ kind: z.literal('set-max-pdu'), destinationID: deviceId, maxPdu: pduBytes }),
+  z.strictObject({ kind: z.literal('gate'), destinationID: deviceId, flowID: flowId, stopped: z.boolean({ error: expecting('true or false') }) }),
 ]);
 
 type Line = z.infer<typeof input>;
@@ -82,6 +83,8 @@ function toInput(d: Line, ctx: { readonly config: ModelSegmenterConfig }): Segme
       return withId({ kind: 'abort', destinationID, flowID: d.flowID }, d.id);
     case 'set-max-pdu':
       return { kind: 'set-max-pdu', destinationID, maxPdu: d.maxPdu };
+    case 'gate':
+      return { kind: 'gate', destinationID, flowID: d.flowID, stopped: d.stopped };
   }
 }
 
@@ -101,6 +104,7 @@ export const segmenterAdapter: EngineAdapter<ModelSegmenterConfig, SegmenterInpu
     { kind: 'pull-any', fields: 'max?', meaning: 'any flow may send its next segment; flows take turns' },
     { kind: 'abort', fields: 'destinationID, flowID, id?', meaning: '§3.2.5 rule 9 "If the source wishes to abort a PDU transmission"' },
     { kind: 'set-max-pdu', fields: 'destinationID, maxPdu (1..65536)', meaning: 'the destination\'s MaxPDU CAR field was read (§5.4.3); applies to PDUs queued afterwards' },
+    { kind: 'gate', fields: 'destinationID, flowID, stopped (boolean)', meaning: 'Part 9 §2.4.5 rule 1: a stopped flow sends no segment (a started PDU pauses mid-PDU) until a gate with stopped false' },
   ],
   config,
   input,
