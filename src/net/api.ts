@@ -25,6 +25,7 @@ import type { ApiSettings } from './endpoint-config.ts';
 import { ENGINE_NAME } from './endpoint-engine.ts';
 import type { FabricCounters, FabricEndpointInput, FabricEndpointOutput, FlowState } from './endpoint-engine.ts';
 import type { LinkCounters } from './link.ts';
+import { PeerLiveness } from './api-liveness.ts';
 
 /** What the API asks of the process driver. */
 export interface ApiHost {
@@ -69,6 +70,7 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
   readonly #stops = new Set<() => void>();
   readonly #eventListeners = new Set<(e: EngineEvent) => void>();
   #closed = false;
+  readonly #liveness: PeerLiveness;
 
   constructor(host: ApiHost, settings: ApiSettings) {
     this.#host = host;
@@ -96,6 +98,24 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
       this,
       settings,
     );
+    this.#liveness = new PeerLiveness(
+      {
+        post: (input) => {
+          host.command(input);
+        },
+        setTimer: (name, at) => {
+          host.setTimer(name, at);
+        },
+        now: () => host.now(),
+        remotes: () => new Set(this.#streams.handles().map((h) => h.remote)),
+      },
+      settings.verifyIdleMs,
+    );
+  }
+
+  /** A packet came from `node` (the liveness check, api-liveness.ts). */
+  heard(node: number): void {
+    this.#liveness.heard(node);
   }
 
   get nodeId(): number {
@@ -173,7 +193,7 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
 
   /** An API timer fell due. */
   timer(name: string): void {
-    if (this.#streams.timer(name)) return;
+    if (this.#streams.timer(name) || this.#liveness.timer(name)) return;
     if (!name.startsWith(CONDUIT_TIMER)) return;
     const ref = name.slice(CONDUIT_TIMER.length);
     const p = this.#streams.pending.get(ref);
@@ -365,6 +385,7 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
   shutdown(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#liveness.stop();
     const e = new StreamError('the end point is closed');
     this.#streams.abandonAll(e);
     for (const stop of this.#stops) stop();

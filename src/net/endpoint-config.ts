@@ -45,6 +45,12 @@ export interface ApiSettings {
    * and the link goes on. Default 2000 ms.
    */
   readonly rxStallMs: number;
+  /**
+   * A node with open streams from which nothing has been heard for this long is verified with
+   * STATUS queries (Annex 2 §3.8.3); one that does not answer has its streams closed and is
+   * suspect (§3.7.1). null: never (decision EA18, api-liveness.ts). Default 10 000 ms.
+   */
+  readonly verifyIdleMs: number | null;
   /** How long `readRegister` waits for the MAINTENANCE response. Default 1000 ms. */
   readonly readTimeoutMs: number;
 }
@@ -172,7 +178,7 @@ export const endpointConfigSchema = z.strictObject({
   ccp: z.strictObject({ orphanPeriod: ns.optional(), counterBits: int(1, 31).optional() }).optional(),
   heldLimit: int(1).optional(),
   api: z
-    .strictObject({ sendWindow: int(1).optional(), rxHigh: int(1).optional(), rxLow: int(0).optional(), rxLimit: int(1).optional(), rxStallMs: int(1).optional(), readTimeoutMs: int(1).optional() })
+    .strictObject({ sendWindow: int(1).optional(), rxHigh: int(1).optional(), rxLow: int(0).optional(), rxLimit: int(1).optional(), rxStallMs: int(1).optional(), verifyIdleMs: z.union([int(1), z.null()], { error: expecting('a positive integer (ms) or null') }).optional(), readTimeoutMs: int(1).optional() })
     .optional(),
 });
 
@@ -195,7 +201,7 @@ export const DEFAULT_REASSEMBLY_IDLE_NS = 1_000_000_000;
  * later than 100 ms, and the peer would be reported unreachable (docs/fabric-demo.md).
  */
 export const DEFAULT_DISCOVERY_READ_NS = 1_000_000_000;
-export const DEFAULT_API: ApiSettings = { sendWindow: 4, rxHigh: 16, rxLow: 4, rxLimit: 64, rxStallMs: 2000, readTimeoutMs: 1000 };
+export const DEFAULT_API: ApiSettings = { sendWindow: 4, rxHigh: 16, rxLow: 4, rxLimit: 64, rxStallMs: 2000, verifyIdleMs: 10_000, readTimeoutMs: 1000 };
 export const DEFAULT_RETRY: RetrySettings = { timeoutMs: 10_000, firstMs: 100, maxMs: 5_000 };
 
 function protocolSupport(p: Parsed['protocols'] extends (infer T)[] | undefined ? T : never): ProtocolSupport {

@@ -281,6 +281,8 @@ export class EndpointProcess implements ApiHost {
   }
 
   #received(p: SerialPacket): void {
+    // A CCP (Type 7) comes from a switch's congestion point, not from a peer.
+    if ('sourceID' in p) this.api.heard(p.sourceID);
     if (p.ftype === 8 && isType8Response(p) && this.#reads.response(p)) return;
     const v = this.#gate.admit(p);
     if (v.action === 'hold') {
