@@ -14,6 +14,7 @@
 import type { Time } from '../engine/contract.ts';
 import type { SessionEvent, StreamInfo, StreamRef } from '../session/types.ts';
 import { AsyncQueue } from './api-queue.ts';
+import { TmLevels } from './api-tm-levels.ts';
 import { describe, StreamError, StreamHandle } from './api-stream.ts';
 import type { RxSide, StreamCore, TxSide } from './api-stream.ts';
 import type { FlowChange } from './api-types.ts';
@@ -65,11 +66,14 @@ export class StreamRegistry {
   readonly #api: ApiSettings;
   /** Receive streams at `rxLimit` the link waits for (api-stream.ts, receive buffer). */
   readonly #holding = new Map<string, RxSide>();
+  /** With traffic management: the receive queues' levels for its egress (api-tm-levels.ts). */
+  readonly #tm: TmLevels | null;
 
-  constructor(host: StreamHost, core: StreamCore, api: ApiSettings) {
+  constructor(host: StreamHost, core: StreamCore, api: ApiSettings, tm = false) {
     this.#host = host;
     this.#core = core;
     this.#api = api;
+    this.#tm = tm ? new TmLevels((input) => { host.post(input); }, api.rxHigh) : null;
   }
 
   handles(): StreamHandle[] {
@@ -128,6 +132,7 @@ export class StreamRegistry {
     const h = new StreamHandle(this.#core, stream.remote, info.protoID, info.attributes, false);
     h.attachRx(stream, info.settings, info.attributes);
     this.#byRef.set(refKey(stream), h);
+    this.#tm?.track(refKey(stream), stream, info.cos);
     // The ACCEPT's CONDUIT_STREAM is not among the stream's attributes: the engine's conduit table says.
     if (!this.#host.inConduit(stream)) this.incoming.push(h);
   }
@@ -176,6 +181,7 @@ export class StreamRegistry {
         (side as RxSide).queue.end();
         this.#host.setTimer(XOFF_TIMER + key, null);
         this.#release(key, null);
+        this.#tm?.forget(key);
       }
     }
     // A conduit whose other stream will not come now: the application's open fails.
@@ -227,6 +233,7 @@ export class StreamRegistry {
     }
     rx.queue.push(pdu);
     this.#host.count('pdusReceived');
+    this.#tm?.update(refKey(ref), rx.queue.size);
     if (!rx.xoffSent && rx.queue.size >= this.#api.rxHigh) this.#xoff(rx, true);
     if (rx.queue.size >= this.#api.rxLimit) this.#hold(rx);
   }
@@ -236,6 +243,7 @@ export class StreamRegistry {
     if (rx.xoffSent && !rx.closed && rx.queue.size <= this.#api.rxLow) this.#xoff(rx, false);
     rx.stalled = false;
     const key = refKey(rx.ref);
+    this.#tm?.update(key, rx.queue.size);
     if (!this.#holding.has(key)) return;
     if (rx.queue.size < this.#api.rxLimit) this.#release(key, 'released');
     else this.#host.setTimer(STALL_TIMER + key, this.#host.now() + this.#api.rxStallMs * MS);

@@ -72,18 +72,23 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
   #closed = false;
   readonly #liveness: PeerLiveness;
 
-  constructor(host: ApiHost, settings: ApiSettings) {
+  /** `tm`: the end point runs Part 10 traffic management, whose egress gets the receive queues' levels. */
+  constructor(host: ApiHost, settings: ApiSettings, tm = false) {
     this.#host = host;
     this.#settings = settings;
+    // What the stream registry and the liveness check both ask of the process.
+    const engine = {
+      post: (input: FabricEndpointInput): void => {
+        host.command(input);
+      },
+      setTimer: (name: string, at: Time | null): void => {
+        host.setTimer(name, at);
+      },
+      now: (): Time => host.now(),
+    };
     this.#streams = new StreamRegistry(
       {
-        post: (input) => {
-          host.command(input);
-        },
-        setTimer: (name, at) => {
-          host.setTimer(name, at);
-        },
-        now: () => host.now(),
+        ...engine,
         flowChange: (c) => {
           this.#flowChange(c);
         },
@@ -97,20 +102,9 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
       },
       this,
       settings,
+      tm,
     );
-    this.#liveness = new PeerLiveness(
-      {
-        post: (input) => {
-          host.command(input);
-        },
-        setTimer: (name, at) => {
-          host.setTimer(name, at);
-        },
-        now: () => host.now(),
-        remotes: () => new Set(this.#streams.handles().map((h) => h.remote)),
-      },
-      settings.verifyIdleMs,
-    );
+    this.#liveness = new PeerLiveness({ ...engine, remotes: () => new Set(this.#streams.handles().map((h) => h.remote)) }, settings.verifyIdleMs);
   }
 
   /** A packet came from `node` (the liveness check, api-liveness.ts). */
@@ -412,6 +406,10 @@ export function refusal(out: readonly FabricEndpointOutput[], node: number, stre
     }
     if ((o.source === 'type9' || o.source === 'type11') && d['name'] === 'refused' && d['to'] === node) return `${o.source} refused it: ${String(d['reason'])}`;
     if (o.source === 'endpoint' && d['event'] === 'no-conveyance' && d['to'] === node) return `this end point has no ${String(d['conveyance'])} conveyance`;
+    if (o.source === 'fabric' && d['event'] === 'tm' && d['name'] === 'queue-full') {
+      const s = (d['detail'] as { stream?: { remote?: number; streamID?: number } } | undefined)?.stream;
+      if (s?.remote === node && (streamID === undefined || s.streamID === streamID)) return 'its traffic management queue is full (tm.queuePdus, Part 10 §3.4.5 rule 4)';
+    }
   }
   return undefined;
 }

@@ -23,6 +23,9 @@ import { FILE_TRANSFER_SUPPORT } from './api-file-format.ts';
 import { LOG_LEVELS } from './log.ts';
 import type { LogLevel } from './log.ts';
 import type { TlsConfig } from './security.ts';
+import { TM_MODE_SETTINGS, TM_TYPES_SETTINGS } from '../streaming/tm-mode.ts';
+import { DEFAULT_CREDIT_POLICY, DEFAULT_RATE_POLICY } from '../streaming/tm-egress-config.ts';
+import type { FabricTmConfig } from '../node/fabric-endpoint-tm-config.ts';
 
 
 /** The API layer's bounds (api.ts): what a stream may hold on each side. */
@@ -106,6 +109,37 @@ const hexKey = z
   .regex(/^(?:[0-9a-fA-F]{2}){16,64}$/, { error: expecting('16 to 64 bytes in hex') })
   .transform((h) => Uint8Array.from(Buffer.from(h, 'hex')));
 
+const level = int(0, 0xff);
+const optional = <T extends z.ZodType>(t: T): z.ZodOptional<T> => t.optional();
+
+/**
+ * `tm`: Part 10 traffic management of the end point (src/node/fabric-endpoint-tm-config.ts
+ * FabricTmConfig, docs/fabric-api.md §3). Ranges are checked here; what depends on several
+ * fields (a rate between its bounds, watermarks in order) the engines check, and a RangeError
+ * names the field.
+ */
+function tmSchema() {
+  return z.strictObject({
+    mode: optional(z.enum(TM_MODE_SETTINGS, { error: expecting(TM_MODE_SETTINGS.join(', ')) })),
+    types: optional(z.enum(TM_TYPES_SETTINGS, { error: expecting(TM_TYPES_SETTINGS.join(', ')) })),
+    rate: optional(z.strictObject({ unit: optional(ns), average: optional(int(1)), peak: optional(int(1)), burst: optional(int(1)), peakBurst: optional(int(1)), minRate: optional(int(1)), maxRate: optional(int(1)) })),
+    amountBits: optional(int(1, 8)),
+    lowCredits: optional(level),
+    queuePdus: optional(int(1)),
+    queueLevelBits: optional(int(0, 8)),
+    levelBits: optional(int(1, 8)),
+    levelPeriod: optional(int(0)),
+    outboxLimit: optional(int(1)),
+    policy: optional(
+      z.strictObject({
+        onOff: optional(z.strictObject({ high: level, low: level }).nullable()),
+        rate: optional(z.strictObject({ high: level, low: level, reduce: optional(int(1, 0xff)), increase: optional(int(1, 0xfe)), rate: optional(z.enum(['average', 'peak'], { error: expecting('average or peak') })) }).nullable()),
+        credit: optional(z.strictObject({ credits: optional(int(1, 0xff)), auCount: optional(int(2, 16)), maxOutstanding: optional(int(1, 16)), lowCredits: optional(level) }).nullable()),
+      }),
+    ),
+  });
+}
+
 const tlsSchema = z.union(
   [
     z.strictObject({ psk: z.strictObject({ identity: text, key: hexKey }) }),
@@ -177,6 +211,7 @@ export const endpointConfigSchema = z.strictObject({
     .optional(),
   ccp: z.strictObject({ orphanPeriod: ns.optional(), counterBits: int(1, 31).optional() }).optional(),
   heldLimit: int(1).optional(),
+  tm: tmSchema().optional(),
   api: z
     .strictObject({ sendWindow: int(1).optional(), rxHigh: int(1).optional(), rxLow: int(0).optional(), rxLimit: int(1).optional(), rxStallMs: int(1).optional(), verifyIdleMs: z.union([int(1), z.null()], { error: expecting('a positive integer (ms) or null') }).optional(), readTimeoutMs: int(1).optional() })
     .optional(),
@@ -248,6 +283,22 @@ function engineConfig(c: Parsed): FabricEndpointConfig {
     ...(c.type11 === undefined ? {} : { type11: dropUndefined(c.type11) }),
     ...(c.ccp === undefined ? {} : { ccp: dropUndefined(c.ccp) }),
     ...(c.heldLimit === undefined ? {} : { heldLimit: c.heldLimit }),
+    ...(c.tm === undefined ? {} : { tm: tmConfig(c.tm) }),
+  };
+}
+
+/** The `tm` section without the fields left out (exactOptionalPropertyTypes), nested ones too. */
+function tmConfig(t: NonNullable<Parsed['tm']>): FabricTmConfig {
+  const p = t.policy;
+  const policy = p === undefined ? undefined : {
+    ...(p.onOff === undefined ? {} : { onOff: p.onOff }),
+    ...(p.rate === undefined ? {} : { rate: p.rate === null ? null : { ...DEFAULT_RATE_POLICY, ...dropUndefined(p.rate) } }),
+    ...(p.credit === undefined ? {} : { credit: p.credit === null ? null : { ...DEFAULT_CREDIT_POLICY, ...dropUndefined(p.credit) } }),
+  };
+  return {
+    ...dropUndefined({ ...t, rate: undefined, policy: undefined }),
+    ...(t.rate === undefined ? {} : { rate: dropUndefined(t.rate) }),
+    ...(policy === undefined ? {} : { policy }),
   };
 }
 

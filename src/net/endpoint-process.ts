@@ -101,7 +101,7 @@ export class EndpointProcess implements ApiHost {
         this.api.count(n);
       },
     });
-    this.api = new EndpointApi(this, config.api);
+    this.api = new EndpointApi(this, config.api, config.engine.tm !== undefined);
   }
 
   /** Connects for the first time: resolves once the link is up, rejects after `retry.timeoutMs`. */

@@ -1,5 +1,6 @@
 import { booleanFlag, orDefault, positiveInteger } from '../engine/config-checks.ts';
 import type { CcpEndpointConfig } from '../flow/ccp-endpoint-types.ts';
+import type { FabricTmConfig } from './fabric-endpoint-tm-config.ts';
 import type { FabricEndpointConfig } from './fabric-endpoint-types.ts';
 import type { SessionEndpointConfig } from './session-endpoint-types.ts';
 
@@ -25,11 +26,13 @@ export interface ResolvedFabricConfig {
   readonly verifyOnReassemblyTimeout: boolean;
   /** The system's CRF setting (DECISIONS §3), as the Type 9 conveyance takes it: how a packet's prio/CRF name its flow. */
   readonly crfSupported: boolean;
+  /** Traffic management's settings, checked when its engines are built (fabric-endpoint-tm-config.ts); undefined: none. */
+  readonly tm: FabricTmConfig | undefined;
 }
 
 export function resolveFabricConfig(c: FabricEndpointConfig): ResolvedFabricConfig {
   if (typeof c !== 'object' || (c as unknown) === null) throw new RangeError('config must be an end point configuration');
-  const { ccp, heldLimit, gateFlows, verifyOnReassemblyTimeout, ...endpoint } = c;
+  const { ccp, heldLimit, gateFlows, verifyOnReassemblyTimeout, tm, ...endpoint } = c;
   const ccpConfig = orDefault<unknown>(ccp, {});
   if (typeof ccpConfig !== 'object' || ccpConfig === null) throw new RangeError('ccp must be the CCP reaction engine\'s configuration');
   const type9 = (c.type9 as SessionEndpointConfig['type9'] | null | undefined) ?? {};
@@ -43,5 +46,7 @@ export function resolveFabricConfig(c: FabricEndpointConfig): ResolvedFabricConf
     verifyOnReassemblyTimeout: booleanFlag(orDefault<unknown>(verifyOnReassemblyTimeout, true), 'verifyOnReassemblyTimeout'),
     // Checked by the Type 9 conveyance (type9.crfSupported); anything but false is its default.
     crfSupported: crf !== false,
+    // From YAML or JSON an absent section may be null.
+    tm: (tm as unknown) === null ? undefined : tm,
   };
 }

@@ -1,6 +1,8 @@
 import type { Counters, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { CcpEndpointConfig, FlowChangeCause } from '../flow/ccp-endpoint-types.ts';
+import type { TmEgressCounterName, TmIngressCounterName } from '../streaming/tm-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
+import type { FabricTmConfig } from './fabric-endpoint-tm-config.ts';
 import type {
   EndpointCounter, EndpointTimerName, EngineCounters, GateInput, SessionEndpointConfig, SessionEndpointInput, SessionEndpointOutput,
 } from './session-endpoint-types.ts';
@@ -52,6 +54,15 @@ export interface FabricEndpointConfig extends SessionEndpointConfig {
    * where `SessionEndpoint` leaves it off; null still switches it off.
    */
   readonly verifyOnReassemblyTimeout?: boolean;
+  /**
+   * Part 10 traffic management (fabric-endpoint-tm.ts, docs/fabric-endpoint.md "Traffic
+   * management"): an ingress queue per Type 9 transmit stream, whose PDUs are held in the end point
+   * and handed to the session stack one at a time while the egress lets them go, and an egress
+   * directing the senders of the data this end point receives from the levels the driver gives
+   * (`tm-level`). Absent: no traffic management; TM packets received go to the session stack,
+   * which reports them, as before.
+   */
+  readonly tm?: FabricTmConfig;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -62,14 +73,34 @@ export interface FabricLinkInput {
   readonly kind: 'link-up' | 'link-down';
 }
 
-export type FabricTimerName = EndpointTimerName | 'ccp:orphan';
+/**
+ * Part 10 §3.3 "Egress queuing should be based on: source ID+cos": how full the driver's receive
+ * buffer for the data of `sourceID` in class `cos` is, n/255 (0 empty, 255 full), for the egress's
+ * policy (XOFF/XON, REDUCE/INCREASE). Give it at every change; the end point samples it in the
+ * rate modes (`tm.levelPeriod`). Without `tm` it is an `invalid-input`.
+ */
+export interface TmLevelInput {
+  readonly kind: 'tm-level';
+  readonly sourceID: number;
+  readonly cos: number;
+  readonly level: number;
+  /** The streamID the egress's messages name (under the class wildcard). Default: the stream the last PDU of that source and cos came on, else 0. */
+  readonly streamID?: number;
+}
+
+/** `tm:` timers are the traffic management's (its rate engine, `tm:rate:<queue>`, and its level samples, `tm:level`). */
+export type FabricTimerName = EndpointTimerName | 'ccp:orphan' | `tm:${string}`;
 
 /**
  * Everything `SessionEndpoint` takes (a received `packet` may now also be Type 7), plus link state
  * and the CCP engine's timer; not its `gate`, which the end point derives from the CCPs it gets
  * (a `gate` given to it is an `invalid-input`).
  */
-export type FabricEndpointInput = Exclude<SessionEndpointInput, TimerInput<EndpointTimerName> | GateInput> | FabricLinkInput | TimerInput<FabricTimerName>;
+export type FabricEndpointInput =
+  | Exclude<SessionEndpointInput, TimerInput<EndpointTimerName> | GateInput>
+  | FabricLinkInput
+  | TmLevelInput
+  | TimerInput<FabricTimerName>;
 
 // ---------------------------------------------------------------------------------------------
 // Outputs
@@ -92,8 +123,18 @@ export type FabricEvent =
   /** The link went down: packets held for stopped flows were discarded. */
   | { readonly event: 'link-down'; readonly discarded: number }
   /** An input the end point does not take from a driver (a `gate`); ignored, counted. */
-  | { readonly event: 'invalid-input'; readonly detail: string };
+  | { readonly event: 'invalid-input'; readonly detail: string }
+  /**
+   * Traffic management: an event of the ingress or egress engine (tm-types.ts event names), a gate
+   * of a stream's queue closed or opened by XOFF/XON (`gate`), or the end point's own (`malformed`,
+   * `not-for-us`, `queue-full`, `discarded`, `hand-on-refused`, `outbox-full`).
+   */
+  | { readonly event: 'tm'; readonly side: 'ingress' | 'egress' | 'endpoint'; readonly name: string; readonly detail: Readonly<Record<string, unknown>> };
 
+/**
+ * With `tm`, a `packet` output may also be a Type 9 TM packet (`Type9TmPacket`, xh = 1), which the
+ * static type does not show yet: drivers encode every packet alike (encodePacket).
+ */
 export type FabricEndpointOutput =
   | Exclude<SessionEndpointOutput, TimerOutput<EndpointTimerName>>
   | TimerOutput<FabricTimerName>
@@ -119,12 +160,51 @@ export const FABRIC_COUNTERS = [
 ] as const;
 export type FabricCounter = (typeof FABRIC_COUNTERS)[number];
 
-/** `FabricEndpoint.counters()`. */
+export const TM_ENDPOINT_COUNTERS = [
+  /** TM packets sent (both engines'). */
+  'tmSent',
+  /** Type 9 TM packets received (xh = 1, xtype 0). */
+  'tmReceived',
+  /** Received TM packets not given to an engine for their shape, or rejected by it as breaking §4.3 (reserved value, invalid operand). */
+  'tmMalformed',
+  /** Received TM packets for another destinationID. */
+  'tmNotForUs',
+  /** TM packets dropped because `outboxLimit` were waiting. */
+  'tmDropped',
+  /** Gates of stream queues the ingress closed or opened (any mechanism: on/off, rate, credit). */
+  'gateCloses',
+  'gateOpens',
+  /** PDUs of transmit streams taken into their TM queue, and handed on from it to the session stack. */
+  'pdusHeld',
+  'pdusHandedOn',
+  /** PDUs handed on that the session stack refused (its own event says why). */
+  'handOnRefused',
+  /** `send` commands refused because the stream's queue held `queuePdus`. */
+  'queueFull',
+  /** PDUs held when their stream closed, dropped. */
+  'pdusDiscarded',
+  /** First segments of received PDUs given to the egress. */
+  'egressPdus',
+  /** `tm-level` inputs taken, and refused as malformed. */
+  'levelInputs',
+  'invalidLevels',
+] as const;
+export type TmEndpointCounter = (typeof TM_ENDPOINT_COUNTERS)[number];
+
+/** `FabricEndpoint.counters().tm`: the end point's own and its two engines'. */
+export interface FabricTmCounters {
+  readonly endpoint: Counters<TmEndpointCounter>;
+  readonly ingress: Counters<TmIngressCounterName>;
+  readonly egress: Counters<TmEgressCounterName>;
+}
+
+/** `FabricEndpoint.counters()`; `tm` only with traffic management. */
 export interface FabricCounters {
   readonly fabric: Counters<FabricCounter>;
   readonly endpoint: Counters<EndpointCounter>;
   readonly engines: EngineCounters;
   readonly ccp: Readonly<Record<string, number>>;
+  readonly tm?: FabricTmCounters;
 }
 
 /** One flow's Part 9 state (`FabricEndpoint.flows()`): every (destination, flowID) this end point has sent on or been told about. */

@@ -14,17 +14,20 @@ import { resolveFabricConfig } from './fabric-endpoint-config.ts';
 import type { ResolvedFabricConfig } from './fabric-endpoint-config.ts';
 import { FlowBook, flowSlot, gateFlows, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
 import type { GateFlow } from './fabric-endpoint-hold.ts';
+import { fabricTm } from './fabric-endpoint-tm.ts';
+import type { FabricTm } from './fabric-endpoint-tm.ts';
 import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
 import type {
   FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEvent, FabricTimerName, FlowState,
 } from './fabric-endpoint-types.ts';
 import { SessionEndpoint } from './session-endpoint.ts';
 import { within } from './session-endpoint-config.ts';
-import type { EndpointPacket, PullInput, SessionEndpointOutput } from './session-endpoint-types.ts';
+import type { EndpointPacket, EndpointTimerName, PullInput, SessionEndpointOutput } from './session-endpoint-types.ts';
 
 export type * from './fabric-endpoint-types.ts';
 
 const ORPHAN_TIMER = 'ccp:orphan';
+const TM_TIMERS = 'tm:';
 
 /**
  * The end point processing element of issue 8's software fabric (fabric-endpoint-types.ts): a
@@ -54,6 +57,8 @@ const ORPHAN_TIMER = 'ccp:orphan';
  * - `link-down` discards the held packets; `link-down` and `link-up` both reset the XON/XOFF
  *   counters of every destination a CCP named (§2.4.2.3 "The counter is initialized to zero at
  *   start up"): a new link is a new path, and the XONs owed on the old one will not come.
+ * - With `tm`, Part 10 traffic management (fabric-endpoint-tm.ts) takes the `send`s of Type 9
+ *   transmit streams, received TM packets and `tm-level`s; its TM packets go ahead of the session stack's.
  */
 export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpointOutput> {
   readonly #config: ResolvedFabricConfig;
@@ -71,6 +76,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   #link: 'unknown' | 'up' | 'down' = 'unknown';
   #now: Time = 0;
   #out: FabricEndpointOutput[] = [];
+  readonly #tm: FabricTm | undefined;
   readonly #maySend = (destinationID: number, flowID: FlowIdLabel): boolean => this.#flowOpen(destinationID, flowID);
 
   constructor(config: FabricEndpointConfig) {
@@ -80,6 +86,11 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     this.#ccp = within('ccp', () => new CcpEndpoint(r.ccp));
     this.#held = new HeldPackets(r.heldLimit);
     this.#gateFlows = r.gateFlows ? gateFlows(r.crfSupported) : [];
+    this.#tm = fabricTm(r.tm, this.#endpoint, r.crfSupported, {
+      handOn: (stream, pdu) => this.#passOn(this.#endpoint.handle({ kind: 'send', stream, pdu }, this.#now)),
+      output: (o) => { this.#out.push(o); },
+      invalid: (detail) => { this.#invalid(detail); },
+    });
   }
 
   handle(input: FabricEndpointInput, now: Time): FabricEndpointOutput[] {
@@ -100,16 +111,21 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       case 'link-down':
         this.#linkChange(input.kind);
         break;
+      case 'tm-level':
+        if (this.#tm === undefined) this.#invalid('tm-level: this end point has no traffic management (tm)');
+        else this.#tm.level(input, now);
+        break;
       default:
         // Commands, discovery, and (from JSON) unknown kinds, which the session stack reports.
         if ((input as { kind: unknown }).kind === 'gate') this.#invalid('gate: the end point gates its flows from the CCPs it receives');
-        else this.#fromEndpoint(this.#endpoint.handle(input, now));
+        else if (input.kind !== 'send' || this.#tm?.send(input, now) !== true) this.#fromEndpoint(this.#endpoint.handle(input, now));
     }
     return out;
   }
 
   counters(): FabricCounters {
-    return { fabric: { ...this.#counters }, endpoint: this.#endpoint.counters(), engines: this.#endpoint.engineCounters(), ccp: this.#ccp.counters() };
+    const c = { fabric: { ...this.#counters }, endpoint: this.#endpoint.counters(), engines: this.#endpoint.engineCounters(), ccp: this.#ccp.counters() };
+    return this.#tm === undefined ? c : { ...c, tm: this.#tm.counters() };
   }
 
   /** Every (destination, flowID) this end point has sent on or been told about, by destination then Table 3-1 order. */
@@ -148,6 +164,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       counters: { ...this.#counters },
       endpoint: this.#endpoint.snapshot(),
       ccp: this.#ccp.snapshot(),
+      tm: this.#tm?.snapshot() ?? null,
     };
   }
 
@@ -155,6 +172,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
 
   #packet(p: Packet): void {
     if (isPacket(p) && p.ftype === 7) this.#type7(p);
+    else if (this.#tm !== undefined && isPacket(p) && p.ftype === 9 && this.#tm.received(p, this.#now)) return;
     else this.#fromEndpoint(this.#endpoint.handle({ kind: 'packet', packet: p }, this.#now));
   }
 
@@ -178,7 +196,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
 
   #timer(name: FabricTimerName): void {
     if (name === ORPHAN_TIMER) this.#toCcp({ kind: 'timer', name: 'orphan' });
-    else this.#fromEndpoint(this.#endpoint.handle({ kind: 'timer', name }, this.#now));
+    else if (this.#tm !== undefined && name.startsWith(TM_TIMERS)) this.#tm.timer(name.slice(TM_TIMERS.length), this.#now);
+    else this.#fromEndpoint(this.#endpoint.handle({ kind: 'timer', name: name as EndpointTimerName }, this.#now));
   }
 
   #linkChange(kind: 'link-up' | 'link-down'): void {
@@ -193,8 +212,9 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
 
   /**
    * One transmit opportunity: up to `max` packets. Held packets whose flow may send go first;
-   * then the session stack's packets, each held when its flow is stopped, or when packets of its
-   * flow are still held (they were pulled first and must leave first).
+   * then TM packets whose flow may send (Part 10 §3.4.5 rule 1: in the data's flow, so Part 9
+   * stops them with it); then the session stack's packets, each held when its flow is stopped, or
+   * when packets of its flow are still held (they were pulled first and must leave first).
    */
   #pull(input: PullInput): void {
     const n = pullCount(input.max);
@@ -212,9 +232,17 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
         sent++;
         continue;
       }
+      const tm = this.#tm?.next(this.#maySend);
+      if (tm !== undefined) {
+        // A Type 9 request like the segments; FabricEndpointOutput's note says why the cast.
+        this.#send(tm as unknown as EndpointPacket);
+        sent++;
+        continue;
+      }
       if (this.#held.full) break;
       const packet = this.#fromEndpoint(this.#endpoint.handle({ kind: 'pull' }, this.#now));
       if (packet === undefined) break;
+      this.#tm?.pulled(packet);
       if (this.#holds(packet)) continue;
       this.#send(packet);
       sent++;
@@ -274,6 +302,11 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
 
   // ---- Between the engines -------------------------------------------------------------------
 
+  #passOn(outs: readonly SessionEndpointOutput[]): readonly SessionEndpointOutput[] {
+    this.#fromEndpoint(outs);
+    return outs;
+  }
+
   /** The session stack's outputs, passed on; the packet among them (a pull's answer) is returned instead. */
   #fromEndpoint(outs: readonly SessionEndpointOutput[]): EndpointPacket | undefined {
     let packet: EndpointPacket | undefined;
@@ -285,6 +318,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       if (o.kind === 'idle') continue;
       this.#out.push(o);
       if (o.kind === 'event' && this.#config.verifyOnReassemblyTimeout) this.#verifyAfterTimeout(o);
+      this.#tm?.observe(o);
     }
     return packet;
   }

@@ -1,0 +1,75 @@
+/**
+ * What a `FabricEndpoint`'s traffic management (fabric-endpoint-tm.ts) checks of what it is
+ * handed, and the levels its ingress reports. Packets and inputs also arrive as JSON (`riodp
+ * model`), so their shape is looked at at run time: what does not fit is counted and reported,
+ * never thrown.
+ */
+import type { StreamRef } from '../session/types.ts';
+import type { Type9TmPacket } from '../wire/type9-types.ts';
+import type { SessionEndpointOutput } from './session-endpoint-types.ts';
+
+/** The Figure 4-5 fields of a TM packet and their largest values (Part 10 §4.3: TM_OP 4 bits, wildcard 3, mask and parameters 8). */
+const TM_FIELDS = [
+  ['cos', 0xff], ['streamID', 0xffff], ['tmOp', 0xf], ['wildcard', 7], ['mask', 0xff], ['parameter1', 0xff], ['parameter2', 0xff],
+  ['prio', 3], ['crf', 1], ['vc', 1],
+] as const;
+
+/** Why a Type 9 packet with segment 'tm' cannot be given to a TM engine; undefined when it can. */
+export function malformedTm(p: Type9TmPacket): string | undefined {
+  const r = p as unknown as Record<string, unknown>;
+  for (const field of ['sourceID', 'destinationID'] as const) {
+    const v = r[field];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) return `${field} is not a device ID`;
+  }
+  for (const [field, max] of TM_FIELDS) {
+    const v = r[field];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) return `${field} is not an integer from 0 to ${max}`;
+  }
+  return undefined;
+}
+
+/** The rejections of a TM engine that say the packet breaks Part 10 §4.3 (a reserved value, §4.3.1 "No other combinations ... is permitted"). */
+export const MALFORMED_REJECTIONS: ReadonlySet<string> = new Set(['invalid-operand', 'reserved-message', 'not-tm']);
+
+/**
+ * The step of a stream queue holding `held` PDUs out of `limit`, in 1/2^bits of the queue rounded
+ * down (0 when empty or bits is 0; 2^bits only when full).
+ */
+export function queueStep(held: number, limit: number, bits: number): number {
+  if (bits === 0 || held <= 0 || limit <= 0) return 0;
+  const steps = 2 ** bits;
+  return Math.min(steps, Math.floor((held * steps) / limit));
+}
+
+/** Part 10 Table 4-4 Q_STATUS "Source queue is n/255 full ... 0 = empty, 0xFF = full": the n of a step. */
+export function stepLevel(step: number, bits: number): number {
+  return bits === 0 ? 0 : Math.round((step * 0xff) / 2 ** bits);
+}
+
+/**
+ * Whether a queue now at `step` is reported, the last report having been at `reported`: any rise;
+ * a fall only once two steps below, or at empty, so that a queue hovering at a step boundary (a
+ * saturated sender: full, one PDU out, full again) does not send a Q_STATUS for every PDU.
+ */
+export function reportStep(reported: number, step: number): boolean {
+  return step > reported || step < reported - 1 || (step === 0 && reported > 0);
+}
+
+/** A `tm-level` input's fields, checked; the reason when they do not fit. */
+export function badLevelInput(i: { readonly sourceID: unknown; readonly cos: unknown; readonly level: unknown; readonly streamID?: unknown }): string | undefined {
+  const int = (v: unknown, max: number): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= max;
+  if (!int(i.sourceID, 0xffffffff)) return 'sourceID is not a device ID';
+  if (!int(i.cos, 0xff)) return 'cos is not an integer from 0 to 255';
+  if (!int(i.level, 0xff)) return 'level is not an integer from 0 to 255';
+  if (i.streamID !== undefined && !int(i.streamID, 0xffff)) return 'streamID is not an integer from 0 to 65535';
+  return undefined;
+}
+
+/** Whether an output of the session stack to a `send` on `stream` says it did not take the PDU (api.ts `refusal` reads the same). */
+export function refuses(o: SessionEndpointOutput, stream: StreamRef): boolean {
+  if (o.kind !== 'event') return false;
+  const d = o.detail as unknown as Readonly<Record<string, unknown>>;
+  if (o.source === 'session' && d['event'] === 'dropped') return (d['stream'] as StreamRef | undefined)?.streamID === stream.streamID && d['node'] === stream.remote;
+  if (o.source === 'type9' && d['name'] === 'refused') return d['to'] === stream.remote;
+  return o.source === 'endpoint' && d['event'] === 'no-conveyance' && d['to'] === stream.remote;
+}
