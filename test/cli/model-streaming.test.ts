@@ -161,7 +161,7 @@ test('docs/model.md bad lines (segmenter): fields out of their Table 4-1 / Part 
     'riodp: line 3: expected an integer 0..65535 (streamID)',
     "riodp: line 4: expected the PDU payload as a hex string: 'g' is not a hex digit at byte 0 (payload)",
     'riodp: line 5: expected an integer >= 1 (max)',
-    'riodp: line 6: expected one of pdu, pull, pull-any, abort, set-max-pdu, query (kind)',
+    'riodp: line 6: expected one of pdu, pull, pull-any, abort, set-max-pdu, gate, query (kind)',
     'riodp: line 7: expected a string or an integer (id)',
   ]);
   const good = body(r.stdout).filter((o) => o['kind'] !== 'error');
