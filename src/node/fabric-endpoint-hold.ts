@@ -3,7 +3,7 @@ import { flowBits } from '../streaming/segment-pdu.ts';
 import { FLOW_ID_LABELS, flowIdForChannel, flowIdForPacket } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { FTYPE_MAINTENANCE } from '../wire/type8.ts';
-import type { EndpointPacket } from './session-endpoint-types.ts';
+import type { FabricPacket } from './fabric-endpoint-types.ts';
 
 /**
  * The end point's side of Part 9 transmit gating: which flow a packet it sends belongs to, which
@@ -33,7 +33,7 @@ const WITHOUT_CRF = requestFlows(false);
  * channel 1 + PRIO||CRF (Part 6 Table 2-2) and in that channel's flow, "Flow nA and higher for
  * VCn" (Part 9 Table 3-1), the way the segmenter's flowBits puts segments of 1A–8A there.
  */
-export function stoppableFlow(p: EndpointPacket, crfSupported: boolean): FlowIdLabel | undefined {
+export function stoppableFlow(p: FabricPacket, crfSupported: boolean): FlowIdLabel | undefined {
   if (p.ftype === 13) return undefined;
   if (p.ftype === FTYPE_MAINTENANCE && p.transactionName !== 'MAINTENANCE_READ_REQUEST') return undefined;
   const bits = ((p.prio & 3) << 1) | (p.crf & 1);
@@ -72,7 +72,7 @@ export function gateFlows(crfSupported: boolean): readonly GateFlow[] {
 interface HeldFlow {
   readonly destinationID: number;
   readonly flowID: FlowIdLabel;
-  readonly packets: EndpointPacket[];
+  readonly packets: FabricPacket[];
 }
 
 /**
@@ -103,7 +103,7 @@ export class HeldPackets {
     return this.#flows.get(slot)?.packets.length ?? 0;
   }
 
-  hold(slot: number, destinationID: number, flowID: FlowIdLabel, packet: EndpointPacket): void {
+  hold(slot: number, destinationID: number, flowID: FlowIdLabel, packet: FabricPacket): void {
     const f = this.#flows.get(slot);
     if (f === undefined) this.#flows.set(slot, { destinationID, flowID, packets: [packet] });
     else f.packets.push(packet);
@@ -111,7 +111,7 @@ export class HeldPackets {
   }
 
   /** The oldest packet of the first held flow that may send again, removed; undefined when none may. */
-  release(maySend: (destinationID: number, flowID: FlowIdLabel) => boolean): EndpointPacket | undefined {
+  release(maySend: (destinationID: number, flowID: FlowIdLabel) => boolean): FabricPacket | undefined {
     if (this.#total === 0) return undefined;
     for (const [slot, f] of this.#flows) {
       if (!maySend(f.destinationID, f.flowID)) continue;

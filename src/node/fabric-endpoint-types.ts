@@ -4,8 +4,9 @@ import type { TmEgressCounterName, TmIngressCounterName } from '../streaming/tm-
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { FabricTmConfig } from './fabric-endpoint-tm-config.ts';
 import type {
-  EndpointCounter, EndpointTimerName, EngineCounters, GateInput, SessionEndpointConfig, SessionEndpointInput, SessionEndpointOutput,
+  EndpointCounter, EndpointPacket, EndpointTimerName, EngineCounters, GateInput, PacketOutput, SessionEndpointConfig, SessionEndpointInput, SessionEndpointOutput,
 } from './session-endpoint-types.ts';
+import type { Type9TmPacket } from '../wire/type9-types.ts';
 
 /**
  * `FabricEndpoint` (src/node/fabric-endpoint.ts): the end point processing element of issue 8's
@@ -131,12 +132,12 @@ export type FabricEvent =
    */
   | { readonly event: 'tm'; readonly side: 'ingress' | 'egress' | 'endpoint'; readonly name: string; readonly detail: Readonly<Record<string, unknown>> };
 
-/**
- * With `tm`, a `packet` output may also be a Type 9 TM packet (`Type9TmPacket`, xh = 1), which the
- * static type does not show yet: drivers encode every packet alike (encodePacket).
- */
+/** What the end point sends: the session stack's packets and, with `tm`, Type 9 TM packets (xh = 1). */
+export type FabricPacket = EndpointPacket | Type9TmPacket;
+
 export type FabricEndpointOutput =
-  | Exclude<SessionEndpointOutput, TimerOutput<EndpointTimerName>>
+  | Exclude<SessionEndpointOutput, TimerOutput<EndpointTimerName> | PacketOutput>
+  | { readonly kind: 'packet'; readonly packet: FabricPacket }
   | TimerOutput<FabricTimerName>
   | FlowStateOutput
   | { readonly kind: 'event'; readonly source: 'fabric'; readonly at: Time; readonly detail: FabricEvent };

@@ -12,7 +12,7 @@ import { maintenanceReadRequest } from '../wire/type8-build.ts';
 import { stoppableFlow } from './fabric-endpoint-hold.ts';
 import { FabricEndpoint } from './fabric-endpoint.ts';
 import type { FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput } from './fabric-endpoint.ts';
-import type { EndpointPacket } from './session-endpoint-types.ts';
+import type { FabricPacket } from './fabric-endpoint-types.ts';
 
 const PROTO = 0x1234;
 const P: ProtocolSupport = { protoID: PROTO, attributes: [], dataHeaderFormat: 'DATA3' };
@@ -74,12 +74,12 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('link' as const), up: fc.boolean() }) },
 );
 
-function packetsOf(out: readonly FabricEndpointOutput[]): EndpointPacket[] {
+function packetsOf(out: readonly FabricEndpointOutput[]): FabricPacket[] {
   return out.flatMap((o) => (o.kind === 'packet' ? [o.packet] : []));
 }
 
-function drain(e: FabricEndpoint, now: number): EndpointPacket[] {
-  const got: EndpointPacket[] = [];
+function drain(e: FabricEndpoint, now: number): FabricPacket[] {
+  const got: FabricPacket[] = [];
   for (let i = 0; i < 10_000; i++) {
     const out = e.handle({ kind: 'pull', max: 8 }, now);
     got.push(...packetsOf(out));
@@ -89,7 +89,7 @@ function drain(e: FabricEndpoint, now: number): EndpointPacket[] {
 }
 
 /** Packets by (destination, flow), responses apart, each as its encoding. */
-function byFlow(ps: readonly EndpointPacket[]): Map<string, string[]> {
+function byFlow(ps: readonly FabricPacket[]): Map<string, string[]> {
   const m = new Map<string, string[]>();
   for (const p of ps) {
     const key = `${p.destinationID}/${stoppableFlow(p, true) ?? 'response'}`;
@@ -117,7 +117,7 @@ test('Part 9 §2.4.5, Part 10 §2.4 rule 1, §3.2.4: under any interleaving of X
       let deadline: number | undefined;
       let tid = 0;
       let linkDowns = 0;
-      const sent: EndpointPacket[] = [];
+      const sent: FabricPacket[] = [];
       const both = (input: FabricEndpointInput): void => {
         r.handle(input, now);
         const out = f.handle(input, now);

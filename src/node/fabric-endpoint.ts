@@ -18,7 +18,7 @@ import { fabricTm } from './fabric-endpoint-tm.ts';
 import type { FabricTm } from './fabric-endpoint-tm.ts';
 import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
 import type {
-  FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEvent, FabricTimerName, FlowState,
+  FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEvent, FabricPacket, FabricTimerName, FlowState,
 } from './fabric-endpoint-types.ts';
 import { SessionEndpoint } from './session-endpoint.ts';
 import { within } from './session-endpoint-config.ts';
@@ -234,8 +234,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       }
       const tm = this.#tm?.next(this.#maySend);
       if (tm !== undefined) {
-        // A Type 9 request like the segments; FabricEndpointOutput's note says why the cast.
-        this.#send(tm as unknown as EndpointPacket);
+        this.#send(tm);
         sent++;
         continue;
       }
@@ -369,7 +368,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
 
   // ---- Outputs -------------------------------------------------------------------------------
 
-  #send(packet: EndpointPacket): void {
+  #send(packet: FabricPacket): void {
     this.#out.push({ kind: 'packet', packet });
   }
 
