@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ATTRIBUTE_ID } from '../wire/smp/attributes.ts';
 import { FILE_TRANSFER_SUPPORT } from './api-file-format.ts';
 import { DEFAULT_API, DEFAULT_DISCOVERY_READ_NS, DEFAULT_REASSEMBLY_IDLE_NS, EndpointConfigError, endpointConfig, loadEndpointConfig } from './endpoint-config.ts';
@@ -93,4 +94,26 @@ test('issue 8 §3: certificates are read from files beside the configuration; a 
 test('issue 8 §1: a value only the engine can judge is refused when the end point is built, naming the field (RangeError)', () => {
   const c = endpointConfig({ nodeId: 300, tt: 0, switch: { port: 4000 } });
   assert.throws(() => new EndpointEngine(c.engine), /^RangeError: nodeId must be an integer from 0 to 255$/);
+});
+
+test('docs/fabric-api.md §3: the example end point configurations of examples/fabric/ load, each with its node ID; with each commented tm line the end point builds too', async () => {
+  const dir = fileURLToPath(new URL('../../examples/fabric/', import.meta.url));
+  for (const n of [1, 2, 3]) {
+    const c = loadEndpointConfig(join(dir, `endpoint-${n}.yaml`));
+    assert.equal(c.engine.nodeId, n);
+    assert.equal(c.api.verifyIdleMs, 10_000);
+  }
+  const text = await readFile(join(dir, 'endpoint-2.yaml'), 'utf8');
+  const tmp = await mkdtemp(join(tmpdir(), 'riodp-tm-'));
+  try {
+    for (const line of text.split('\n').filter((l) => l.startsWith('# tm: '))) {
+      const file = join(tmp, 'ep.yaml');
+      await writeFile(file, `${text}\n${line.slice(2).replace(/\s+#.*$/, '')}\n`);
+      const c = loadEndpointConfig(file);
+      assert.notEqual(c.engine.tm, undefined, line);
+      assert.doesNotThrow(() => new EndpointEngine(c.engine), line);
+    }
+  } finally {
+    await rm(tmp, { recursive: true });
+  }
 });
