@@ -55,3 +55,38 @@ test('issue 8 §1 configuration (decision EA19): the tm section maps onto the en
     (e: unknown) => e instanceof EndpointConfigError && /tm\.mode: expected DISABLED, BASIC, RATE, CREDIT, CREDIT_RATE/.test(e.message) && /tm\.policy\.onOff\.high: expected an integer 0\.\.255/.test(e.message),
   );
 });
+
+test('Part 10 §3.4.2, §3.4.5 rule 5 (RiodpEndpoint.tmCommand): the receiving application XOFFs a sender by hand and XONs it again; an ingress insists with Q_STATUS; a stream with no TM queue, or an end point without tm, gets a StreamError', async () => {
+  const relay = await startRelay([1, 2, 3]);
+  const more: Partial<EndpointConfigInput> = { protocols: [DATA3], tm: { mode: 'BASIC', policy: { onOff: null } } };
+  const [a, b, c] = await Promise.all([
+    startEndpoint(testEndpointConfig(1, relay.port(1), more)),
+    startEndpoint(testEndpointConfig(2, relay.port(2), more)),
+    startEndpoint(testEndpointConfig(3, relay.port(3), { protocols: [DATA3] })),
+  ]);
+  try {
+    const tx = await a.openStream({ to: 2, protoID: PROTO });
+    const rx = await incoming(b);
+    const streamID = tx.status().tx?.streamID ?? -1;
+    const to = { peer: 1, cos: 0, streamID, wildcard: 0, mask: 0 };
+    b.tmCommand({ side: 'egress', to, command: { message: 'XOFF' } });
+    await until(() => (a.status().counters.engine.tm?.endpoint.gateCloses ?? 0) === 1, 3000, 'A\'s queue stopped');
+    const sent = Promise.all([0, 1, 2].map((i) => tx.send(bytes(300, i))));
+    sent.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(rx.status().rx?.buffered, 0, 'nothing passes the XOFF');
+    b.tmCommand({ side: 'egress', to, command: { message: 'XON' } });
+    const got: Uint8Array[] = [];
+    for (let i = 0; i < 3; i++) got.push(new Uint8Array((await rx.read()) ?? []));
+    await sent;
+    assert.deepEqual(got, [0, 1, 2].map((i) => bytes(300, i)));
+    const before = a.status().counters.engine.tm?.ingress.qStatusSent ?? 0;
+    a.tmCommand({ side: 'ingress', to: 2, streamID, command: { message: 'Q_STATUS' } });
+    assert.equal(a.status().counters.engine.tm?.ingress.qStatusSent, before + 1);
+    assert.throws(() => { a.tmCommand({ side: 'ingress', to: 2, streamID: 0x7777, command: { message: 'Q_STATUS' } }); }, /not an open Type 9 transmit stream/);
+    assert.throws(() => { c.tmCommand({ side: 'egress', to, command: { message: 'XOFF' } }); }, /no traffic management/);
+  } finally {
+    await Promise.all([a.close(), b.close(), c.close()]);
+    await relay.close();
+  }
+});

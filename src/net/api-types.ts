@@ -10,6 +10,8 @@ import type { AttributeLike } from '../wire/smp/attributes.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { LinkCounters } from './link.ts';
 import type { FabricCounters, FlowState } from './endpoint-engine.ts';
+import type { TmDesignation } from '../streaming/tm-operand-match.ts';
+import type { TmEgressCommand, TmIngressCommand } from '../streaming/tm-types.ts';
 
 /** A session management participant discovery found (Annex 2 §3.3). */
 export interface Peer {
@@ -195,6 +197,22 @@ export interface RiodpEndpoint {
   status(): EndpointStatus;
   /** A Type 8 MAINTENANCE read of the 32-bit register at `offset` of node `to` with hop_count `hop` (Part 3 §2.5). */
   readRegister(to: number, hop: number, offset: number): Promise<number>;
+  /**
+   * Sends an application's own Part 10 TM message (docs/fabric-api.md §1 "Traffic management");
+   * throws a StreamError when the end point has no `tm` or does not take the message.
+   */
+  tmCommand(c: TmCommand): void;
   /** Closes the link and stops; pending operations reject, iterations end. */
   close(): Promise<void>;
 }
+
+/**
+ * An application's Part 10 TM message: `ingress`, about its own transmit stream (`to`, `streamID`):
+ * `Q_STATUS` again (§3.4.5 rule 5), `RELINQUISH` (§3.4.4), user or application defined; `egress`,
+ * to the sender of data it receives, named by `to` (`peer` = its node, `cos`, `streamID`,
+ * `wildcard`, `mask` of §4.3.1): XOFF, XON, REDUCE, INCREASE, DOUBLE, MAINTAIN, ALLOCATE, RETIRE,
+ * user or application defined (src/streaming/tm-types.ts).
+ */
+export type TmCommand =
+  | { readonly side: 'ingress'; readonly to: number; readonly streamID: number; readonly command: TmIngressCommand }
+  | { readonly side: 'egress'; readonly to: TmDesignation; readonly command: TmEgressCommand };

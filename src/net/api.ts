@@ -20,12 +20,13 @@ import { StreamError, StreamHandle } from './api-stream.ts';
 import type { RxSide, StreamCore, TxSide } from './api-stream.ts';
 import { StreamRegistry } from './api-streams.ts';
 import { API_COUNTERS } from './api-types.ts';
-import type { ApiCounter, EndpointStatus, EngineEvent, FlowChange, LinkStatus, OpenOptions, Peer, RiodpEndpoint, Stream } from './api-types.ts';
+import type { ApiCounter, EndpointStatus, EngineEvent, FlowChange, LinkStatus, OpenOptions, Peer, RiodpEndpoint, Stream, TmCommand } from './api-types.ts';
 import type { ApiSettings } from './endpoint-config.ts';
 import { ENGINE_NAME } from './endpoint-engine.ts';
 import type { FabricCounters, FabricEndpointInput, FabricEndpointOutput, FlowState } from './endpoint-engine.ts';
 import type { LinkCounters } from './link.ts';
 import { PeerLiveness } from './api-liveness.ts';
+import { refusal, tmRefusal } from './api-refusal.ts';
 
 /** What the API asks of the process driver. */
 export interface ApiHost {
@@ -71,11 +72,13 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
   readonly #eventListeners = new Set<(e: EngineEvent) => void>();
   #closed = false;
   readonly #liveness: PeerLiveness;
+  readonly #tm: boolean;
 
   /** `tm`: the end point runs Part 10 traffic management, whose egress gets the receive queues' levels. */
   constructor(host: ApiHost, settings: ApiSettings, tm = false) {
     this.#host = host;
     this.#settings = settings;
+    this.#tm = tm;
     // What the stream registry and the liveness check both ask of the process.
     const engine = {
       post: (input: FabricEndpointInput): void => {
@@ -105,6 +108,16 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
       tm,
     );
     this.#liveness = new PeerLiveness({ ...engine, remotes: () => new Set(this.#streams.handles().map((h) => h.remote)) }, settings.verifyIdleMs);
+  }
+
+  tmCommand(c: TmCommand): void {
+    if (!this.#tm) throw new StreamError('this end point has no traffic management (tm in its configuration)');
+    const input: FabricEndpointInput =
+      c.side === 'ingress'
+        ? { kind: 'tm-command', side: 'ingress', stream: { remote: c.to, direction: 'tx', streamID: c.streamID }, command: c.command }
+        : { kind: 'tm-command', side: 'egress', to: c.to, command: c.command };
+    const why = tmRefusal(this.#host.command(input) ?? []);
+    if (why !== undefined) throw new StreamError(why);
   }
 
   /** A packet came from `node` (the liveness check, api-liveness.ts). */
@@ -390,26 +403,4 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
     for (const [, w] of this.#nodeWaiters) for (const f of w) f([]);
     this.#nodeWaiters.clear();
   }
-}
-
-/**
- * Why the engine did not take a command, read from the outputs of that very input: a session
- * `dropped` naming the node (and stream), a conveyance refusing the PDU, or no conveyance for it.
- */
-export function refusal(out: readonly FabricEndpointOutput[], node: number, streamID: number | undefined): string | undefined {
-  for (const o of out) {
-    if (o.kind !== 'event') continue;
-    const d = o.detail as unknown as Readonly<Record<string, unknown>>;
-    if (o.source === 'session' && d['event'] === 'dropped' && d['node'] === node) {
-      const s = d['stream'] as { streamID?: number } | undefined;
-      if (streamID === undefined || s === undefined || s.streamID === streamID) return String(d['reason']);
-    }
-    if ((o.source === 'type9' || o.source === 'type11') && d['name'] === 'refused' && d['to'] === node) return `${o.source} refused it: ${String(d['reason'])}`;
-    if (o.source === 'endpoint' && d['event'] === 'no-conveyance' && d['to'] === node) return `this end point has no ${String(d['conveyance'])} conveyance`;
-    if (o.source === 'fabric' && d['event'] === 'tm' && d['name'] === 'queue-full') {
-      const s = (d['detail'] as { stream?: { remote?: number; streamID?: number } } | undefined)?.stream;
-      if (s?.remote === node && (streamID === undefined || s.streamID === streamID)) return 'its traffic management queue is full (tm.queuePdus, Part 10 §3.4.5 rule 4)';
-    }
-  }
-  return undefined;
 }

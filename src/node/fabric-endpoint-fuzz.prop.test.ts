@@ -57,7 +57,30 @@ const driverInput: fc.Arbitrary<FabricEndpointInput> = fc.oneof(
   fc.record({ sourceID: fc.integer({ min: -2, max: 0x1_0000 }), cos: fc.integer({ min: -1, max: 300 }), level: fc.integer({ min: -5, max: 400 }) }).map((r): FabricEndpointInput => ({ kind: 'tm-level', ...r })),
 );
 
-const input = fc.oneof({ weight: 3, arbitrary: packetInput }, { weight: 2, arbitrary: tmInput }, { weight: 2, arbitrary: driverInput });
+/** TM commands with fields in and out of range, and messages that do not exist (TmCommandInput). */
+const commandInput: fc.Arbitrary<FabricEndpointInput> = fc
+  .record({
+    side: fc.constantFrom('ingress', 'egress'),
+    node: fc.integer({ min: 0, max: 3 }),
+    streamID: fc.integer({ min: -1, max: 0x1_0000 }),
+    cos: fc.integer({ min: -1, max: 256 }),
+    wildcard: fc.integer({ min: -1, max: 8 }),
+    mask: fc.integer({ min: -1, max: 256 }),
+    message: fc.constantFrom('Q_STATUS', 'RELINQUISH', 'XOFF', 'XON', 'REDUCE', 'INCREASE', 'DOUBLE', 'MAINTAIN', 'ALLOCATE', 'RETIRE', 'USER_DEFINED', 'APPLICATION_DEFINED', 'NONSENSE'),
+    rate: fc.constantFrom('average', 'peak', 'other'),
+    a: fc.integer({ min: -1, max: 300 }),
+    b: fc.integer({ min: -1, max: 300 }),
+  })
+  .map((r) => {
+    const command = { message: r.message, rate: r.rate, amount: r.a, credits: r.a, allocationUnit: r.b, tmOp: r.a, value: r.b, parameter1: r.a, parameter2: r.b };
+    const input = r.side === 'ingress'
+      ? { kind: 'tm-command', side: r.side, stream: { remote: r.node, direction: 'tx', streamID: r.streamID }, command }
+      : { kind: 'tm-command', side: r.side, to: { peer: r.node, cos: r.cos, streamID: r.streamID, wildcard: r.wildcard, mask: r.mask }, command };
+    // Deliberately outside the declared types: a driver may pass anything.
+    return input as unknown as FabricEndpointInput;
+  });
+
+const input = fc.oneof({ weight: 3, arbitrary: packetInput }, { weight: 2, arbitrary: tmInput }, { weight: 2, arbitrary: driverInput }, { weight: 1, arbitrary: commandInput });
 
 for (const tm of [undefined, { mode: 'BASIC' as const }, { mode: 'CREDIT_RATE' as const }]) {
   test(`riodp engine contract, issue 8 §3 (bad input is normal input): FabricEndpoint ${tm === undefined ? 'without tm' : `with tm ${tm.mode}`} answers any packet and driver input with outputs, never an exception`, () => {

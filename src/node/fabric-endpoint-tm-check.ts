@@ -7,6 +7,7 @@
 import type { StreamRef } from '../session/types.ts';
 import type { Type9TmPacket } from '../wire/type9-types.ts';
 import type { SessionEndpointOutput } from './session-endpoint-types.ts';
+import { PDU_BYTES_MAX } from '../streaming/tm-ingress-config.ts';
 
 /** The Figure 4-5 fields of a TM packet and their largest values (Part 10 §4.3: TM_OP 4 bits, wildcard 3, mask and parameters 8). */
 const TM_FIELDS = [
@@ -72,4 +73,14 @@ export function refuses(o: SessionEndpointOutput, stream: StreamRef): boolean {
   if (o.source === 'session' && d['event'] === 'dropped') return (d['stream'] as StreamRef | undefined)?.streamID === stream.streamID && d['node'] === stream.remote;
   if (o.source === 'type9' && d['name'] === 'refused') return d['to'] === stream.remote;
   return o.source === 'endpoint' && d['event'] === 'no-conveyance' && d['to'] === stream.remote;
+}
+
+/** Transmit streams are known by remote node and streamID, as the Type 9 conveyance's `sent` events name them. */
+export function streamKey(remote: number, streamID: number): string {
+  return `${remote}/${streamID}`;
+}
+
+/** Part 10 Table 4-1 "0x0000 - 64kbytes": a PDU is reported to the engine as 1..65536 bytes. */
+export function engineBytes(bytes: number): number {
+  return Math.min(PDU_BYTES_MAX, Math.max(1, bytes));
 }

@@ -23,7 +23,6 @@
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Time } from '../engine/contract.ts';
 import type { SendCommand, StreamInfo, StreamRef } from '../session/types.ts';
-import { PDU_BYTES_MAX } from '../streaming/tm-ingress-config.ts';
 import type { TmEgress } from '../streaming/tm-egress.ts';
 import type { TmIngress } from '../streaming/tm-ingress.ts';
 import { tmDirection } from '../streaming/tm-packet.ts';
@@ -32,13 +31,13 @@ import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { tmMessage } from '../wire/type9-tm.ts';
 import type { Type9Packet, Type9TmPacket } from '../wire/type9-types.ts';
 import { untag } from './endpoint-input.ts';
-import { MALFORMED_REJECTIONS, badLevelInput, malformedTm, queueStep, refuses, reportStep, stepLevel } from './fabric-endpoint-tm-check.ts';
+import { MALFORMED_REJECTIONS, badLevelInput, engineBytes, malformedTm, queueStep, refuses, reportStep, stepLevel, streamKey } from './fabric-endpoint-tm-check.ts';
 import { resolveFabricTm } from './fabric-endpoint-tm-config.ts';
 import type { FabricTmConfig, ResolvedFabricTm, TmEndpointFacts } from './fabric-endpoint-tm-config.ts';
 import { EgressLevels } from './fabric-endpoint-tm-levels.ts';
 import { TmOutbox } from './fabric-endpoint-tm-outbox.ts';
 import { TM_ENDPOINT_COUNTERS } from './fabric-endpoint-types.ts';
-import type { FabricEndpointOutput, FabricTmCounters, TmEndpointCounter, TmLevelInput } from './fabric-endpoint-types.ts';
+import type { FabricEndpointOutput, FabricTmCounters, TmCommandInput, TmEndpointCounter, TmLevelInput } from './fabric-endpoint-types.ts';
 import type { SessionEndpoint } from './session-endpoint.ts';
 import type { EndpointPacket, SessionEndpointOutput } from './session-endpoint-types.ts';
 
@@ -66,16 +65,6 @@ interface TmStream {
   started: boolean;
   /** The step of the last queue level given to the ingress. */
   step: number;
-}
-
-/** Transmit streams are known by remote node and streamID, as the Type 9 conveyance's `sent` events name them. */
-function streamKey(remote: number, streamID: number): string {
-  return `${remote}/${streamID}`;
-}
-
-/** Part 10 Table 4-1 "0x0000 - 64kbytes": a PDU is reported to the engine as 1..65536 bytes. */
-function engineBytes(bytes: number): number {
-  return Math.min(PDU_BYTES_MAX, Math.max(1, bytes));
 }
 
 /**
@@ -165,6 +154,19 @@ export class FabricTm {
       this.#toEgress({ kind: 'pdu', sourceID: p.sourceID, cos: p.cos, streamID: p.streamID, flow: { prio: p.prio, crf: p.crf, vc: p.vc } });
     }
     return false;
+  }
+
+  /** An application's TM message (TmCommandInput). */
+  command(c: TmCommandInput, now: Time): void {
+    this.#now = now;
+    if (c.side === 'egress') {
+      this.#toEgress({ kind: 'command', to: c.to, command: c.command });
+      return;
+    }
+    const r = c.stream as Partial<StreamRef> | null | undefined;
+    const s = r?.direction === 'tx' ? this.#streams.get(streamKey(r.remote as number, r.streamID as number)) : undefined;
+    if (s === undefined) this.#host.invalid('tm-command: the stream is not an open Type 9 transmit stream with a TM queue');
+    else this.#toIngress({ kind: 'command', stream: s.target, command: c.command });
   }
 
   level(i: TmLevelInput, now: Time): void {

@@ -1,6 +1,8 @@
 import type { Counters, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { CcpEndpointConfig, FlowChangeCause } from '../flow/ccp-endpoint-types.ts';
-import type { TmEgressCounterName, TmIngressCounterName } from '../streaming/tm-types.ts';
+import type { TmDesignation } from '../streaming/tm-operand-match.ts';
+import type { TmEgressCommand, TmEgressCounterName, TmIngressCommand, TmIngressCounterName } from '../streaming/tm-types.ts';
+import type { StreamRef } from '../session/types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { FabricTmConfig } from './fabric-endpoint-tm-config.ts';
 import type {
@@ -89,6 +91,19 @@ export interface TmLevelInput {
   readonly streamID?: number;
 }
 
+/**
+ * An application's own Part 10 TM message: `ingress`, about one of this end point's open Type 9
+ * transmit streams (`Q_STATUS`, §3.4.5 rule 5 "An ingress may "insist" by sending repeated Q_STATUS
+ * messages"; `RELINQUISH`, §3.4.4 "credit status <0> to asynchronously relinquish credits"; user
+ * and application defined messages); `egress`, to a sender of data this end point receives, named
+ * by `to` (its node as `peer`, cos, streamID, wildcard and mask of §4.3.1): XOFF, XON, rate
+ * messages, ALLOCATE and RETIRE by hand, user and application defined messages. Without `tm`, or
+ * for a stream with no TM queue, an `invalid-input`; what the engine refuses is its event.
+ */
+export type TmCommandInput =
+  | { readonly kind: 'tm-command'; readonly side: 'ingress'; readonly stream: StreamRef; readonly command: TmIngressCommand }
+  | { readonly kind: 'tm-command'; readonly side: 'egress'; readonly to: TmDesignation; readonly command: TmEgressCommand };
+
 /** `tm:` timers are the traffic management's (its rate engine, `tm:rate:<queue>`, and its level samples, `tm:level`). */
 export type FabricTimerName = EndpointTimerName | 'ccp:orphan' | `tm:${string}`;
 
@@ -101,6 +116,7 @@ export type FabricEndpointInput =
   | Exclude<SessionEndpointInput, TimerInput<EndpointTimerName> | GateInput>
   | FabricLinkInput
   | TmLevelInput
+  | TmCommandInput
   | TimerInput<FabricTimerName>;
 
 // ---------------------------------------------------------------------------------------------

@@ -115,6 +115,10 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
         if (this.#tm === undefined) this.#invalid('tm-level: this end point has no traffic management (tm)');
         else this.#tm.level(input, now);
         break;
+      case 'tm-command':
+        if (this.#tm === undefined) this.#invalid('tm-command: this end point has no traffic management (tm)');
+        else this.#tm.command(input, now);
+        break;
       default:
         // Commands, discovery, and (from JSON) unknown kinds, which the session stack reports.
         if ((input as { kind: unknown }).kind === 'gate') this.#invalid('gate: the end point gates its flows from the CCPs it receives');
