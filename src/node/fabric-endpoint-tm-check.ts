@@ -32,30 +32,6 @@ export function malformedTm(p: Type9TmPacket): string | undefined {
 /** The rejections of a TM engine that say the packet breaks Part 10 §4.3 (a reserved value, §4.3.1 "No other combinations ... is permitted"). */
 export const MALFORMED_REJECTIONS: ReadonlySet<string> = new Set(['invalid-operand', 'reserved-message', 'not-tm']);
 
-/**
- * The step of a stream queue holding `held` PDUs out of `limit`, in 1/2^bits of the queue rounded
- * down (0 when empty or bits is 0; 2^bits only when full).
- */
-export function queueStep(held: number, limit: number, bits: number): number {
-  if (bits === 0 || held <= 0 || limit <= 0) return 0;
-  const steps = 2 ** bits;
-  return Math.min(steps, Math.floor((held * steps) / limit));
-}
-
-/** Part 10 Table 4-4 Q_STATUS "Source queue is n/255 full ... 0 = empty, 0xFF = full": the n of a step. */
-export function stepLevel(step: number, bits: number): number {
-  return bits === 0 ? 0 : Math.round((step * 0xff) / 2 ** bits);
-}
-
-/**
- * Whether a queue now at `step` is reported, the last report having been at `reported`: any rise;
- * a fall only once two steps below, or at empty, so that a queue hovering at a step boundary (a
- * saturated sender: full, one PDU out, full again) does not send a Q_STATUS for every PDU.
- */
-export function reportStep(reported: number, step: number): boolean {
-  return step > reported || step < reported - 1 || (step === 0 && reported > 0);
-}
-
 /** A `tm-level` input's fields, checked; the reason when they do not fit. */
 export function badLevelInput(i: { readonly sourceID: unknown; readonly cos: unknown; readonly level: unknown; readonly streamID?: unknown }): string | undefined {
   const int = (v: unknown, max: number): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= max;

@@ -1,14 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dataCapacity, receiveQueueLevel, reportStep, sentKind, sourceQueueStep, stepLevel } from './endpoint-tm-levels.ts';
+import { dataCapacity, receiveQueueLevel, sentKind } from './endpoint-tm-levels.ts';
+import { queueStep, reportStep, stepLevel } from '../../streaming/tm-queue-steps.ts';
 
 test('Part 10 Table 4-4 "Source queue is n/255 full … 0 = empty, 0xFF = full": a flow queue is reported in steps of 1/2^bits rounded down', () => {
-  assert.deepEqual([0, 1, 15, 16, 31, 32, 48, 63, 64].map((n) => sourceQueueStep(n, 64, 2)), [0, 0, 0, 1, 1, 2, 3, 3, 4]);
+  assert.deepEqual([0, 1, 15, 16, 31, 32, 48, 63, 64].map((n) => queueStep(n, 64, 2)), [0, 0, 0, 1, 1, 2, 3, 3, 4]);
   assert.deepEqual([0, 1, 2, 3, 4].map((k) => stepLevel(k, 2)), [0, 64, 128, 191, 255]);
-  assert.equal(stepLevel(sourceQueueStep(64, 64, 8), 8), 0xff);
-  assert.equal(stepLevel(sourceQueueStep(1, 256, 8), 8), 1);
+  assert.equal(stepLevel(queueStep(64, 64, 8), 8), 0xff);
+  assert.equal(stepLevel(queueStep(1, 256, 8), 8), 1);
   // bits 0: nothing is ever reported.
-  assert.deepEqual([sourceQueueStep(64, 64, 0), stepLevel(0, 0)], [0, 0]);
+  assert.deepEqual([queueStep(64, 64, 0), stepLevel(0, 0)], [0, 0]);
 });
 
 test('Part 10 §3.4.5 rule 5 (Q_STATUS without timers): a rise is reported at once, a fall two steps down or at empty, so a queue at a step boundary does not report every PDU', () => {

@@ -7,30 +7,6 @@ import { tmMessage } from '../../wire/type9-tm.ts';
 import type { Type9TmPacket } from '../../wire/type9-types.ts';
 
 /**
- * The step of a source flow's queue of `length` PDUs out of `limit`, in 1/2^bits of the queue
- * rounded down (0 when empty or bits is 0; 2^bits only when full).
- */
-export function sourceQueueStep(length: number, limit: number, bits: number): number {
-  if (bits === 0 || length <= 0 || limit <= 0) return 0;
-  const steps = 2 ** bits;
-  return Math.min(steps, Math.floor((length * steps) / limit));
-}
-
-/** The level n/255 of a step: 0 empty, 0xFF full. */
-export function stepLevel(step: number, bits: number): number {
-  return bits === 0 ? 0 : Math.round((step * 0xff) / 2 ** bits);
-}
-
-/**
- * Whether a queue now at `step` is reported, the last report having been at `reported`: any rise;
- * a fall only once two steps below, or at empty, so that a queue hovering at a step boundary
- * (a saturated source: full, one PDU out, full again) does not send a Q_STATUS for every PDU.
- */
-export function reportStep(reported: number, step: number): boolean {
-  return step > reported || step < reported - 1 || (step === 0 && reported > 0);
-}
-
-/**
  * The buffers data of priority `prio` can fill: Part 6 §5 deadlock avoidance accepts it only
  * while more than (3 − prio) × reservePerPriority buffers are free, so the rest is never its room.
  */

@@ -40,7 +40,8 @@ import type { ControlPacket, EndpointFeature, FeatureHost, PacketPosition, SentP
 import type { SourceFlow } from './endpoint-source.ts';
 import { TM_TICK, makeTmEngines } from './endpoint-tm-config.ts';
 import type { EndpointTmConfig } from './endpoint-tm-config.ts';
-import { dataCapacity, receiveQueueLevel, reportStep, sentKind, sourceQueueStep, stepLevel } from './endpoint-tm-levels.ts';
+import { dataCapacity, receiveQueueLevel, sentKind } from './endpoint-tm-levels.ts';
+import { queueStep, reportStep, stepLevel } from '../../streaming/tm-queue-steps.ts';
 import type { TmSentKind } from './endpoint-tm-levels.ts';
 import type { Priority, SimPacket } from './types.ts';
 
@@ -231,7 +232,7 @@ export class TmFeature implements EndpointFeature {
 
   #reportLevel(t: TmFlow, now: number): void {
     const q = t.flow.queue;
-    const step = sourceQueueStep(q.length, q.limit, this.#queueLevelBits);
+    const step = queueStep(q.length, q.limit, this.#queueLevelBits);
     if (!reportStep(t.step, step)) return;
     t.step = step;
     this.#toIngress({ kind: 'queue-level', stream: t.stream, level: stepLevel(step, this.#queueLevelBits) }, now);
