@@ -9,15 +9,16 @@
  * Exit 0 when every check passed; 1 with one `demo-fabric: FAILED: …` line when one did not; 2 for
  * a bad option; 130/143 on SIGINT/SIGTERM. Every child process is stopped on every way out.
  *
- * The processes run riodp from source (`node --import tsx test/support/riodp.ts …`), which works
- * in a fresh clone after `npm ci` and never runs a stale dist/.
+ * The processes run riodp as the tests do (test/support/riodp-entry.ts): the compiled dist/ when
+ * it is at least as new as every source file (as after `npm ci`), else src/ through tsx, so the
+ * demo never runs a stale dist/.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Demo, prepareDir } from '../src/net/demo-fabric.ts';
+import { RIODP_ARGS } from '../test/support/riodp-entry.ts';
 import { parseSize } from '../src/net/demo-data.ts';
 import { DemoError } from '../src/net/demo-procs.ts';
 
@@ -63,13 +64,12 @@ function options(): { size: number; flood: number; seed: number; lines: number; 
 const o = options();
 const dir = await mkdtemp(join(tmpdir(), 'riodp-demo-'));
 await prepareDir(dir);
-const entry = fileURLToPath(new URL('../test/support/riodp.ts', import.meta.url));
 const demo = new Demo({
   dir,
   size: o.size,
   floodSize: o.flood,
   seed: o.seed,
-  riodp: { command: process.execPath, args: ['--import', 'tsx', entry] },
+  riodp: { command: process.execPath, args: [...RIODP_ARGS] },
   print: (line) => {
     process.stdout.write(`${line}\n`);
   },
