@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { numberOf, numbered, startTestSwitch } from '../../test/support/net-peer.ts';
+import { numberOf, numbered, startTestSwitch, threePortSwitch } from '../../test/support/net-peer.ts';
 import type { Peer, TestSwitch } from '../../test/support/net-peer.ts';
 
 /**
@@ -8,16 +8,7 @@ import type { Peer, TestSwitch } from '../../test/support/net-peer.ts';
  * of a connection whose reader has stopped, so a flood of 256-byte messages runs until the switch
  * has actually stopped reading the sender (its `pauses` counter moves), then a few hundred more.
  */
-const CONFIG = {
-  deviceId: 0x50,
-  ports: [
-    { port: 0, listen: { port: 0 }, accept: [1] },
-    { port: 1, listen: { port: 0 }, accept: [2] },
-    { port: 2, listen: { port: 0 }, accept: [3] },
-  ],
-  routes: { 1: 0, 2: 1, 3: 2 },
-  outputBuffer: { packets: 4, reservePerPriority: 0 },
-};
+const CONFIG = threePortSwitch({ outputBuffer: { packets: 4, reservePerPriority: 0 } });
 /** Enough to fill any loopback buffers several times over; a flood that reaches it fails the test. */
 const CAP = 60_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -9,18 +9,10 @@ import fc from 'fast-check';
 import { connect as tcpConnect } from 'node:net';
 import { once } from 'node:events';
 import { FC_SEED } from '../../test/support/fc.ts';
-import { numberOf, numbered, startTestSwitch } from '../../test/support/net-peer.ts';
+import { numberOf, numbered, startTestSwitch, threePortSwitch } from '../../test/support/net-peer.ts';
 import { FRAME_KIND } from '../wire/frame.ts';
 
-const CONFIG = {
-  deviceId: 0x50,
-  ports: [
-    { port: 0, listen: { port: 0 }, accept: [1] },
-    { port: 1, listen: { port: 0 }, accept: [2] },
-    { port: 2, listen: { port: 0 }, accept: [3] },
-  ],
-  routes: { 1: 0, 2: 1, 3: 2 },
-};
+const CONFIG = threePortSwitch();
 
 /** A frame with an honest length and a random body: kinds packet, CS48, CS64, HELLO or reserved (never CLOSE, which would end the link by the rules). */
 const frame = fc

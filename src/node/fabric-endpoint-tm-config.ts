@@ -11,15 +11,14 @@ import { usesRate } from '../streaming/tm-mode.ts';
 import type { TmModeSetting, TmTypesSetting } from '../streaming/tm-mode.ts';
 import type { TmEgressConfig, TmEgressPolicy, TmIngressConfig, TmRateConfig } from '../streaming/tm-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
+import { defaultRateBounds } from '../streaming/tm-rate-bounds.ts';
+import { DEFAULT_QUEUE_LEVEL_BITS } from '../streaming/tm-queue-steps.ts';
 
 /** Default `queuePdus`: PDUs held per transmit stream. */
 export const DEFAULT_TM_QUEUE_PDUS = 16;
 
 /** Default `outboxLimit`: TM packets waiting to be sent, all destinations together. */
 export const DEFAULT_TM_OUTBOX = 256;
-
-/** Default precision of the source queue levels reported with Q_STATUS: quarters. */
-export const DEFAULT_TM_QUEUE_LEVEL_BITS = 2;
 
 /**
  * Default `levelPeriod` in the rate modes: 1 ms in ns. The egress's rate policy sends a REDUCE for
@@ -29,14 +28,6 @@ export const DEFAULT_TM_QUEUE_LEVEL_BITS = 2;
  */
 export const DEFAULT_TM_RATE_LEVEL_PERIOD = 1_000_000;
 
-/**
- * The default `rate.minRate` is 1/`MIN_RATE_SHARE` of the average rate. The engine's own default,
- * 1 byte per unit, is a rate an INCREASE can never raise again (Table 4-5 "CurrentRate x (1+
- * n/256)" rounded down stays 1); its default `maxRate`, 2^40 bytes per unit, lets the INCREASEs of
- * an idle source raise its rate far above any link. `maxRate` defaults to max(average, peak).
- */
-export const MIN_RATE_SHARE = 100;
-
 export interface FabricTmConfig {
   /** TM Mode of both engines (Part 10 §5.5.1 Table 5-6). Default 'BASIC'. */
   readonly mode?: TmModeSetting;
@@ -44,7 +35,7 @@ export interface FabricTmConfig {
   readonly types?: TmTypesSetting;
   /**
    * Ingress rate modes: bytes per `unit` time units (default 10^9: bytes per second in ns);
-   * `minRate` and `maxRate` default as `MIN_RATE_SHARE` says, the rest as the engine's TmRateConfig.
+   * `minRate` and `maxRate` default as src/streaming/tm-rate-bounds.ts says, the rest as the engine's TmRateConfig.
    */
   readonly rate?: TmRateConfig;
   /** Ingress precision of received REDUCE/INCREASE amounts in bits, 1..8. Default 8. */
@@ -102,7 +93,7 @@ function rateWithBounds(r: TmRateConfig | undefined): TmRateConfig {
   const peak = orDefault(c.peak, DEFAULT_RATE.peak);
   // A rate that is not an integer is left for the engine to name.
   if (!Number.isSafeInteger(average) || !Number.isSafeInteger(peak)) return c;
-  return { minRate: Math.max(1, Math.floor(average / MIN_RATE_SHARE)), maxRate: Math.max(average, peak), ...c };
+  return { ...defaultRateBounds(average, peak), ...c };
 }
 
 function only<K extends string, V>(key: K, v: V | undefined): { readonly [P in K]?: V } {
@@ -134,7 +125,7 @@ export function resolveFabricTm(facts: TmEndpointFacts, c: FabricTmConfig): Reso
     return {
       ...e,
       queuePdus: positiveInteger(orDefault<unknown>(c.queuePdus, DEFAULT_TM_QUEUE_PDUS), 'queuePdus'),
-      queueLevelBits: integerInRange(orDefault<unknown>(c.queueLevelBits, DEFAULT_TM_QUEUE_LEVEL_BITS), 0, 8, 'queueLevelBits'),
+      queueLevelBits: integerInRange(orDefault<unknown>(c.queueLevelBits, DEFAULT_QUEUE_LEVEL_BITS), 0, 8, 'queueLevelBits'),
       levelPeriod: nonNegativeInteger(orDefault<unknown>(c.levelPeriod, usesRate(e.ingress.mode()) ? DEFAULT_TM_RATE_LEVEL_PERIOD : 0), 'levelPeriod'),
       outboxLimit: positiveInteger(orDefault<unknown>(c.outboxLimit, DEFAULT_TM_OUTBOX), 'outboxLimit'),
     };

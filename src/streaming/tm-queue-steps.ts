@@ -5,6 +5,9 @@
  * simulator's src/sim/fabric/endpoint-tm.ts).
  */
 
+/** Default precision of the queue levels an ingress reports with Q_STATUS: quarters. */
+export const DEFAULT_QUEUE_LEVEL_BITS = 2;
+
 /**
  * The step of a queue holding `held` PDUs out of `limit`, in 1/2^bits of the queue rounded down
  * (0 when empty or bits is 0; 2^bits only when full).

@@ -96,6 +96,23 @@ export async function connectPeer(port: number, opts: Omit<ConnectOptions, 'port
   };
 }
 
+/**
+ * A 3-port switch configuration, ID 0x50: port N for end point N+1 (accepting only that source ID),
+ * routes 1→0, 2→1, 3→2; `more` adds or replaces fields.
+ */
+export function threePortSwitch(more: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    deviceId: 0x50,
+    ports: [
+      { port: 0, listen: { port: 0 }, accept: [1] },
+      { port: 1, listen: { port: 0 }, accept: [2] },
+      { port: 2, listen: { port: 0 }, accept: [3] },
+    ],
+    routes: { 1: 0, 2: 1, 3: 2 },
+    ...more,
+  };
+}
+
 /** A switch process under test with its log captured, and the peers connected to it. */
 export interface TestSwitch {
   readonly sw: RunningSwitch;

@@ -15,6 +15,8 @@ import { DEFAULT_RATE } from '../../streaming/tm-ingress-config.ts';
 import { usesRate } from '../../streaming/tm-mode.ts';
 import type { TmModeSetting, TmTypesSetting } from '../../streaming/tm-mode.ts';
 import type { TmEgressConfig, TmEgressPolicy, TmIngressConfig, TmRateConfig } from '../../streaming/tm-types.ts';
+import { defaultRateBounds } from '../../streaming/tm-rate-bounds.ts';
+import { DEFAULT_QUEUE_LEVEL_BITS } from '../../streaming/tm-queue-steps.ts';
 
 /** ps per tick of the engines' clock (1 ns). */
 export const TM_TICK = 1000;
@@ -29,9 +31,6 @@ export const SIM_TM_RATE_UNIT = 1_000_000_000_000;
  * sent once per crossing of a watermark, and the other modes report every change.
  */
 export const RATE_LEVEL_PERIOD = 1_000_000;
-
-/** Default precision of the source queue levels reported with Q_STATUS: quarters. */
-export const DEFAULT_QUEUE_LEVEL_BITS = 2;
 
 export interface EndpointTmConfig {
   /** TM Mode of both engines (Part 10 §5.5.1 Table 5-6). Default 'BASIC'. */
@@ -78,24 +77,6 @@ export interface TmEndpointFacts {
   readonly id: number;
   readonly tt: number;
   readonly crfSupported: boolean;
-}
-
-/**
- * The default `rate.minRate`: a REDUCE stops at 1/`MIN_RATE_SHARE` of the initial average rate.
- * The engine's own default, 1 byte per unit, is a rate an INCREASE can never raise again (Table
- * 4-5 "CurrentRate x (1+ n/256)" rounded down stays 1), and 1 byte per second would hold a PDU
- * back for minutes of simulated time.
- */
-export const MIN_RATE_SHARE = 100;
-
-/**
- * The default rate bounds of a configuration: `minRate` 1/`MIN_RATE_SHARE` of `average`,
- * `maxRate` the larger of `average` and `peak`. The engine's own maximum, 2^40 bytes per unit,
- * lets the INCREASEs an egress sends while a source is idle raise its rate far above any link,
- * and the REDUCEs of the next congestion then take dozens of messages to bring it back.
- */
-export function defaultRateBounds(average: number, peak: number): { readonly minRate: number; readonly maxRate: number } {
-  return { minRate: Math.max(1, Math.floor(average / MIN_RATE_SHARE)), maxRate: Math.max(average, peak) };
 }
 
 /** Configurations also arrive from YAML and JSON: the value is checked, not its static type. */
