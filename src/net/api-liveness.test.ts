@@ -26,20 +26,24 @@ function fake(remotes: number[]): { live: PeerLiveness; posted: FabricEndpointIn
   return { live, posted, timers, at };
 }
 
-test('Annex 2 §3.8.3 (decision EA18): a node with open streams silent for verifyIdleMs is verified once per silent period; one heard from is not', () => {
+test('Annex 2 §3.8.3 (decision EA18): every verifyIdleMs, the nodes with open streams heard nothing from during the whole period are verified; the others are not', () => {
   const f = fake([2, 3]);
   f.live.heard(2);
   f.live.heard(3);
   assert.deepEqual(f.timers, [10 * MS], 'one timer, armed by the first packet heard');
-  f.at.now = 6 * MS;
-  f.live.heard(3);
   f.at.now = 10 * MS;
   assert.equal(f.live.timer(LIVENESS_TIMER), true);
-  assert.deepEqual(f.posted, [{ kind: 'verify', node: 2 }], 'node 3 was heard 4 ms ago');
-  assert.deepEqual(f.timers.at(-1), 16 * MS, 'next: when node 3 has been silent a period');
-  f.at.now = 16 * MS;
+  assert.deepEqual(f.posted, [], 'both heard during the period');
+  assert.deepEqual(f.timers.at(-1), 20 * MS);
+  f.at.now = 14 * MS;
+  f.live.heard(3);
+  f.at.now = 20 * MS;
   f.live.timer(LIVENESS_TIMER);
-  assert.deepEqual(f.posted.slice(1), [{ kind: 'verify', node: 3 }]);
+  assert.deepEqual(f.posted, [{ kind: 'verify', node: 2 }], 'node 3 was heard at 14 ms');
+  f.at.now = 30 * MS;
+  f.live.timer(LIVENESS_TIMER);
+  assert.deepEqual(f.posted.slice(1), [{ kind: 'verify', node: 2 }, { kind: 'verify', node: 3 }]);
+  assert.equal(f.timers.length, 4, 'one timer per period, none per packet');
   assert.equal(f.live.timer('other'), false);
 });
 

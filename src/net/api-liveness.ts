@@ -4,9 +4,10 @@
  * other open VSIDs to verify that they are functional"), and a query that goes unanswered closes
  * the stream and makes the node suspect (§3.7.1). The session engine has no timer that starts
  * this on its own, so a peer that dies between two PDUs (issue 8 §3 "its streams reported
- * closed") would leave its streams open for ever. Here: a node with open streams from which
- * nothing has been heard for `api.verifyIdleMs` is verified (the engine's `verify` command); its
- * answers are heard, so a live peer costs one STATUS round trip per stream and period of silence.
+ * closed") would leave its streams open for ever. Here: every `api.verifyIdleMs` a node with open
+ * streams from which nothing was heard during that whole period is verified (the engine's
+ * `verify` command), so after one to two periods of silence; its answers are heard, so a live
+ * peer costs one STATUS round trip per stream and period of silence.
  */
 import type { Time } from '../engine/contract.ts';
 import type { FabricEndpointInput } from './endpoint-engine.ts';
@@ -25,7 +26,12 @@ const MS = 1_000_000;
 export class PeerLiveness {
   readonly #host: LivenessHost;
   readonly #period: number | null;
-  readonly #heard = new Map<number, Time>();
+  /**
+   * Nodes heard since the last check. A set, not a time per node: `heard` runs for every packet
+   * received, and a clock reading there costs more than the check needs (silence is judged per
+   * whole period, so a silent node is verified after one to two periods).
+   */
+  readonly #heard = new Set<number>();
   #armed = false;
 
   /** `periodMs` null: no liveness check. */
@@ -37,12 +43,8 @@ export class PeerLiveness {
   /** A packet came from `node`. */
   heard(node: number): void {
     if (this.#period === null) return;
-    const now = this.#host.now();
-    this.#heard.set(node, now);
-    if (!this.#armed) {
-      this.#armed = true;
-      this.#host.setTimer(LIVENESS_TIMER, now + this.#period);
-    }
+    this.#heard.add(node);
+    if (!this.#armed) this.#arm(this.#period);
   }
 
   /** A timer fell due; true when it was this one. */
@@ -51,26 +53,20 @@ export class PeerLiveness {
     this.#armed = false;
     const period = this.#period;
     if (period === null) return true;
-    const now = this.#host.now();
     const remotes = this.#host.remotes();
-    for (const node of [...this.#heard.keys()]) if (!remotes.has(node)) this.#heard.delete(node);
-    for (const node of remotes) {
-      const last = this.#heard.get(node);
-      if (last !== undefined && now - last < period) continue;
-      // Counted as heard now, so that one silent period starts one verification.
-      this.#heard.set(node, now);
-      this.#host.post({ kind: 'verify', node });
-    }
-    if (remotes.size > 0) {
-      this.#armed = true;
-      const next = Math.min(...[...this.#heard.values()]) + period;
-      this.#host.setTimer(LIVENESS_TIMER, Math.max(next, now + 1));
-    }
+    for (const node of remotes) if (!this.#heard.has(node)) this.#host.post({ kind: 'verify', node });
+    this.#heard.clear();
+    if (remotes.size > 0) this.#arm(period);
     return true;
   }
 
   stop(): void {
     this.#host.setTimer(LIVENESS_TIMER, null);
     this.#armed = false;
+  }
+
+  #arm(period: number): void {
+    this.#armed = true;
+    this.#host.setTimer(LIVENESS_TIMER, this.#host.now() + period);
   }
 }

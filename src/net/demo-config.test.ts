@@ -37,7 +37,7 @@ test('decision: the switch listens on TCP port 0, so the system picks free ports
   }
 });
 
-test('decision: end point timeouts of the demo (discovery read 2 s, reassembly idle 5 s, orphaned XOFF 5 s, rxHigh/rxLow/rxLimit 64/16/128) are valid configuration', () => {
+test('decision: end point timeouts of the demo (discovery read 2 s, reassembly idle 5 s, orphaned XOFF 5 s, rxHigh/rxLow/rxLimit 64/16/128, liveness 5 s) are valid configuration', () => {
   const y = demoEndpointConfig({ id: 2, switchPort: 40001, control: '/tmp/x/B.sock', peers: [1, 3] });
   const c = endpointConfig(parse(toYaml(y)));
   assert.equal(c.engine.nodeId, 2);
@@ -48,7 +48,7 @@ test('decision: end point timeouts of the demo (discovery read 2 s, reassembly i
   assert.equal(discovery.readTimeout, 2_000_000_000);
   assert.equal(c.engine.type9?.idleTimeout, 5_000_000_000);
   assert.equal(c.engine.ccp?.orphanPeriod, 5_000_000_000);
-  assert.deepEqual([c.api.rxHigh, c.api.rxLow, c.api.rxLimit], [64, 16, 128]);
+  assert.deepEqual([c.api.rxHigh, c.api.rxLow, c.api.rxLimit, c.api.verifyIdleMs], [64, 16, 128, 5_000]);
 });
 
 test('issue 8 §1: the lines riodp switch and riodp endpoint print once they run are read back, other lines are not', () => {

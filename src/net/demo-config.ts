@@ -21,7 +21,8 @@
  *   between two PDUs, and the demo kills C while it is inside one. `api.rxLimit` 128 stays above
  *   `rxHigh`, so a stream reaches it only with what was in flight after its XOFF; the end point
  *   then holds its link until `riodp recv` has written some (docs/fabric-api.md §1 Backpressure),
- *   and nothing is dropped.
+ *   and nothing is dropped. `api.verifyIdleMs` 5 s (not 10 s): a C killed between two PDUs is
+ *   verified after 5 to 10 s of silence, within the demo's wait for B closing its streams.
  */
 import { stringify } from 'yaml';
 
@@ -74,7 +75,7 @@ export function demoEndpointConfig(o: DemoEndpointOptions): Record<string, unkno
     discovery: { targets: o.peers.map((node) => ({ node })), readTimeout: 2_000_000_000 },
     type9: { idleTimeout: 5_000_000_000 },
     ccp: { orphanPeriod: 5_000_000_000 },
-    api: { rxHigh: 64, rxLow: 16, rxLimit: 128 },
+    api: { rxHigh: 64, rxLow: 16, rxLimit: 128, verifyIdleMs: 5_000 },
   };
 }
 

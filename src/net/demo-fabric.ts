@@ -317,7 +317,7 @@ export class Demo {
       });
     if (closed === null) {
       // The XOFF stopped C right after a PDU (about one run in 256): B holds no partial PDU that
-      // could time out, and its liveness check (api.verifyIdleMs, 10 s, then the STATUS timeout)
+      // could time out, and its liveness check (api.verifyIdleMs, 5 s in the demo: 5 to 10 s of silence, then the STATUS timeout)
       // normally closes C's streams within CLOSE_MS; on a loaded machine it may come later. Any
       // other reason is a failure.
       if (reassemblyEvents(await this.#statusOf('B')) > eventsBefore) throw new DemoError('B\'s reassembly of C\'s PDU timed out, but B did not close C\'s streams');

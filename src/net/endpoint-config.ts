@@ -49,8 +49,8 @@ export interface ApiSettings {
    */
   readonly rxStallMs: number;
   /**
-   * A node with open streams from which nothing has been heard for this long is verified with
-   * STATUS queries (Annex 2 §3.8.3); one that does not answer has its streams closed and is
+   * Every this long, a node with open streams from which nothing was heard during the period is
+   * verified with STATUS queries (Annex 2 §3.8.3); one that does not answer has its streams closed and is
    * suspect (§3.7.1). null: never (decision EA18, api-liveness.ts). Default 10 000 ms.
    */
   readonly verifyIdleMs: number | null;
