@@ -14,14 +14,34 @@
  * machine is shared) and per wall second.
  *
  *   npm run bench -- sim              BENCH_SIM_SCALE=0.2 for a quick run
+ *
+ * Side by side with other code: BENCH_SIM_BASELINE=<a checkout of riodp, e.g. a git worktree of
+ * an older commit with its node_modules> runs the same three models from that checkout too, each
+ * repetition alternating the two, and prints the ratio of their rates (the machine is shared and
+ * noisy: only figures from one run compare). Issue 15's goal: within 20 % of the baseline.
  */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { islipRun } from '../src/sim/repro/islip.ts';
-import { karolSaturation } from '../src/sim/repro/karol.ts';
-import { treeSaturation } from '../src/sim/repro/tree-saturation.ts';
+import * as islip from '../src/sim/repro/islip.ts';
+import * as karol from '../src/sim/repro/karol.ts';
+import * as tree from '../src/sim/repro/tree-saturation.ts';
 
 const scale = Number(process.env['BENCH_SIM_SCALE'] ?? 1);
+const baselineDir = process.env['BENCH_SIM_BASELINE'];
 const REPEAT = 3;
+
+interface Repro {
+  readonly islipRun: typeof islip.islipRun;
+  readonly karolSaturation: typeof karol.karolSaturation;
+  readonly treeSaturation: typeof tree.treeSaturation;
+}
+
+async function load(dir: string): Promise<Repro> {
+  const at = (f: string): string => pathToFileURL(resolve(dir, 'src/sim/repro', f)).href;
+  const [i, k, t] = await Promise.all([import(at('islip.ts')), import(at('karol.ts')), import(at('tree-saturation.ts'))]) as [typeof islip, typeof karol, typeof tree];
+  return { islipRun: i.islipRun, karolSaturation: k.karolSaturation, treeSaturation: t.treeSaturation };
+}
 
 interface Run {
   readonly events: number;
@@ -44,7 +64,9 @@ function median(xs: readonly number[]): number {
 
 const mega = (x: number): string => (x / 1e6).toFixed(2);
 
-const models: readonly { readonly name: string; readonly fn: () => Run }[] = [
+function models(r: Repro): readonly { readonly name: string; readonly fn: () => Run }[] {
+  const { islipRun, karolSaturation, treeSaturation } = r;
+  return [
   {
     name: `Karol 8x8 input FIFO, saturated, ${Math.round(100_000 * scale)} slots`,
     fn: () => {
@@ -67,23 +89,41 @@ const models: readonly { readonly name: string; readonly fn: () => Run }[] = [
       return { events: r.events, figure: `victims ${(100 * r.victims.delivered / r.victims.offered).toFixed(1)}% of offered, CCPs ${r.counts['ccp.sent'] ?? 0}` };
     },
   },
-];
+  ];
+}
 
 console.log(`fabric simulation benchmark · ${cpus()[0]?.model ?? '?'} (${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB) · Node ${process.version} · load ${loadavg()[0]?.toFixed(2) ?? '?'} · scale ${scale}`);
-console.log('\n| model | events | M events / CPU s (median, range) | M events / wall s (median) | reproduced |');
-console.log('|---|---|---|---|---|');
+const current = models({ islipRun: islip.islipRun, karolSaturation: karol.karolSaturation, treeSaturation: tree.treeSaturation });
+const baseline = baselineDir === undefined ? null : models(await load(baselineDir));
+if (baselineDir !== undefined) console.log(`baseline: ${resolve(baselineDir)}, run alternately with this checkout`);
+console.log(baseline === null
+  ? '\n| model | events | M events / CPU s (median, range) | M events / wall s (median) | reproduced |\n|---|---|---|---|---|'
+  : '\n| model | events | M events / CPU s (median, range) | baseline events | baseline M events / CPU s (median, range) | rate / baseline (median of runs) | reproduced |\n|---|---|---|---|---|---|---|');
 let deterministic = true;
-for (const m of models) {
+const rate = (xs: readonly number[]): string => `${mega(median(xs))} (${mega(Math.min(...xs))}–${mega(Math.max(...xs))})`;
+for (const [i, m] of current.entries()) {
+  const b = baseline?.[i];
   const first = m.fn();
+  const firstBase = b?.fn();
   const cpu: number[] = [];
   const wall: number[] = [];
+  const baseCpu: number[] = [];
+  const ratio: number[] = [];
   for (let k = 0; k < REPEAT; k++) {
     const t = timed(m.fn);
     if (t.run.events !== first.events || t.run.figure !== first.figure) deterministic = false;
     cpu.push(t.run.events / t.cpu);
     wall.push(t.run.events / t.wall);
+    if (b === undefined) continue;
+    const tb = timed(b.fn);
+    baseCpu.push(tb.run.events / tb.cpu);
+    ratio.push(t.run.events / t.cpu / (tb.run.events / tb.cpu));
   }
-  console.log(`| ${m.name} | ${first.events.toLocaleString('en-US')} | ${mega(median(cpu))} (${mega(Math.min(...cpu))}–${mega(Math.max(...cpu))}) | ${mega(median(wall))} | ${first.figure} |`);
+  if (firstBase === undefined) {
+    console.log(`| ${m.name} | ${first.events.toLocaleString('en-US')} | ${rate(cpu)} | ${mega(median(wall))} | ${first.figure} |`);
+    continue;
+  }
+  console.log(`| ${m.name} | ${first.events.toLocaleString('en-US')} | ${rate(cpu)} | ${firstBase.events.toLocaleString('en-US')} | ${rate(baseCpu)} | ${median(ratio).toFixed(2)} | ${first.figure}${first.figure === firstBase.figure ? ' (baseline: the same)' : ` (baseline: ${firstBase.figure})`} |`);
 }
 console.log(`\nruns identical (determinism): ${deterministic ? 'yes' : 'NO'}`);
 if (!deterministic) process.exitCode = 1;

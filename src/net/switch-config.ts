@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { SwitchElement } from '../node/switch-element.ts';
-import type { SwitchElementConfig, SwitchPortConfig } from '../node/switch-element.ts';
+import { SwitchElement } from '../node/switch/element.ts';
+import type { SwitchElementConfig, SwitchPortConfig } from '../node/switch/element.ts';
 import { ScenarioError, formatIssue, zodIssues } from '../sim/scenario/issues.ts';
 import type { Issue } from '../sim/scenario/issues.ts';
 import { parseYamlText, readTextFile } from '../sim/scenario/yaml-input.ts';
@@ -273,7 +273,7 @@ function toElement(c: SchemaOut): SwitchElementConfig {
   if (c.defaultPort !== undefined) cfg.defaultPort = c.defaultPort;
   if (c.routeLimit !== undefined) cfg.routeLimit = c.routeLimit;
   if (c.outputBuffer !== undefined) cfg.outputBuffer = defined(c.outputBuffer);
-  if (c.inputHold !== undefined) cfg.inputHold = c.inputHold;
+  if (c.inputHold !== undefined) cfg.inputBuffer = { packets: c.inputHold };
   if (c.ccpQueue !== undefined) cfg.ccpQueue = c.ccpQueue;
   if (c.congestion !== undefined) cfg.congestion = Array.isArray(c.congestion) ? c.congestion.map((s) => (s === null ? null : defined(s))) : c.congestion === null ? null : defined(c.congestion);
   if (c.voq !== undefined) cfg.voq = c.voq === null ? null : defined(c.voq);

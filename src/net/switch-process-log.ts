@@ -6,7 +6,7 @@
  * is an error; congestion control (XOFF/XON, issue 8 §4 "the log shows XOFF/XON") is information.
  */
 import type { Level } from 'pino';
-import type { SwitchEvent } from '../node/switch-element.ts';
+import type { SwitchEvent } from '../node/switch/element.ts';
 import type { Logger } from './log.ts';
 import type { LogLimiter } from './log-limit.ts';
 

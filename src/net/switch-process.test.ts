@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { numberOf, numbered, startTestSwitch } from '../../test/support/net-peer.ts';
-import { SWITCH_OFFSETS } from '../node/switch-registers.ts';
+import { SWITCH_OFFSETS } from '../node/switch/registers.ts';
 import { maintenanceReadRequest } from '../wire/type8-build.ts';
 import type { Type8Packet, Type8Response } from '../wire/type8.ts';
 import { createServer } from 'node:net';

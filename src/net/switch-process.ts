@@ -14,9 +14,9 @@
  *   resumed while outputs are being applied delivers its held frames as new inputs whose outputs
  *   queue behind the ones still to apply.
  */
-import type { SwitchElementConfig, SwitchInput, SwitchOutput } from '../node/switch-element.ts';
-import { SwitchElement } from '../node/switch-element.ts';
-import type { SwitchCounter } from '../node/switch-element-types.ts';
+import type { SwitchElementConfig, SwitchInput, SwitchOutput } from '../node/switch/element.ts';
+import { SwitchElement } from '../node/switch/element.ts';
+import type { SwitchElementCounter as SwitchCounter } from '../node/switch/element.ts';
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Time } from '../engine/contract.ts';
 import { WireError } from '../wire/errors.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KAROL_1987, KAROL_LIMIT, KAROL_SLOTS, karolSaturation } from '../../src/sim/repro/karol.ts';
-import type { Arbitration } from '../../src/sim/fabric/arbiters.ts';
+import type { Arbitration } from '../../src/node/switch/arbiters.ts';
 import { CELL_SLOT, cellSwitch } from '../../src/sim/repro/cell-switch.ts';
 import { scaled } from './repro-scale.ts';
 

@@ -34,7 +34,7 @@ for (const c of CASES) {
 
 test('Karol, Hluchyj & Morgan 1987 (output queueing, decision): the wait is read from end-to-end latency; every cell\'s latency is the no-wait latency plus whole slots', () => {
   const f = cellSwitch({
-    seed: 3, n: 8, sw: { queueing: 'output-queued', speedup: 8, outputQueue: 4096 },
+    seed: 3, n: 8, sw: { queueing: 'output-queued', speedup: 8, outputBuffer: { packets: 4096 } },
     traffic: { load: (0.9 * CELL_TIME) / CELL_SLOT, arrival: { kind: 'bernoulli', slot: CELL_SLOT }, start: 2 * SYMBOL_TIME + 1 },
   });
   let off = 0;

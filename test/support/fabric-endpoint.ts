@@ -11,8 +11,8 @@
  */
 import { FabricEndpoint } from '../../src/node/fabric-endpoint.ts';
 import type { FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FlowStateOutput } from '../../src/node/fabric-endpoint.ts';
-import { SwitchElement } from '../../src/node/switch-element.ts';
-import type { SwitchElementConfig, SwitchEvent, SwitchOutput } from '../../src/node/switch-element.ts';
+import { SwitchElement } from '../../src/node/switch/element.ts';
+import type { SwitchElementConfig, SwitchEvent, SwitchOutput } from '../../src/node/switch/element.ts';
 import type { StreamRef } from '../../src/session/types.ts';
 import type { Packet } from '../../src/wire/packet.ts';
 import { serialPacketLength } from '../../src/wire/packet.ts';

@@ -91,7 +91,7 @@ export function arbFabric(configs: readonly EndpointConfig[], seed = 1): ArbFabr
   const b = bench(seed);
   const n = configs.length;
   const routes = Object.fromEntries(configs.map((_, d) => [d, d]));
-  const sw = new Switch(b.sched, { name: 's', ports: n, queueing: 'output-queued', routes, buffers: { packets: 8 }, tt: 0 }, { ids: b.ctx.ids, probe: b.collector, streams: b.ctx.streams });
+  const sw = new Switch(b.sched, { name: 's', ports: n, queueing: 'output-queued', routes, inputBuffer: { packets: 8 }, tt: 0 }, { ids: b.ctx.ids, probe: b.collector, streams: b.ctx.streams });
   const trace = new Trace();
   const eps = configs.map((c, i) => {
     if (c.id !== i) throw new RangeError(`end point ${i} must have device ID ${i}`);
@@ -126,7 +126,7 @@ export function arbFabric(configs: readonly EndpointConfig[], seed = 1): ArbFabr
 
 /** An 'arb' packet as an end point `from` would send it (Dev8, SOC 1): REQUEST/RELEASE name the sender in tgtdestinationID, XON/XOFF(ARB) the receiver. */
 export function arbPacket(id: number, from: number, wire: Type7Packet): SimPacket {
-  return { id, kind: 'arb', src: from, dst: wire.destinationID, prio: (wire.prio & 3) as 0 | 1 | 2 | 3, crf: wire.crf === 1 ? 1 : 0, vc: wire.vc, bytes: serialLength(type7Length(wire)), flow: -1, createdAt: 0, wire };
+  return { id, kind: 'arb', ftype: 7, src: from, dst: wire.destinationID, prio: (wire.prio & 3) as 0 | 1 | 2 | 3, crf: wire.crf === 1 ? 1 : 0, vc: wire.vc, bytes: serialLength(type7Length(wire)), flow: -1, createdAt: 0, wire };
 }
 
 /** A Type 7 arbitration message from end point `from` to `to` about flow `flowID` (Dev8, SOC 1). */

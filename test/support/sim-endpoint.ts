@@ -107,11 +107,11 @@ export function pair(b: Bench, a: EndpointConfig, bConfig: EndpointConfig, spec:
 /** A CCP from a congestion point to end point `to` about its traffic to `target` (Part 9 §3.2 Figure 3-1, Dev8). */
 export function ccpPacket(id: number, to: number, target: number, command: Type7DefinedCommand, flowID: FlowIdLabel): SimPacket {
   const wire = makeCcp({ destinationID: to, tgtdestinationID: target, tt: 0, command, flowID, soc: 0 });
-  return { id, kind: 'ccp', src: 0xfe, dst: to, prio: 3, crf: 1, vc: 0, bytes: serialLength(type7Length(wire)), flow: -1, createdAt: 0, wire };
+  return { id, kind: 'ccp', ftype: 7, src: 0xfe, dst: to, prio: 3, crf: 1, vc: 0, bytes: serialLength(type7Length(wire)), flow: -1, createdAt: 0, wire };
 }
 
 /** A data packet as a source would send it; `wire` is a decoded packet for SAR, absent for plain traffic. */
 export function dataPacket(id: number, src: number, dst: number, flow: number, pdu: { id: number; index: number; count: number; bytes: number }, wire?: unknown): SimPacket {
-  const base = { id, kind: 'data' as const, src, dst, prio: 0 as const, crf: 0 as const, vc: 0, bytes: 76, flow, createdAt: 0, pdu };
+  const base = { id, kind: 'data' as const, ftype: 9, src, dst, prio: 0 as const, crf: 0 as const, vc: 0, bytes: 76, flow, createdAt: 0, pdu };
   return wire === undefined ? base : { ...base, wire };
 }

@@ -60,7 +60,7 @@ export function sessionFabric(nodes: readonly NodeSpec[], seed = 1, tt: 0 | 1 = 
   const b = bench(seed);
   const ports = nodes.length;
   const routes = Object.fromEntries(nodes.map((_, d) => [d, d]));
-  const sw = new Switch(b.sched, { name: 's', ports, queueing: 'output-queued', routes, buffers: { packets: 8 }, tt }, { ids: b.ctx.ids, probe: b.collector, streams: b.ctx.streams });
+  const sw = new Switch(b.sched, { name: 's', ports, queueing: 'output-queued', routes, inputBuffer: { packets: 8 }, tt }, { ids: b.ctx.ids, probe: b.collector, streams: b.ctx.streams });
   const arrivals: Arrival[] = [];
   const sent: Sent[] = [];
   const eps = nodes.map((n, id) => {

@@ -4,7 +4,7 @@ import type { Target } from '../../src/sim/kernel/scheduler.ts';
 import { makeLink } from '../../src/sim/fabric/channel.ts';
 import type { Channel } from '../../src/sim/fabric/channel.ts';
 import { Switch } from '../../src/sim/fabric/switch.ts';
-import type { SwitchConfig } from '../../src/sim/fabric/switch-config.ts';
+import type { SwitchConfig } from '../../src/sim/fabric/switch.ts';
 import type { LinkSpec, PortRx, PortTx, Priority, Probe, RxBufferSpec, SimPacket, SimSymbol } from '../../src/sim/fabric/types.ts';
 
 /**
@@ -28,7 +28,7 @@ export class Ids {
 }
 
 export function packet(ids: Ids, src: number, dst: number, opts: { prio?: Priority; crf?: 0 | 1; bytes?: number; at?: number; flow?: number } = {}): SimPacket {
-  return { id: ids.nextPacketId(), kind: 'data', src, dst, prio: opts.prio ?? 0, crf: opts.crf ?? 0, vc: 0, bytes: opts.bytes ?? 24, flow: opts.flow ?? 0, createdAt: opts.at ?? 0 };
+  return { id: ids.nextPacketId(), kind: 'data', ftype: 9, src, dst, prio: opts.prio ?? 0, crf: opts.crf ?? 0, vc: 0, bytes: opts.bytes ?? 24, flow: opts.flow ?? 0, createdAt: opts.at ?? 0 };
 }
 
 export interface Received {
@@ -151,7 +151,7 @@ export interface FabricOptions {
 }
 
 /** One switch with a TestEnd on every port; destination ID d is routed to port d unless the config says otherwise. */
-export function singleSwitch(config: Omit<SwitchConfig, 'routes' | 'name'> & { readonly name?: string; readonly routes?: SwitchConfig['routes'] }, opts: FabricOptions = {}): Fabric {
+export function singleSwitch(config: Omit<SwitchConfig, 'routes' | 'name'> & { readonly name?: string; readonly routes?: SwitchConfig['routes'] | undefined }, opts: FabricOptions = {}): Fabric {
   const sched = new Scheduler();
   const ids = new Ids();
   const probe = new RecordingProbe();

@@ -7,7 +7,7 @@ import { makeLink } from '../../src/sim/fabric/channel.ts';
 import { Endpoint } from '../../src/sim/fabric/endpoint.ts';
 import type { EndpointConfig, EndpointTraffic } from '../../src/sim/fabric/endpoint-types.ts';
 import { Switch } from '../../src/sim/fabric/switch.ts';
-import type { SwitchConfig } from '../../src/sim/fabric/switch-config.ts';
+import type { SwitchConfig } from '../../src/sim/fabric/switch.ts';
 import { TmFeature } from '../../src/sim/fabric/endpoint-tm.ts';
 import type { EndpointTmConfig } from '../../src/sim/fabric/endpoint-tm.ts';
 import type { LinkSpec, SimPacket } from '../../src/sim/fabric/types.ts';
@@ -38,7 +38,7 @@ export function star(configs: readonly Omit<EndpointConfig, 'id'>[], opts: { rea
   const b = bench(opts.seed ?? 1);
   const n = configs.length;
   const sw = new Switch(b.sched, {
-    name: 's0', ports: n, queueing: 'output-queued', routes: Object.fromEntries(configs.map((_, d) => [d, d])), buffers: { packets: 8 }, speedup: 2, ...opts.sw,
+    name: 's0', ports: n, queueing: 'output-queued', routes: Object.fromEntries(configs.map((_, d) => [d, d])), inputBuffer: { packets: 8 }, speedup: 2, ...opts.sw,
   }, { ids: b.ctx.ids, probe: b.collector, streams: b.ctx.streams });
   const trace: Traced[] = [];
   const eps = configs.map((c, id) => {

@@ -1,5 +1,5 @@
-import { SwitchElement } from '../../src/node/switch-element.ts';
-import type { SwitchElementConfig, SwitchEvent, SwitchOutput } from '../../src/node/switch-element.ts';
+import { SwitchElement } from '../../src/node/switch/element.ts';
+import type { SwitchElementConfig, SwitchEvent, SwitchOutput } from '../../src/node/switch/element.ts';
 import type { Packet } from '../../src/wire/packet.ts';
 import { serialPacketLength } from '../../src/wire/packet.ts';
 import { type11FromFields } from '../../src/wire/type11.ts';

@@ -8,7 +8,7 @@ import type { LinkSpec, PortRx, PortTx, SimPacket, SimSymbol } from './types.ts'
 const x1: LinkSpec = { lanes: 1, baud: 1.25, encoding: '8b10b', propagation: 0 };
 
 function packet(id: number, prio: 0 | 1 | 2 | 3 = 0, bytes = 24): SimPacket {
-  return { id, kind: 'data', src: 1, dst: 2, prio, crf: 0, vc: 0, bytes, flow: 0, createdAt: 0 };
+  return { id, kind: 'data', ftype: 9, src: 1, dst: 2, prio, crf: 0, vc: 0, bytes, flow: 0, createdAt: 0 };
 }
 
 class Source implements PortTx {

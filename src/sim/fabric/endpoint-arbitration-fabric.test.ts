@@ -87,12 +87,18 @@ test('Part 9 §2.2.1 Figures 2-1 and 2-2, §2.4.7 rules 5-7: a lossless run deli
       assert.equal(f.total('released'), f.total('granted'));
       assert.ok(f.total('requests') < pdus, `multi: ${f.total('requests')} REQUESTs for ${pdus} PDUs`);
       assert.equal(f.total('freed'), f.total('released'), 'multi-PDU resources come back by RELEASE only');
-      // Decision: a destination takes nothing back while the holder is backlogged (rule 6), even with REQUESTs waiting.
-      assert.ok(f.total('queued') > 0);
-      assert.equal(f.total('xoffArbSent'), 0);
+      // Four resources for three sources, and Type 7 packets keep their order through the switch
+      // (Part 9 §2.4.4 rule 3): a source's next REQUEST never arrives before its RELEASE, so none waits.
+      assert.deepEqual([f.total('queued'), f.total('xoffArbSent')], [0, 0]);
     }
     assert.ok(f.total('waits') > 0 && f.total('waitPs') > 0);
   }
+  // Decision: a destination takes nothing back while the holder is backlogged (rule 6), even with
+  // REQUESTs waiting: two resources for three sources.
+  const busy = incast({ arbitration: { mode: 'multi', resources: 2 } });
+  assert.ok(busy.total('queued') > 0, 'REQUESTs waited');
+  assert.deepEqual([busy.total('xoffArbSent'), busy.total('refused')], [0, 0]);
+  assert.equal(sum(busy, 'pdusReceived'), sum(busy, 'pdusOffered') - sum(busy, 'pdusDropped'));
 });
 
 test('Part 9 §2.2.1 Figure 2-2, §2.4.7 rules 6, 7, 12: one multi-PDU grant carries a backlog of three PDUs; RELEASE follows the last segment in the data flow and frees the resource at host 0', () => {

@@ -138,7 +138,7 @@ test('Part 9 §2.4.7 rules 2, 5, 9, §2.4.8: the destination answers XON(ARB), q
 
 test('Part 9 §3.4, engine contract: bad arbitration input is counted, never thrown — no Type 7, a command of neither engine, another end point, a segment with no resource', () => {
   const { b, ep, peer, arb } = setup({});
-  const junk: SimPacket = { id: 100, kind: 'arb', src: 2, dst: 1, prio: 3, crf: 1, vc: 0, bytes: 8, flow: -1, createdAt: 0, wire: { ftype: 9 } };
+  const junk: SimPacket = { id: 100, kind: 'arb', ftype: 7, src: 2, dst: 1, prio: 3, crf: 1, vc: 0, bytes: 8, flow: -1, createdAt: 0, wire: { ftype: 9 } };
   peer.sendAt(0, junk);
   peer.sendAt(0, { ...junk, id: 101, wire: undefined });
   peer.sendAt(0, arbPacket(102, 2, arbMessage(2, 1, 'XON', undefined)));

@@ -76,7 +76,7 @@ test('Annex 2 §3.2, §5.3, Part 1 §4.1.10: a non-participant answers MAINTENAN
 test('engine contract: a session packet that is not a decoded packet, or is for another node, is counted and dropped, never thrown', () => {
   const s: EndpointSessionConfig = { nonParticipants: [1] };
   const f = sessionFabric([{ traffic: [toDst(1)], session: s }, { session: s }]);
-  const junk = (dst: number, wire: unknown): SimPacket => ({ id: 1000 + dst, kind: 'smp', src: 7, dst, prio: 0, crf: 0, vc: 0, bytes: 24, flow: -1, createdAt: 0, wire });
+  const junk = (dst: number, wire: unknown): SimPacket => ({ id: 1000 + dst, kind: 'smp', ftype: 11, src: 7, dst, prio: 0, crf: 0, vc: 0, bytes: 24, flow: -1, createdAt: 0, wire });
   const other = maintenanceReadRequest({ tt: TT.dev8, destinationID: 9, sourceID: 7, srcTID: 0, byteOffset: 0, byteCount: 4 });
   for (const dst of [0, 1]) {
     const ep = f.eps[dst];

@@ -91,7 +91,8 @@ test('Annex 2 §3.3, Part 1 §4.1.10, Part 3 §2.5: discovery reads the destinat
   const reads = smp.filter((a) => a.to === 1 && a.packet.src === 0 && wire(a.packet).ftype === 8);
   const requests = reads.filter((a) => { const w = wire(a.packet); return w.ftype === 8 && w.transactionName === 'MAINTENANCE_READ_REQUEST'; });
   assert.ok(requests.length >= 5, `${requests.length} reads`);
-  assert.ok(requests.every((a) => { const w = wire(a.packet); return w.ftype === 8 && w.hopCount === 0xff && w.destinationID === 1 && w.sourceID === 0; }));
+  // Sent with hop_count 0xFF; the switch decrements it as it forwards them (Part 3 §2.5).
+  assert.ok(requests.every((a) => { const w = wire(a.packet); return w.ftype === 8 && w.hopCount === 0xfe && w.destinationID === 1 && w.sourceID === 0; }), 'requests arrive with hop_count 0xFE');
   const answers = smp.filter((a) => { const w = wire(a.packet); return a.to === 0 && a.packet.src === 1 && w.ftype === 8 && w.transactionName === 'MAINTENANCE_READ_RESPONSE'; });
   assert.equal(answers.length, requests.length);
   // Every session packet sent crossed the switch to its destination (links never lose packets).

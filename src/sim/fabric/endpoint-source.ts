@@ -22,6 +22,7 @@ import { serialLength } from '../../wire/serial.ts';
 import { type9Length } from '../../wire/type9.ts';
 import type { Type9DataPacket } from '../../wire/type9-types.ts';
 import type { Scheduler, Target } from '../kernel/scheduler.ts';
+import { ftypeOf } from './sim-packet.ts';
 import { makeDestinations } from '../traffic/destinations.ts';
 import { TrafficGenerator } from '../traffic/generator.ts';
 import type { Channel } from './channel.ts';
@@ -238,7 +239,7 @@ export class EndpointSource implements Target {
   /** A feature's control packet: queued ahead of data of its priority. */
   sendControl(c: ControlPacket, now: number): void {
     const p: SimPacket = {
-      id: this.#ctx.ids.nextPacketId(), kind: c.kind, src: this.#c.id, dst: c.dst, prio: c.prio, crf: c.crf, vc: c.vc ?? 0, bytes: c.bytes, flow: -1, createdAt: now, wire: c.wire,
+      id: this.#ctx.ids.nextPacketId(), kind: c.kind, ftype: ftypeOf(c.kind, c.wire), src: this.#c.id, dst: c.dst, prio: c.prio, crf: c.crf, vc: c.vc ?? 0, bytes: c.bytes, flow: -1, createdAt: now, wire: c.wire,
     };
     (this.#control[c.prio] as PacketRing<SimPacket>).push(p);
     this.#controlQueued++;
@@ -289,8 +290,8 @@ export class EndpointSource implements Target {
     const pdu = { id: q.headId, index: q.headPackets, count, bytes: pduBytes };
     const was = this.#eligible(f);
     const packet: SimPacket = wire === undefined
-      ? { id: this.#ctx.ids.nextPacketId(), kind: 'data', src: c.id, dst: f.dst, prio, crf, vc, bytes, flow: f.index, createdAt: q.headCreated, pdu }
-      : { id: this.#ctx.ids.nextPacketId(), kind: 'data', src: c.id, dst: f.dst, prio, crf, vc, bytes, flow: f.index, createdAt: q.headCreated, pdu, wire };
+      ? { id: this.#ctx.ids.nextPacketId(), kind: 'data', ftype: 9, src: c.id, dst: f.dst, prio, crf, vc, bytes, flow: f.index, createdAt: q.headCreated, pdu }
+      : { id: this.#ctx.ids.nextPacketId(), kind: 'data', ftype: 9, src: c.id, dst: f.dst, prio, crf, vc, bytes, flow: f.index, createdAt: q.headCreated, pdu, wire };
     q.sent(payload);
     this.#queuedBytes -= payload;
     if (q.headSent >= pduBytes) {

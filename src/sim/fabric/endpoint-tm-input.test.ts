@@ -21,7 +21,7 @@ function alone(tm: EndpointTmConfig = {}, traffic = [toDst(2, 0.3, 256)]) {
 let nextId = 1_000_000;
 function asPacket(wire: unknown, dst = 1): SimPacket {
   const w = wire as Partial<Type9TmPacket> | undefined;
-  return { id: nextId++, kind: 'tm', src: 2, dst, prio: 0, crf: 0, vc: 0, bytes: w?.segment === 'tm' ? serialLength(type9Length(w as Type9TmPacket)) : 12, flow: -1, createdAt: 0, ...(wire === undefined ? {} : { wire }) };
+  return { id: nextId++, kind: 'tm', ftype: 9, src: 2, dst, prio: 0, crf: 0, vc: 0, bytes: w?.segment === 'tm' ? serialLength(type9Length(w as Type9TmPacket)) : 12, flow: -1, createdAt: 0, ...(wire === undefined ? {} : { wire }) };
 }
 
 /** A TM packet from device 2 to end point 1 about the designated traffic. */

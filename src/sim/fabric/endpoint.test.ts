@@ -71,7 +71,7 @@ test('issue 7 §2 endpoints: without the CCP reaction engine a CCP is counted an
   const b2 = bench();
   const other = withScriptedPeer(b2, { name: 'ep1', id: 1, buffers: { packets: 8 }, flows: FLOWS });
   const ccp = ccpPacket(100, 1, 2, 'XOFF', '0E');
-  other.peer.sendAt(0, { id: ccp.id, kind: ccp.kind, src: ccp.src, dst: ccp.dst, prio: ccp.prio, crf: ccp.crf, vc: ccp.vc, bytes: ccp.bytes, flow: -1, createdAt: 0 });
+  other.peer.sendAt(0, { id: ccp.id, kind: ccp.kind, ftype: 7, src: ccp.src, dst: ccp.dst, prio: ccp.prio, crf: ccp.crf, vc: ccp.vc, bytes: ccp.bytes, flow: -1, createdAt: 0 });
   b2.sched.run();
   assert.equal(enabled(other.ep).length, 5);
   assert.deepEqual([other.ep.counters().ccpsReceived, other.ep.counters().ccpsIgnored], [1, 1]);
@@ -107,7 +107,7 @@ test('issue 7 §2 endpoints: a packet for another device ID and a packet kind th
   const b = bench();
   const { ep, peer, link } = withScriptedPeer(b, { name: 'ep1', id: 1, buffers: { packets: 8 } });
   peer.sendAt(0, dataPacket(1, 5, 7, 0, { id: 0, index: 0, count: 1, bytes: 64 }));
-  const tm: SimPacket = { id: 2, kind: 'tm', src: 5, dst: 1, prio: 3, crf: 0, vc: 0, bytes: 16, flow: -1, createdAt: 0 };
+  const tm: SimPacket = { id: 2, kind: 'tm', ftype: 9, src: 5, dst: 1, prio: 3, crf: 0, vc: 0, bytes: 16, flow: -1, createdAt: 0 };
   peer.sendAt(0, tm);
   b.sched.run();
   assert.equal(ep.counters().misrouted, 1);

@@ -22,7 +22,7 @@ function series(f: Fabric, component: string): [number, number][] {
 }
 
 test('Part 9 §2.4.6 rule 1, Annex A.1: an output queue that passes its high watermark sends an XOFF to the source of the flow with most packets, and an XON when it falls to the low watermark', () => {
-  const f = singleSwitch({ ports: 3, queueing: 'output-queued', speedup: 2, buffers: { packets: 8 }, congestion: { highWatermark: 3, lowWatermark: 1 } });
+  const f = singleSwitch({ ports: 3, queueing: 'output-queued', speedup: 2, inputBuffer: { packets: 8 }, congestion: { highWatermark: 3, lowWatermark: 1 } });
   const occ = series(f, 's/out2');
   // End 2 takes 3 PT per packet: once its 8 buffers are full, output 2's queue builds up.
   (f.ends[2] as TestEnd).serviceTime = 3 * PT;
@@ -54,7 +54,7 @@ test('Part 9 §2.4.6 rule 1, Annex A.1: an output queue that passes its high wat
 });
 
 test('Part 9 §2.4.2: a CCP goes out ahead of the data queued at its output (prio 3, CRF 1)', () => {
-  const f = singleSwitch({ ports: 4, queueing: 'output-queued', speedup: 4, buffers: { packets: 8 }, congestion: { highWatermark: 3, lowWatermark: 1 } });
+  const f = singleSwitch({ ports: 4, queueing: 'output-queued', speedup: 4, inputBuffer: { packets: 8 }, congestion: { highWatermark: 3, lowWatermark: 1 } });
   (f.ends[2] as TestEnd).serviceTime = 4 * PT;
   // Ends 1 and 3 overload output 0 (the way to end 0) while end 0 congests output 2.
   f.ends[1]?.send(Array.from({ length: 12 }, () => packet(f.ids, 1, 0)));
@@ -70,7 +70,7 @@ test('Part 9 §2.4.2: a CCP goes out ahead of the data queued at its output (pri
 });
 
 test('Part 9 §2.1 input-queued switch: the congestion point watches the input buffer and XOFFs the flow waiting there', () => {
-  const f = singleSwitch({ ports: 3, queueing: 'input-fifo', buffers: { packets: 8 }, congestion: { highWatermark: 2, lowWatermark: 0 } });
+  const f = singleSwitch({ ports: 3, queueing: 'input-fifo', inputBuffer: { packets: 8 }, congestion: { highWatermark: 2, lowWatermark: 0 } });
   (f.ends[2] as TestEnd).serviceTime = 4 * PT;
   // End 2's 8 buffers fill, then packets wait in input 0's buffer.
   f.ends[0]?.send(Array.from({ length: 14 }, () => packet(f.ids, 0, 2, { prio: 1 })));
@@ -85,15 +85,15 @@ test('Part 9 §2.1 input-queued switch: the congestion point watches the input b
 
 test('Part 9 §2.4.6 rule 2: a switch out of buffer space drops CCPs, counted', () => {
   // The switch keeps none of its own CCPs: every one is dropped.
-  const f = singleSwitch({ ports: 3, queueing: 'output-queued', buffers: { packets: 8 }, ccpQueue: 0, congestion: { highWatermark: 3, lowWatermark: 1 } });
+  const f = singleSwitch({ ports: 3, queueing: 'output-queued', inputBuffer: { packets: 8 }, ccpQueue: 0, congestion: { highWatermark: 3, lowWatermark: 1 } });
   (f.ends[2] as TestEnd).serviceTime = 3 * PT;
   f.ends[0]?.send(Array.from({ length: 16 }, () => packet(f.ids, 0, 2)));
   f.sched.run();
   assert.deepEqual(ccps(f.ends[0]), []);
   assert.ok(f.sw.counters().ccpDropped >= 1, 'CCPs dropped');
   assert.equal(f.probe.counts.get('ccp.dropped'), f.sw.counters().ccpDropped);
-  // The congestion point itself drops its CCPs when its buffer is full (capacity = outputQueue).
-  const g = singleSwitch({ ports: 3, queueing: 'output-queued', outputQueue: 4, buffers: { packets: 8 }, congestion: { highWatermark: 3, lowWatermark: 1 } });
+  // Given the buffer's capacity, the congestion point itself drops its CCPs when the buffer is full.
+  const g = singleSwitch({ ports: 3, queueing: 'output-queued', outputBuffer: { packets: 4 }, inputBuffer: { packets: 8 }, congestion: { highWatermark: 3, lowWatermark: 1, capacity: 4 } });
   (g.ends[2] as TestEnd).serviceTime = 6 * PT;
   g.ends[0]?.send(Array.from({ length: 10 }, () => packet(g.ids, 0, 2)));
   g.ends[1]?.send(Array.from({ length: 10 }, () => packet(g.ids, 1, 2)));
@@ -107,9 +107,9 @@ test('Part 9 §2.4.6 rule 2: a switch out of buffer space drops CCPs, counted', 
 });
 
 test('Part 9 §2.4.3: flow control and flow arbitration packets (Type 7) fill a buffer but never cause a CCP', () => {
-  const f = singleSwitch({ ports: 3, queueing: 'output-queued', buffers: { packets: 8 }, congestion: { highWatermark: 2, lowWatermark: 0 } });
+  const f = singleSwitch({ ports: 3, queueing: 'output-queued', inputBuffer: { packets: 8 }, congestion: { highWatermark: 2, lowWatermark: 0 } });
   (f.ends[2] as TestEnd).serviceTime = 3 * PT;
-  const arb = Array.from({ length: 14 }, () => ({ ...packet(f.ids, 0, 2), kind: 'arb' as const }));
+  const arb = Array.from({ length: 14 }, () => ({ ...packet(f.ids, 0, 2), kind: 'arb' as const, ftype: 7 }));
   f.ends[0]?.send(arb);
   f.sched.run();
   assert.equal(f.ends[2]?.got('arb').length, 14);
@@ -121,7 +121,7 @@ test('Part 9 §2.4.3: flow control and flow arbitration packets (Type 7) fill a 
 });
 
 test('Part 9 §3.2: a CCP takes the tt of the packets that caused it (from their decoded header when the SimPacket carries one)', () => {
-  const f = singleSwitch({ ports: 3, queueing: 'output-queued', buffers: { packets: 8 }, congestion: { highWatermark: 2, lowWatermark: 0 } });
+  const f = singleSwitch({ ports: 3, queueing: 'output-queued', inputBuffer: { packets: 8 }, congestion: { highWatermark: 2, lowWatermark: 0 } });
   (f.ends[2] as TestEnd).serviceTime = 3 * PT;
   // A Dev8 Type 9 header: the CCP is Dev8 too, 6 octets.
   f.ends[0]?.send(Array.from({ length: 14 }, () => ({ ...packet(f.ids, 0, 2), wire: { tt: 0, ftype: 9 } })));

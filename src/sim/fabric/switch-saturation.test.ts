@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PT, SYMBOL, packet, singleSwitch } from '../../../test/support/sim-switch.ts';
 import { RandomStreams } from '../kernel/random.ts';
-import type { SwitchConfig } from './switch-config.ts';
+import type { SwitchConfig } from './switch.ts';
 
 const SLOT = PT + SYMBOL + 12_000;
 const WARMUP = 500;
@@ -14,7 +14,7 @@ const SLOTS = 4000;
  * the outputs in turn, so that every VoQ of a saturated input always holds packets.
  */
 function saturated(config: Omit<SwitchConfig, 'name' | 'routes' | 'ports' | 'buffers'>, n = 4, buffers = 64, cyclic = false): number {
-  const f = singleSwitch({ ...config, ports: n, slot: SLOT, buffers: { packets: buffers } });
+  const f = singleSwitch({ ...config, ports: n, slot: SLOT, inputBuffer: { packets: buffers } });
   const streams = new RandomStreams(11);
   for (const end of f.ends) {
     const rng = streams.stream(`source:${end.id}`);
@@ -43,8 +43,8 @@ test('Karol, Hluchyj & Morgan 1987: a saturated 4x4 input-FIFO switch is limited
 });
 
 test('issue 7 §2 output-queued: with speedup N a saturated switch keeps every output busy', () => {
-  assert.equal(saturated({ queueing: 'output-queued', speedup: 4, outputQueue: 64 }, 4, 64, true), 1);
+  assert.equal(saturated({ queueing: 'output-queued', speedup: 4, outputBuffer: { packets: 64 } }, 4, 64, true), 1);
   // Uniform random destinations: finite output queues empty now and then while others are full.
-  const t = saturated({ queueing: 'output-queued', speedup: 4, outputQueue: 64 });
+  const t = saturated({ queueing: 'output-queued', speedup: 4, outputBuffer: { packets: 64 } });
   assert.ok(t > 0.98, `throughput ${t}`);
 });

@@ -1,28 +1,16 @@
 import type { RandomStreams } from '../kernel/random.ts';
 import type { Probe } from './types.ts';
 
-/** A switch's counters, its options and the names it reports under (switch.ts). */
-export type SwitchCounterName =
-  | 'received' | 'forwarded' | 'noRoute' | 'transfers' | 'ccpSent' | 'ccpDropped' | 'congestionEvents'
-  | 'voqSymbolsSent' | 'voqSymbolsReceived' | 'voqBlocked' | 'voqUnblocked' | 'voqIgnored' | 'voqEvents';
-
-export const COUNTER_NAMES: readonly SwitchCounterName[] = [
+/** A simulated switch's counters (switch.ts), its options and the names it reports under. */
+export const SWITCH_COUNTER_NAMES = [
   'received', 'forwarded', 'noRoute', 'transfers', 'ccpSent', 'ccpDropped', 'congestionEvents',
   'voqSymbolsSent', 'voqSymbolsReceived', 'voqBlocked', 'voqUnblocked', 'voqIgnored', 'voqEvents',
-];
+] as const;
 
-/** Names under which a switch reports to `Probe.count` (summed over the fabric by the results). */
-export const SWITCH_PROBE_COUNTS = {
-  noRoute: 'switch.noRoute',
-  ccpSent: 'ccp.sent',
-  ccpDropped: 'ccp.dropped',
-  voqSymbolsSent: 'voq.symbolsSent',
-  voqSymbolsReceived: 'voq.symbolsReceived',
-  voqBlocked: 'voq.blocked',
-} as const;
+export type SwitchCounterName = (typeof SWITCH_COUNTER_NAMES)[number];
 
 export interface SwitchOptions {
-  /** SimPacket IDs for the CCPs the switch makes (the simulation's shared counter). */
+  /** SimPacket IDs for the packets the switch makes (CCPs, maintenance responses): the simulation's shared counter. */
   readonly ids: { nextPacketId(): number };
   readonly probe?: Probe;
   /** Needed for `arbitration: 'random'` (stream `switch:<name>:arb`). */

@@ -6,7 +6,7 @@ import { voqSymbol } from '../../wire/voq-stype2.ts';
 import type { Type7Packet } from '../../wire/type7.ts';
 import { Scheduler } from '../kernel/scheduler.ts';
 import { Switch } from './switch.ts';
-import type { Queueing } from './switch-config.ts';
+import type { Queueing } from '../../node/switch/config-types.ts';
 
 const A = 10;
 const B = 11;
@@ -23,7 +23,7 @@ function twoStage(queueing: Queueing, packets = 40): { sched: Scheduler; s1: Swi
   const ids = new Ids();
   const probe = new RecordingProbe();
   const voq = queueing === 'cioq-voq-backpressure';
-  const common = { ports: 3, queueing, speedup: 2, outputQueue: 8, buffers: { packets: 8 } } as const;
+  const common = { ports: 3, queueing, speedup: 2, outputBuffer: { packets: 8 }, inputBuffer: { packets: 8 } } as const;
   const s1 = new Switch(sched, {
     ...common, name: 's1',
     routes: { [A]: 0, [B]: 1, [X]: { port: 2, next: 1 }, [Y]: { port: 2, next: 2 } },
@@ -100,7 +100,7 @@ test('VoQ Backpressure §4.2 e: the downstream switch sends a message when its o
 test('VoQ Backpressure §2.2, §2.3: a message from downstream blocks the staging queue its forward lookup used; the all-clear restarts it', () => {
   // End 0 plays the downstream device: port 0 of its own (the end point's only port) congested,
   // then clear (seed format, group 0, status bit 0).
-  const f = singleSwitch({ ports: 3, queueing: 'cioq-voq-backpressure', buffers: { packets: 8 }, voq: { high: 8, low: 1, generate: [] } });
+  const f = singleSwitch({ ports: 3, queueing: 'cioq-voq-backpressure', inputBuffer: { packets: 8 }, voq: { high: 8, low: 1, generate: [] } });
   const end0 = f.ends[0] as TestEnd;
   const clearAt = 20 * PT;
   f.sched.schedule(0, { onEvent: (_k, _d, now) => { end0.out?.sendSymbol({ kind: 'voq', stype2: voqSymbol({ group: 0, congestedOffsets: [0] }) }, now); } }, 0);
@@ -119,7 +119,7 @@ test('VoQ Backpressure §2.2, §2.3: a message from downstream blocks the stagin
 });
 
 test('Part 9 §2.4.2 with VoQ staging: the switch\'s own CCPs are control traffic, not staged, and pass a blocked staging queue', () => {
-  const f = singleSwitch({ ports: 3, queueing: 'cioq-voq-backpressure', buffers: { packets: 8 }, voq: { high: 8, low: 1, generate: [] }, congestion: { highWatermark: 2, lowWatermark: 0 } });
+  const f = singleSwitch({ ports: 3, queueing: 'cioq-voq-backpressure', inputBuffer: { packets: 8 }, voq: { high: 8, low: 1, generate: [] }, congestion: { highWatermark: 2, lowWatermark: 0 } });
   const end0 = f.ends[0] as TestEnd;
   (f.ends[2] as TestEnd).serviceTime = 4 * PT;
   // End 0 stops everything for itself, then congests output 2.
@@ -135,7 +135,7 @@ test('Part 9 §2.4.2 with VoQ staging: the switch\'s own CCPs are control traffi
 });
 
 test('VoQ Backpressure §4.1 c: a switch that does not stage (not cioq-voq-backpressure) ignores VoQ symbols, counted', () => {
-  const f = singleSwitch({ ports: 2, queueing: 'output-queued', buffers: { packets: 8 } });
+  const f = singleSwitch({ ports: 2, queueing: 'output-queued', inputBuffer: { packets: 8 } });
   const end0 = f.ends[0] as TestEnd;
   f.sched.schedule(0, { onEvent: (_k, _d, now) => { end0.out?.sendSymbol({ kind: 'voq', stype2: voqSymbol({ group: 0, congestedOffsets: [1] }) }, now); } }, 0);
   f.ends[1]?.send([packet(f.ids, 1, 0)], PT);
@@ -145,7 +145,7 @@ test('VoQ Backpressure §4.1 c: a switch that does not stage (not cioq-voq-backp
 });
 
 test('VoQ Backpressure §4.2 f: with a refresh period the generator resends every group of its links on a timer, run on the scheduler', () => {
-  const f = singleSwitch({ ports: 2, queueing: 'cioq-voq-backpressure', buffers: { packets: 8 }, voq: { high: 4, low: 1, generate: [0], refreshPeriod: 10 * PT } });
+  const f = singleSwitch({ ports: 2, queueing: 'cioq-voq-backpressure', inputBuffer: { packets: 8 }, voq: { high: 4, low: 1, generate: [0], refreshPeriod: 10 * PT } });
   // The first depth change starts the timer (an engine cannot output from its constructor).
   f.ends[0]?.send([packet(f.ids, 0, 1)]);
   f.sched.run({ until: 56 * PT });

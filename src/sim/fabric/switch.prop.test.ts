@@ -5,23 +5,23 @@ import { fcParams } from '../../../test/support/fc.ts';
 import { Ids, PT, RecordingProbe, endOn, linkSwitches, orderViolation, packet, singleSwitch } from '../../../test/support/sim-switch.ts';
 import { Scheduler } from '../kernel/scheduler.ts';
 import { Switch } from './switch.ts';
-import type { Arbitration } from './arbiters.ts';
+import type { Arbitration } from '../../node/switch/arbiters.ts';
+import type { Queueing } from '../../node/switch/config-types.ts';
 import type { Priority, SimPacket } from './types.ts';
-import type { SwitchConfig } from './switch-config.ts';
 
 const N = 4;
 
 const buffersArb = fc.integer({ min: 4, max: 12 }).chain((packets) => fc.record({ packets: fc.constant(packets), reservePerPriority: fc.integer({ min: 0, max: Math.min(1, Math.floor((packets - 1) / 3)) }) }));
 
 const configArb = fc.record({
-  queueing: fc.constantFrom<SwitchConfig['queueing'][]>('output-queued', 'input-fifo', 'input-voq', 'cioq-voq-backpressure'),
+  queueing: fc.constantFrom<Queueing[]>('output-queued', 'input-fifo', 'input-voq', 'cioq-voq-backpressure'),
   speedup: fc.constantFrom(1, 2, 4),
   slotted: fc.boolean(),
   buffers: buffersArb,
   endBuffers: buffersArb,
   queue: fc.integer({ min: 1, max: 6 }),
   register: fc.integer({ min: 0, max: 1 }),
-  arbitration: fc.constantFrom<Arbitration[]>('random', 'round-robin', 'fixed'),
+  arbitration: fc.constantFrom<Arbitration[]>('random', 'round-robin', 'fixed', 'weighted'),
   iterations: fc.integer({ min: 1, max: 3 }),
   congestion: fc.option(fc.integer({ min: 1, max: 4 }).chain((high) => fc.record({ highWatermark: fc.constant(high), lowWatermark: fc.integer({ min: 0, max: high - 1 }) })), { nil: null }),
   voqHigh: fc.integer({ min: 2, max: 5 }),
@@ -49,8 +49,8 @@ test('issue 7 §2 links never lose packets: random traffic through a 4x4 switch 
         queueing: c.queueing,
         speedup: c.speedup,
         slot: c.slotted ? 4 * PT : null,
-        buffers: c.buffers,
-        outputQueue: inputQueued ? c.register : c.queue,
+        inputBuffer: c.buffers,
+        outputBuffer: { packets: inputQueued ? c.register : c.queue },
         arbitration: c.arbitration,
         iterations: c.iterations,
         congestion: c.congestion,
@@ -96,7 +96,7 @@ test('VoQ Backpressure §4.3 b, d: random traffic across two VoQ-backpressure sw
         const ids = new Ids();
         const probe = new RecordingProbe();
         // s2's output queue must be able to reach the high watermark.
-        const common = { ports: 3, queueing: 'cioq-voq-backpressure', speedup: c.speedup, outputQueue: c.high + c.extra, buffers: { packets: 8 } } as const;
+        const common = { ports: 3, queueing: 'cioq-voq-backpressure', speedup: c.speedup, outputBuffer: { packets: c.high + c.extra }, inputBuffer: { packets: 8 } } as const;
         const s1 = new Switch(sched, { ...common, name: 's1', routes: { 0: 0, 1: 1, 2: { port: 2, next: 1 }, 3: { port: 2, next: 2 } }, voq: { high: 8, low: 1, generate: [] } }, { ids, probe });
         const s2 = new Switch(sched, { ...common, name: 's2', routes: { 0: 0, 1: 0, 2: 1, 3: 2 }, voq: { high: c.high, low: 1, generate: [0] } }, { ids, probe });
         linkSwitches(sched, s1, 2, s2, 0);

@@ -4,8 +4,8 @@ import { Ids, PT, SYMBOL, endOn, packet, singleSwitch } from '../../../test/supp
 import type { Fabric } from '../../../test/support/sim-switch.ts';
 import { Scheduler } from '../kernel/scheduler.ts';
 import { Switch } from './switch.ts';
-import type { Arbitration } from './arbiters.ts';
-import type { SwitchConfig } from './switch-config.ts';
+import type { Arbitration } from '../../node/switch/arbiters.ts';
+import type { SwitchConfig } from './switch.ts';
 
 const ids = { nextPacketId: () => 0 };
 
@@ -14,7 +14,7 @@ function arrivals(f: Fabric, end: number): [number, number, number][] {
 }
 
 test('issue 7 §2 output-queued: an output link never idles while its queue holds a packet, and each input keeps its order', () => {
-  const f = singleSwitch({ ports: 3, queueing: 'output-queued', speedup: 2, buffers: { packets: 8 } });
+  const f = singleSwitch({ ports: 3, queueing: 'output-queued', speedup: 2, inputBuffer: { packets: 8 } });
   const a = [0, 1, 2].map(() => packet(f.ids, 0, 2));
   const b = [0, 1, 2].map(() => packet(f.ids, 1, 2));
   f.ends[0]?.send(a);
@@ -31,7 +31,7 @@ test('issue 7 §2 output-queued: an output link never idles while its queue hold
 
 test('issue 7 §2 crossbar speedup: a transfer takes packetTime / S of the output link; an output receives one packet at a time', () => {
   for (const [speedup, first, second] of [[1, 3 * PT, 4 * PT], [2, 2.5 * PT, 3.5 * PT], [4, 2.25 * PT, 3.25 * PT]] as const) {
-    const f = singleSwitch({ ports: 3, queueing: 'output-queued', speedup, buffers: { packets: 8 } });
+    const f = singleSwitch({ ports: 3, queueing: 'output-queued', speedup, inputBuffer: { packets: 8 } });
     f.ends[0]?.send([packet(f.ids, 0, 2)]);
     f.ends[1]?.send([packet(f.ids, 1, 2)]);
     f.sched.run();
@@ -44,7 +44,7 @@ test('issue 7 §2 crossbar speedup: a transfer takes packetTime / S of the outpu
 test('issue 7 §2 input FIFO: head-of-line blocking in a 2x2 example computed by hand', () => {
   // Inputs on ports 0, 1, outputs on ports 2, 3 (so that credits for the inputs do not share the
   // output links). Input 0 sends a → output 2; input 1 sends c → output 2 then d → output 3.
-  const f = singleSwitch({ ports: 4, queueing: 'input-fifo', arbitration: 'fixed', buffers: { packets: 8 } });
+  const f = singleSwitch({ ports: 4, queueing: 'input-fifo', arbitration: 'fixed', inputBuffer: { packets: 8 } });
   const a = packet(f.ids, 0, 2);
   const c = packet(f.ids, 1, 2);
   const d = packet(f.ids, 1, 3);
@@ -57,13 +57,13 @@ test('issue 7 §2 input FIFO: head-of-line blocking in a 2x2 example computed by
   assert.deepEqual(arrivals(f, 2), [[0, a.id, 2 * PT], [1, c.id, 3 * PT]]);
   assert.deepEqual(arrivals(f, 3), [[1, d.id, 4 * PT]]);
   // The same traffic through an output-queued switch with speedup 2 sends d at once.
-  const g = singleSwitch({ ports: 4, queueing: 'output-queued', speedup: 2, buffers: { packets: 8 } });
+  const g = singleSwitch({ ports: 4, queueing: 'output-queued', speedup: 2, inputBuffer: { packets: 8 } });
   g.ends[0]?.send([packet(g.ids, 0, 2)]);
   g.ends[1]?.send([packet(g.ids, 1, 2), packet(g.ids, 1, 3)]);
   g.sched.run();
   assert.deepEqual(arrivals(g, 3).map(([, , at]) => at), [3.5 * PT]);
   // With no output queue the packet crosses as it is sent: speedup changes nothing.
-  const h = singleSwitch({ ports: 4, queueing: 'input-fifo', arbitration: 'fixed', speedup: 4, buffers: { packets: 8 } });
+  const h = singleSwitch({ ports: 4, queueing: 'input-fifo', arbitration: 'fixed', speedup: 4, inputBuffer: { packets: 8 } });
   h.ends[0]?.send([packet(h.ids, 0, 2)]);
   h.ends[1]?.send([packet(h.ids, 1, 2), packet(h.ids, 1, 3)]);
   h.sched.run();
@@ -71,7 +71,7 @@ test('issue 7 §2 input FIFO: head-of-line blocking in a 2x2 example computed by
 });
 
 function contention(arbitration: Arbitration, seed = 1): number[] {
-  const f = singleSwitch({ ports: 4, queueing: 'input-fifo', arbitration, buffers: { packets: 8 } }, { seed });
+  const f = singleSwitch({ ports: 4, queueing: 'input-fifo', arbitration, inputBuffer: { packets: 8 } }, { seed });
   for (let i = 0; i < 3; i++) f.ends[i]?.send([0, 1, 2, 3].map(() => packet(f.ids, i, 3)));
   f.sched.run();
   return arrivals(f, 3).map(([src]) => src);
@@ -91,12 +91,12 @@ test('issue 7 §2 arbitration random: winners drawn from the switch stream, repr
   assert.deepEqual([...one].sort(), [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]);
   const orders = new Set([1, 2, 3, 4, 5, 6].map((s) => contention('random', s).join()));
   assert.ok(orders.size > 1, 'different seeds give different orders');
-  assert.throws(() => new Switch(new Scheduler(), { name: 'r', ports: 2, queueing: 'input-fifo', arbitration: 'random', routes: {}, buffers: { packets: 8 } }, { ids }), /r\.arbitration random needs options\.streams/);
+  assert.throws(() => new Switch(new Scheduler(), { name: 'r', ports: 2, queueing: 'input-fifo', arbitration: 'random', routes: {}, inputBuffer: { packets: 8 } }, { ids }), /r\.arbitration random needs options\.streams/);
 });
 
 for (const queueing of ['output-queued', 'cioq-voq-backpressure', 'input-voq'] as const) {
   test(`Part 6 §5 priorities at the output (${queueing}): priority 3 … 0, CRF 1 before CRF 0 within a priority, FIFO within a class`, () => {
-    const f = singleSwitch({ ports: 3, queueing, speedup: 4, buffers: { packets: 16 }, ...(queueing === 'cioq-voq-backpressure' ? { voq: { high: 8, low: 1, generate: [] } } : {}) });
+    const f = singleSwitch({ ports: 3, queueing, speedup: 4, inputBuffer: { packets: 16 }, ...(queueing === 'cioq-voq-backpressure' ? { voq: { high: 8, low: 1, generate: [] } } : {}) });
     // A long packet from input 0 (258 octets with its delimiter: 2 064 000 ps) holds output 2
     // while input 1's packets, sent once it has arrived, queue behind it (at the output, or in
     // input 1's VoQs for output 2).
@@ -116,7 +116,7 @@ for (const queueing of ['output-queued', 'cioq-voq-backpressure', 'input-voq'] a
 }
 
 test('Part 6 §5 priorities at the input (output-queued): a packet held at its input by a full output queue does not hold back a higher priority', () => {
-  const f = singleSwitch({ ports: 4, queueing: 'output-queued', outputQueue: 1, speedup: 4, buffers: { packets: 16 } });
+  const f = singleSwitch({ ports: 4, queueing: 'output-queued', outputBuffer: { packets: 1 }, speedup: 4, inputBuffer: { packets: 16 } });
   // End 2 never frees a buffer: once it holds 5 prio-0 packets (of 8 buffers, 3 are kept for
   // higher priorities) and output 2's one-packet queue is full, input 0's next prio-0 packets
   // for end 2 wait at the input; the prio-1 packet behind them for end 3 passes them.
@@ -133,7 +133,7 @@ test('Part 6 §5 priorities at the input (output-queued): a packet held at its i
 });
 
 test('Part 6 §5 deadlock avoidance: the output sends a priority p packet only while more than (3 − p) × reserve buffers are free downstream', () => {
-  const f = singleSwitch({ ports: 3, queueing: 'output-queued', speedup: 4, buffers: { packets: 16 } }, { endBuffers: { packets: 4, reservePerPriority: 1 } });
+  const f = singleSwitch({ ports: 3, queueing: 'output-queued', speedup: 4, inputBuffer: { packets: 16 } }, { endBuffers: { packets: 4, reservePerPriority: 1 } });
   // End 2 never frees a buffer. The long prio-0 packet takes one of its 4 buffers.
   (f.ends[2] as Fabric['ends'][number]).serviceTime = Infinity;
   f.ends[0]?.send([packet(f.ids, 0, 2, { bytes: 250 })]);
@@ -146,7 +146,7 @@ test('Part 6 §5 deadlock avoidance: the output sends a priority p packet only w
 });
 
 test('issue 7 §2 routing: a destination the table does not know is dropped, counted, and its buffer credited back', () => {
-  const f = singleSwitch({ ports: 2, queueing: 'output-queued', buffers: { packets: 8 } });
+  const f = singleSwitch({ ports: 2, queueing: 'output-queued', inputBuffer: { packets: 8 } });
   f.ends[0]?.send([packet(f.ids, 0, 99), packet(f.ids, 0, 1)]);
   f.sched.run();
   assert.equal(f.sw.counters().noRoute, 1);
@@ -158,7 +158,7 @@ test('issue 7 §2 routing: a destination the table does not know is dropped, cou
 
 test('issue 7 §2 routing: a route to a port with no link is no route', () => {
   const sched = new Scheduler();
-  const sw = new Switch(sched, { name: 's', ports: 3, queueing: 'output-queued', routes: { 0: 0, 2: 2 }, buffers: { packets: 8 } }, { ids });
+  const sw = new Switch(sched, { name: 's', ports: 3, queueing: 'output-queued', routes: { 0: 0, 2: 2 }, inputBuffer: { packets: 8 } }, { ids });
   const f = { sched, sw };
   const end = endOn(f.sched, f.sw, 0, 0);
   end.send([packet(new Ids(), 0, 2)]);
@@ -168,7 +168,7 @@ test('issue 7 §2 routing: a route to a port with no link is no route', () => {
 });
 
 test('issue 7 §2 routing: the default route takes destinations the table does not list', () => {
-  const f = singleSwitch({ ports: 3, queueing: 'output-queued', routes: { 0: 0 }, defaultRoute: 2, buffers: { packets: 8 } });
+  const f = singleSwitch({ ports: 3, queueing: 'output-queued', routes: { 0: 0 }, defaultPort: 2, inputBuffer: { packets: 8 } });
   f.ends[0]?.send([packet(f.ids, 0, 77), packet(f.ids, 0, 1)]);
   f.sched.run();
   assert.deepEqual(arrivals(f, 2).map(([, id]) => id), [0, 1]);
@@ -177,7 +177,7 @@ test('issue 7 §2 routing: the default route takes destinations the table does n
 
 test('McKeown 1999 (iSLIP), unslotted: an input and output left unmatched by the iterations are matched again at once', () => {
   // Inputs on ports 0–2, outputs on ports 4–6 (so that no output link carries an input's credits).
-  const f = singleSwitch({ ports: 7, queueing: 'input-voq', iterations: 1, buffers: { packets: 8 } });
+  const f = singleSwitch({ ports: 7, queueing: 'input-voq', iterations: 1, inputBuffer: { packets: 8 } });
   // Two long packets (2 064 000 ps on the wire) arrive together at 2 064 000: input 0 → output 4,
   // input 2 → output 6; both stream until T = 4 128 000, leaving accept[0] = 5 and grant[6] = 3.
   // Meanwhile a → 5 and b → 6 queue at input 0, d → 6 at input 1.
@@ -199,7 +199,7 @@ test('McKeown 1999 (iSLIP), unslotted: an input and output left unmatched by the
 
 test('issue 7 §2 slotted operation: decisions and output transmissions start only at multiples of the slot', () => {
   const slot = PT + SYMBOL + 12_000;
-  const f = singleSwitch({ ports: 4, queueing: 'input-fifo', slot, buffers: { packets: 8 } });
+  const f = singleSwitch({ ports: 4, queueing: 'input-fifo', slot, inputBuffer: { packets: 8 } });
   f.ends[0]?.send([packet(f.ids, 0, 2), packet(f.ids, 0, 3)]);
   f.sched.run();
   // Arrivals at PT and 2 PT; they leave at the next slot boundaries, 1 and 2 slots.
@@ -211,7 +211,7 @@ test('issue 7 §2 slotted operation: decisions and output transmissions start on
 
 test('issue 7 §2 slotted operation: a transfer occupies whole crossbar slots (slot / S)', () => {
   const slot = 400_000;
-  const f = singleSwitch({ ports: 3, queueing: 'output-queued', slot, speedup: 2, buffers: { packets: 8 } });
+  const f = singleSwitch({ ports: 3, queueing: 'output-queued', slot, speedup: 2, inputBuffer: { packets: 8 } });
   f.ends[0]?.send([packet(f.ids, 0, 2)]);
   f.ends[1]?.send([packet(f.ids, 1, 2)]);
   f.sched.run();
@@ -221,14 +221,14 @@ test('issue 7 §2 slotted operation: a transfer occupies whole crossbar slots (s
 });
 
 test('issue 7 §2 switch config: bad fields are refused with the field named', () => {
-  const base: SwitchConfig = { name: 's1', ports: 4, queueing: 'output-queued', routes: { 1: 1 }, buffers: { packets: 8 } };
+  const base: SwitchConfig = { name: 's1', ports: 4, queueing: 'output-queued', routes: { 1: 1 }, inputBuffer: { packets: 8 } };
   const make = (c: Partial<SwitchConfig>): Switch => new Switch(new Scheduler(), { ...base, ...c }, { ids });
-  assert.throws(() => make({ routes: { 1: 9 } }), /s1\.routes\[1\]\.port must be an integer from 0 to 3/);
-  assert.throws(() => make({ queueing: 'input-fifo', outputQueue: 2 }), /s1\.outputQueue must be an integer from 0 to 1/);
+  assert.throws(() => make({ routes: { 1: 9 } }), /s1\.routes\[1\] must be an integer from 0 to 3/);
+  assert.throws(() => make({ queueing: 'input-fifo', outputBuffer: { packets: 2 } }), /s1\.outputBuffer\.packets must be an integer from 0 to 1/);
   assert.throws(() => make({ speedup: 0.5 }), /s1\.speedup must be a number >= 1/);
   assert.throws(() => make({ slot: 1001, speedup: 2 }), /s1\.slot must be a multiple of the speedup/);
   assert.throws(() => make({ queueing: 'cioq-voq-backpressure' }), /s1\.voq must be given/);
-  assert.throws(() => make({ queueing: 'cioq-voq-backpressure', voq: { high: 4, low: 1 }, defaultRoute: 0 }), /s1\.defaultRoute must be absent/);
+  assert.throws(() => make({ queueing: 'cioq-voq-backpressure', voq: { high: 4, low: 1 }, defaultPort: 0 }), /s1\.defaultPort must be absent/);
   assert.throws(() => make({ congestion: { highWatermark: 2, lowWatermark: 4 } }), /s1\.congestion\.lowWatermark must be below highWatermark/);
-  assert.throws(() => make({ buffers: [{ packets: 8 }] }), /s1\.buffers must have one entry per port/);
+  assert.throws(() => make({ inputBuffer: [{ packets: 8 }] }), /s1\.inputBuffer must have one entry per port/);
 });

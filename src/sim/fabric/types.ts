@@ -19,7 +19,9 @@ export interface SimPacket {
   /** Unique per simulation, increasing in creation order (a deterministic tie-break). */
   readonly id: number;
   readonly kind: PacketKind;
-  /** sourceID and destinationID (device IDs). */
+  /** Format type: the decoded packet's, else its kind's (sim-packet.ts `ftypeOf`). */
+  readonly ftype: number;
+  /** sourceID and destinationID (device IDs); a Type 7 packet's tgtdestinationID as `src`. */
   readonly src: number;
   readonly dst: number;
   readonly prio: Priority;

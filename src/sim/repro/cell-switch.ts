@@ -28,7 +28,7 @@ import { PacketIds } from '../fabric/endpoint-types.ts';
 import type { EndpointTraffic } from '../fabric/endpoint-types.ts';
 import { packetWireTime, symbolBytes, wireTime } from '../fabric/link-rate.ts';
 import { Switch } from '../fabric/switch.ts';
-import type { SwitchConfig } from '../fabric/switch-config.ts';
+import type { SwitchConfig } from '../fabric/switch.ts';
 import type { LinkSpec } from '../fabric/types.ts';
 import { BatchProbe } from './batch-probe.ts';
 import { SaturatedSource } from './saturated-source.ts';
@@ -51,7 +51,7 @@ export interface CellSwitchOptions {
   readonly seed: number;
   readonly n: number;
   /** The switch, less what the fabric fixes (name, ports, routes, slot). */
-  readonly sw: Omit<SwitchConfig, 'name' | 'ports' | 'routes' | 'slot' | 'buffers'>;
+  readonly sw: Omit<SwitchConfig, 'name' | 'ports' | 'routes' | 'slot' | 'inputBuffer'>;
   /**
    * Each source's load and arrival process (an `Endpoint` source); destinations are uniform over
    * the N sinks, sizes one cell. 'saturated': a `SaturatedSource` (saturated-source.ts).
@@ -83,7 +83,7 @@ export function cellSwitch(o: CellSwitchOptions): CellSwitch {
   const ctx = { probe, streams, flows, ids };
   const routes: Record<number, number> = {};
   for (let d = 0; d < n; d++) routes[d] = d;
-  const sw = new Switch(sched, { ...o.sw, name: 'sw', ports: n, routes, slot: CELL_SLOT, buffers: { packets: o.inputBuffer ?? 8 } }, { ids, probe, streams });
+  const sw = new Switch(sched, { ...o.sw, name: 'sw', ports: n, routes, slot: CELL_SLOT, inputBuffer: { packets: o.inputBuffer ?? 8 } }, { ids, probe, streams });
   const sinkIds = Array.from({ length: n }, (_, d) => d);
   const sources: (Endpoint | SaturatedSource)[] = [];
   const sinks: Endpoint[] = [];

@@ -20,7 +20,7 @@ import { requestFlowId } from '../fabric/endpoint-flows.ts';
 import type { FlowTable } from '../fabric/endpoint-flows.ts';
 import type { EndpointProbe, PacketIdSource } from '../fabric/endpoint-types.ts';
 import type { RandomStreams } from '../kernel/random.ts';
-import { Ring } from '../fabric/queues.ts';
+import { Ring } from '../../engine/ring.ts';
 import type { PortRx, PortTx, SimPacket } from '../fabric/types.ts';
 import { TrafficGenerator } from '../traffic/generator.ts';
 import type { TrafficSpec } from '../traffic/generator.ts';
@@ -82,7 +82,7 @@ export class FifoSource implements PortTx, PortRx, Target {
     const accepted = this.queue.length < this.#limit;
     this.#ctx.probe.offered(flow, now, gen.bytes, out.packetTime(bytes), accepted);
     if (accepted) {
-      this.queue.push({ id: this.#ctx.ids.nextPacketId(), kind: 'data', src: this.id, dst: gen.dst, prio: 0, crf: 0, vc: 0, bytes, flow, createdAt: now });
+      this.queue.push({ id: this.#ctx.ids.nextPacketId(), kind: 'data', ftype: 9, src: this.id, dst: gen.dst, prio: 0, crf: 0, vc: 0, bytes, flow, createdAt: now });
       out.kick(now);
     }
     if (gen.next()) this.#sched.schedule(gen.at, this, ARRIVAL);

@@ -12,7 +12,7 @@
  * same slots, and for contrast the same traffic through an input-FIFO switch, which saturates
  * near Karol's 0.6 (karol.ts) and so delivers far less than 0.95.
  */
-import type { Queueing } from '../fabric/switch-config.ts';
+import type { Queueing } from '../../node/switch/config-types.ts';
 import { batchEstimate } from './batch-probe.ts';
 import { CELL_SLOT, CELL_TIME, cellSwitch, runBatches } from './cell-switch.ts';
 

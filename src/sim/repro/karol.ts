@@ -18,7 +18,7 @@
  * queue, slotted) fed by always-backlogged FIFO sources (saturated-source.ts, which says why not
  * an end point), so each switch input always has a head-of-line cell. Throughput is delivered cells per output per slot.
  */
-import type { Arbitration } from '../fabric/arbiters.ts';
+import type { Arbitration } from '../../node/switch/arbiters.ts';
 import { batchEstimate } from './batch-probe.ts';
 import { CELL_SLOT, cellSwitch, runBatches, sentBy } from './cell-switch.ts';
 

@@ -71,7 +71,7 @@ export function outputQueuedRun(o: OutputQueuedOptions): OutputQueuedResult {
   const f = cellSwitch({
     seed: o.seed,
     n: o.n,
-    sw: { queueing: 'output-queued', speedup: o.n, outputQueue: 4096 },
+    sw: { queueing: 'output-queued', speedup: o.n, outputBuffer: { packets: 4096 } },
     // Load is the fraction of the link's time: p cells of CELL_TIME per slot of CELL_SLOT.
     traffic: { load: (o.p * CELL_TIME) / CELL_SLOT, arrival: { kind: 'bernoulli', slot: CELL_SLOT }, start: 2 * SYMBOL_TIME + 1 },
   });

@@ -49,7 +49,7 @@ export class SaturatedSource implements PortTx {
     if (free <= 3 * reserve) return null;
     const dst = this.#pattern.draw(this.#rng);
     this.sent++;
-    return { id: this.#ids.nextPacketId(), kind: 'data', src: this.id, dst, prio: 0, crf: 0, vc: 0, bytes: this.#bytes, flow: this.#flowOf[dst] as number, createdAt: now };
+    return { id: this.#ids.nextPacketId(), kind: 'data', ftype: 9, src: this.id, dst, prio: 0, crf: 0, vc: 0, bytes: this.#bytes, flow: this.#flowOf[dst] as number, createdAt: now };
   }
 
   onSymbol(): void {

@@ -5,10 +5,9 @@
  * exactly when those tests' assertions on the same runs would.
  */
 import type { Reproduction } from '../../report/types.ts';
-import { ARBITRATIONS } from '../fabric/arbiters.ts';
 import { KAROL_1987, KAROL_LIMIT } from './karol.ts';
 import type { TreeSaturationResult } from './tree-saturation.ts';
-import { ISLIP_ID, KAROL_SIZES, KAROL_TREND_SIZES, OQ_ID, karolId, treeId } from './suite-tasks.ts';
+import { ISLIP_ID, KAROL_ARBITRATIONS, KAROL_SIZES, KAROL_TREND_SIZES, OQ_ID, karolId, treeId } from './suite-tasks.ts';
 import type { ReproRun } from './suite-tasks.ts';
 
 /** Issue 7 §4 "within +/-0.005". */
@@ -59,7 +58,7 @@ function karolRun(k: RunOf<'karol'>): string {
 function karolRows(runs: Runs): Reproduction[] {
   const rows: Reproduction[] = [];
   for (const n of KAROL_SIZES) {
-    for (const arbitration of ARBITRATIONS) {
+    for (const arbitration of KAROL_ARBITRATIONS) {
       const k = runs.get(karolId(n, arbitration), 'karol');
       const published = KAROL_1987[n] as number;
       rows.push({

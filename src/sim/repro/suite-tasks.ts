@@ -8,8 +8,7 @@
  * "Reproductions" lists. Other scales multiply every measured length and warm-up (shorter runs
  * have larger standard errors and may leave a tolerance: the tolerances are sized for scale 1).
  */
-import type { Arbitration } from '../fabric/arbiters.ts';
-import { ARBITRATIONS } from '../fabric/arbiters.ts';
+import type { Arbitration } from '../../node/switch/arbiters.ts';
 import { islipRun } from './islip.ts';
 import type { IslipOptions, IslipResult } from './islip.ts';
 import { KAROL_SLOTS, karolSaturation } from './karol.ts';
@@ -45,6 +44,8 @@ export const SUITE_SEEDS = { karol: 7, outputQueued: 5, islip: 3, tree: 11 } as 
 
 /** Karol et al. Table I: N = 2 … 8; the large-N trend adds 16 and 32 (random arbitration). */
 export const KAROL_SIZES: readonly number[] = [2, 3, 4, 5, 6, 7, 8];
+/** Karol, Hluchyj & Morgan 1987: saturation throughput "the same for random, round-robin and fixed-priority arbitration". */
+export const KAROL_ARBITRATIONS: readonly Arbitration[] = ['random', 'round-robin', 'fixed'];
 export const KAROL_TREND_SIZES: readonly number[] = [16, 32];
 
 /** The output-queued case shown: test/sim/repro-output-queued.test.ts's N = 8, p = 0.8. */
@@ -95,7 +96,7 @@ export function reproductionTasks(o: SuiteOptions = {}): ReproTask[] {
   const seed = (fallback: number): number => o.seed ?? fallback;
   const tasks: ReproTask[] = [];
   for (const n of KAROL_SIZES) {
-    for (const arbitration of ARBITRATIONS) {
+    for (const arbitration of KAROL_ARBITRATIONS) {
       tasks.push({ id: karolId(n, arbitration), kind: 'karol', options: { seed: seed(SUITE_SEEDS.karol), n, arbitration, slots: measured(KAROL_SLOTS(n)), warmup: warm(KAROL_WARMUP) } });
     }
   }

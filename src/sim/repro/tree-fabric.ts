@@ -26,7 +26,8 @@ import type { FlowTable } from '../fabric/endpoint-flows.ts';
 import { plainPacketBytes } from '../fabric/endpoint-packets.ts';
 import type { EndpointContext } from '../fabric/endpoint-types.ts';
 import { Switch } from '../fabric/switch.ts';
-import type { SwitchConfig, SwitchRoute } from '../fabric/switch-config.ts';
+import type { SwitchRoute } from '../../node/switch/config-types.ts';
+import type { SwitchConfig } from '../fabric/switch.ts';
 import type { LinkSpec } from '../fabric/types.ts';
 import type { TrafficSpec } from '../traffic/generator.ts';
 import type { BatchProbe } from './batch-probe.ts';
@@ -89,8 +90,8 @@ export function treeFabric(sched: Scheduler, o: TreeFabricOptions, ctx: { readon
     ports: 2 * k,
     queueing: voq ? 'cioq-voq-backpressure' : 'output-queued',
     speedup: 2,
-    buffers: { packets: o.inputBuffer },
-    outputQueue: o.outputQueue,
+    inputBuffer: { packets: o.inputBuffer },
+    outputBuffer: { packets: o.outputQueue },
     congestion: o.control === 'xon-xoff' ? { highWatermark: o.xoff.high, lowWatermark: o.xoff.low } : null,
   } as const;
   const upstream = Array.from({ length: k }, (_, j) => j);

@@ -5,7 +5,8 @@ import { FlowTable } from '../fabric/endpoint-flows.ts';
 import { PacketIds } from '../fabric/endpoint-types.ts';
 import type { EndpointConfig } from '../fabric/endpoint-types.ts';
 import { Switch } from '../fabric/switch.ts';
-import type { SwitchCongestionConfig, SwitchConfig, SwitchVoqConfig } from '../fabric/switch-config.ts';
+import type { SwitchCongestionSettings, SwitchVoqSettings } from '../../node/switch/config-types.ts';
+import type { SwitchConfig } from '../fabric/switch.ts';
 import type { LinkSpec } from '../fabric/types.ts';
 import { RandomStreams } from '../kernel/random.ts';
 import { Scheduler } from '../kernel/scheduler.ts';
@@ -76,8 +77,8 @@ function switchConfig(c: RunConfig, fabric: Fabric, s: number, tt: 0 | 1): Switc
   if (sw === undefined) throw new RangeError(`no switch ${s}`);
   const st = c.switch;
   const routes = Object.fromEntries([...(fabric.routes[s] ?? new Map<number, { port: number; next: number }>())].map(([d, r]) => [d, { port: r.port, next: r.next }]));
-  const congestion: SwitchCongestionConfig | null = st.congestion === null ? null : defined(st.congestion);
-  let voq: SwitchVoqConfig | undefined;
+  const congestion: SwitchCongestionSettings | null = st.congestion === null ? null : defined(st.congestion);
+  let voq: SwitchVoqSettings | undefined;
   if (st.voq !== undefined) {
     const generate = (fabric.peers[s] ?? []).flatMap((p, port) => (p?.kind === 'switch' ? [port] : []));
     const widest = Math.min(256, Math.max(...fabric.switches.map((x) => x.ports)));
@@ -88,14 +89,14 @@ function switchConfig(c: RunConfig, fabric: Fabric, s: number, tt: 0 | 1): Switc
     ports: sw.ports,
     queueing: st.queueing,
     routes,
-    buffers: st.buffers,
+    inputBuffer: st.buffers,
     speedup: st.speedup,
     arbitration: st.arbitration,
     iterations: st.iterations,
     slot: st.slot,
     tt,
     congestion,
-    ...(st.outputQueue === undefined ? {} : { outputQueue: st.outputQueue }),
+    ...(st.outputQueue === undefined ? {} : { outputBuffer: { packets: st.outputQueue } }),
     ...(st.ccpQueue === undefined ? {} : { ccpQueue: st.ccpQueue }),
     ...(voq === undefined ? {} : { voq }),
   };

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ARBITRATIONS } from '../fabric/arbiters.ts';
-import type { Arbitration } from '../fabric/arbiters.ts';
+import { ARBITRATIONS } from '../../node/switch/arbiters.ts';
+import type { Arbitration } from '../../node/switch/arbiters.ts';
 import { BAUD_MAX, BAUD_MIN } from '../fabric/link-rate.ts';
-import { QUEUEINGS } from '../fabric/switch-config.ts';
-import type { Queueing } from '../fabric/switch-config.ts';
+import { QUEUEINGS } from '../../node/switch/config-types.ts';
+import type { Queueing } from '../../node/switch/config-types.ts';
 import { VOQ_SYMBOL_FORMS } from '../../wire/voq-cs64.ts';
 import { VOQ_FORMATS } from '../../wire/voq-stype2.ts';
 import { arbitrationSettings } from './schema-arbitration.ts';

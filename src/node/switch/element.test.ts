@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Rig, baseConfig, message, tagOf } from '../../test/support/switch-element.ts';
-import { makeCcp } from '../wire/type7.ts';
-import { maintenanceResponse } from '../wire/type8-build.ts';
-import type { Packet } from '../wire/packet.ts';
+import { Rig, baseConfig, message, tagOf } from '../../../test/support/switch-element.ts';
+import { makeCcp } from '../../wire/type7.ts';
+import { maintenanceResponse } from '../../wire/type8-build.ts';
+import type { Packet } from '../../wire/packet.ts';
 
 const tags = (ps: readonly Packet[]): number[] => ps.map(tagOf);
 
@@ -58,25 +58,29 @@ test('Part 6 §6.12 rule 4 (decision: reservation at the output): a held packet 
   assert.deepEqual(tags(r.drain(3)), [3, 1, 2, 4]);
 });
 
-test('Part 6 §6.11 rules 4–6 (decision): a held packet holds back equal and lower priorities for its own output only', () => {
+test('Part 6 §6.11 rules 4–6, §6.12 rule 4 (decision SW1): an input keeps a FIFO per priority; a held packet holds back later packets of its priority, and higher priorities pass it', () => {
   const r = new Rig();
   for (let tag = 0; tag < 5; tag++) r.send(0, message(0, 3, { tag }));
   assert.equal(r.sw.holding(0), 1);
-  // Same input, another output with room: it goes at once.
+  // Same input and priority, another output with room: it waits behind the held packet.
   r.send(0, message(0, 2, { tag: 9 }));
-  assert.deepEqual([r.sw.holding(0), r.sw.occupancy(2)], [1, 1]);
-  assert.deepEqual(tags(r.drain(2)), [9]);
+  assert.deepEqual([r.sw.holding(0), r.sw.occupancy(2)], [2, 0]);
+  // A higher priority passes them both.
+  r.send(0, message(0, 2, { tag: 8, prio: 1 }));
+  assert.deepEqual([r.sw.holding(0), r.sw.occupancy(2)], [2, 1]);
   assert.deepEqual(tags(r.drain(3)), [0, 1, 2, 3, 4]);
+  assert.deepEqual(tags(r.drain(2)), [8, 9]);
 });
 
-test('issue 8 §1 backpressure: inputs take turns at the room a pull frees', () => {
+test('issue 8 §1 backpressure, issue 15 arbitration round-robin: inputs take turns at the room a pull frees', () => {
   const r = new Rig();
   for (let tag = 0; tag < 4; tag++) r.send(0, message(0, 3, { tag }));
   r.send(0, message(0, 3, { tag: 10 }));
   r.send(1, message(1, 3, { tag: 20 }));
   r.send(2, message(2, 3, { tag: 30 }));
   assert.deepEqual([0, 1, 2].map((p) => r.sw.holding(p)), [1, 1, 1]);
-  assert.deepEqual(tags(r.drain(3)), [0, 1, 2, 3, 10, 20, 30]);
+  // Input 0 won the four places first; its next turn comes after inputs 1 and 2.
+  assert.deepEqual(tags(r.drain(3)), [0, 1, 2, 3, 20, 30, 10]);
   assert.equal(r.kinds('input-resumed').length, 3);
 });
 
@@ -185,7 +189,7 @@ test('issue 8 §1 (decision): a link that comes back while its input holds packe
 });
 
 test('issue 8 §3 (decision): a driver that keeps reading after input-paused overruns the hold: the packet is dropped and counted', () => {
-  const r = new Rig(baseConfig({ inputHold: 1 }));
+  const r = new Rig(baseConfig({ inputBuffer: { packets: 1 } }));
   for (let tag = 0; tag < 5; tag++) r.send(0, message(0, 3, { tag }));
   r.send(0, message(0, 3, { tag: 5 }));
   assert.deepEqual(r.events('hold-overrun'), [{ name: 'hold-overrun', port: 0, ftype: 11, destinationID: 3 }]);
@@ -216,8 +220,8 @@ test('engine contract: bad input is normal input: malformed inputs are reported 
 test('engine contract: snapshot() is a JSON-serialisable picture of the ports, routes and counters', () => {
   const r = new Rig(baseConfig({ portConfig: [{ accept: [7, 5] }] }));
   for (let tag = 0; tag < 5; tag++) r.send(1, message(1, 3, { tag }));
-  const s = JSON.parse(JSON.stringify(r.sw.snapshot())) as { ports: { accept: unknown; held: number; paused: boolean; output: { count: number } }[]; routes: { entries: Record<string, number> } };
+  const s = JSON.parse(JSON.stringify(r.sw.snapshot())) as { ports: { accept: unknown; input: { waiting: number }; paused: boolean; output: { queued: number } }[]; routes: { entries: Record<string, number> } };
   assert.deepEqual(s.ports[0]?.accept, [5, 7]);
-  assert.deepEqual([s.ports[1]?.held, s.ports[1]?.paused, s.ports[3]?.output.count], [1, true, 4]);
+  assert.deepEqual([s.ports[1]?.input.waiting, s.ports[1]?.paused, s.ports[3]?.output.queued], [1, true, 4]);
   assert.deepEqual(s.routes.entries, { 0: 0, 1: 1, 2: 2, 3: 3 });
 });

@@ -1,17 +1,17 @@
-import { COMPONENT_TAG_OFFSET, componentTagRegister } from '../registers/component-tag.ts';
-import { EF_ID, layoutEfChain } from '../registers/ef-chain.ts';
-import type { EfBlockSpec, EfPlacement } from '../registers/ef-chain.ts';
-import { RegisterView, fieldMask } from '../registers/fields.ts';
-import { OperationsCar, operationsRegister } from '../registers/operations.ts';
-import { peFeaturesRegister, peFeaturesView } from '../registers/pe-features.ts';
-import { LpSerialMap, portControlOffset, portControlRegister, portControlView, portParticipation } from '../registers/port-control.ts';
-import { RegisterKind, RegisterSpace } from '../registers/space.ts';
-import type { RegisterSpec } from '../registers/space.ts';
-import { STANDARD_OFFSETS, baseDeviceIdView, standardRegisters } from '../registers/standard.ts';
-import { updateVoqPortControl, voqBlock } from '../registers/voq-block.ts';
-import type { VoqFormat } from '../wire/voq-stype2.ts';
-import type { RouteTable } from './switch-element-routes.ts';
-import type { SwitchIdentity } from './switch-element-types.ts';
+import { COMPONENT_TAG_OFFSET, componentTagRegister } from '../../registers/component-tag.ts';
+import { EF_ID, layoutEfChain } from '../../registers/ef-chain.ts';
+import type { EfBlockSpec, EfPlacement } from '../../registers/ef-chain.ts';
+import { RegisterView, fieldMask } from '../../registers/fields.ts';
+import { OperationsCar, operationsRegister } from '../../registers/operations.ts';
+import { peFeaturesRegister, peFeaturesView } from '../../registers/pe-features.ts';
+import { LpSerialMap, portControlOffset, portControlRegister, portControlView, portParticipation } from '../../registers/port-control.ts';
+import { RegisterKind, RegisterSpace } from '../../registers/space.ts';
+import type { RegisterSpec } from '../../registers/space.ts';
+import { STANDARD_OFFSETS, baseDeviceIdView, standardRegisters } from '../../registers/standard.ts';
+import { updateVoqPortControl, voqBlock } from '../../registers/voq-block.ts';
+import type { VoqFormat } from '../../wire/voq-stype2.ts';
+import type { RouteTable } from './routes.ts';
+import type { SwitchIdentity } from './config-types.ts';
 
 /**
  * The configuration space of a switch processing element (Part 1 §5.4, Part 3 §3.4–§3.5):

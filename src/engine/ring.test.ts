@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Ring } from './queues.ts';
+import { Ring } from './ring.ts';
 
 test('issue 7 performance: the ring buffer is a FIFO that grows past its initial capacity without losing order', () => {
   const r = new Ring<number>(2);

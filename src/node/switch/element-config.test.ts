@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { baseConfig } from '../../test/support/switch-element.ts';
-import { SwitchElement } from './switch-element.ts';
-import { resolveSwitchConfig } from './switch-element-config.ts';
+import { baseConfig } from '../../../test/support/switch-element.ts';
+import { SwitchElement } from './element.ts';
+import { resolveSwitchConfig } from './config.ts';
 
 function refuses(extra: Record<string, unknown>, message: RegExp): void {
   assert.throws(() => new SwitchElement({ ...baseConfig(), ...extra }), (e: unknown) => e instanceof RangeError && message.test(e.message));
@@ -19,7 +19,7 @@ test('engine contract: the configuration is checked; a bad field is refused with
   refuses({ portConfig: [{ accept: [0x1_0000] }] }, /^portConfig\[0\]\.accept\[0\] must be/);
   refuses({ portConfig: [{ accept: 'none' }] }, /^portConfig\[0\]\.accept must be 'any' or a list/);
   refuses({ outputBuffer: { packets: 0 } }, /^outputBuffer\.packets must be a positive integer$/);
-  refuses({ inputHold: 0 }, /^inputHold must be a positive integer$/);
+  refuses({ inputBuffer: { packets: 0 } }, /^inputBuffer\.packets must be a positive integer$/);
   refuses({ ccpQueue: -1 }, /^ccpQueue must be a non-negative integer$/);
   refuses({ congestion: { highWatermark: 2, lowWatermark: 2 } }, /^congestion\.lowWatermark must be below highWatermark$/);
   refuses({ congestion: [null, { highWatermark: 1, lowWatermark: 0, policy: { kind: 'histogram', flows: 9 } }, null, null] }, /^congestion\[1\]\.policy\.flows must be/);
@@ -32,13 +32,14 @@ test('engine contract: the configuration is checked; a bad field is refused with
 
 test('Part 6 §6.12 rule 4: the reserve per priority must leave room for priority 0 after the three higher priorities', () => {
   refuses({ outputBuffer: { packets: 3, reservePerPriority: 1 } }, /^outputBuffer\.reservePerPriority must be less than a third of outputBuffer\.packets$/);
-  assert.equal(resolveSwitchConfig(baseConfig({ outputBuffer: { packets: 4, reservePerPriority: 1 } })).reserve, 1);
+  assert.equal(resolveSwitchConfig(baseConfig({ outputBuffer: { packets: 4, reservePerPriority: 1 } })).outputReserve, 1);
 });
 
-test('issue 8 §1, §3 (decisions): defaults: Dev16, 32-packet buffers with 1 reserved per priority, a hold of 8, 4 CCPs, every port accepts any source, VoQ generation on every port', () => {
+test('issue 8 §1, §3, issue 15 (decisions): defaults: Dev16, output-queued, 32-packet output buffers with none reserved per priority, input buffers of 8, 4 CCPs, round robin by class, every port accepts any source, VoQ generation on every port', () => {
   const c = resolveSwitchConfig({ deviceId: 1, ports: 3, routes: {}, voq: { high: 4, low: 1 } });
-  assert.deepEqual([c.tt, c.routeLimit, c.capacity, c.reserve, c.inputHold, c.ccpQueue, c.defaultPort], [1, 0xffff, 32, 1, 8, 4, undefined]);
+  assert.deepEqual([c.tt, c.routeLimit, c.queueing, c.outputPackets, c.outputReserve, c.inputBuffers[0]?.packets, c.ccpQueue, c.defaultPort], [1, 0xffff, 'output-queued', 32, 0, 8, 4, undefined]);
+  assert.deepEqual([c.arbitration, c.byClass, c.iterations], ['round-robin', true, 1]);
   assert.deepEqual(c.accept, [null, null, null]);
   assert.deepEqual(c.congestion, [null, null, null]);
-  assert.deepEqual(c.voq, { high: 4, low: 1, format: 'seed', symbol: 'cs48', refreshPeriod: null, generate: [0, 1, 2] });
+  assert.deepEqual(c.voq, { high: 4, low: 1, format: 'seed', symbol: 'cs48', refreshPeriod: null, generate: [0, 1, 2], stagingQueues: 3 });
 });

@@ -1,12 +1,12 @@
-import type { Time } from '../engine/contract.ts';
-import type { RegisterSpace } from '../registers/space.ts';
-import { VOQ_LAYOUT } from '../registers/voq-block.ts';
-import { generatorConfigFromRegisters, portControlInput } from '../voq/generator-config.ts';
-import type { VoqGeneratorEventName, VoqGeneratorInput, VoqGeneratorOutput } from '../voq/generator-types.ts';
-import { VoqGenerator } from '../voq/generator.ts';
-import { Stype0, Stype1 } from '../wire/symbol-types.ts';
-import type { ResolvedVoq } from './switch-element-config.ts';
-import type { SwitchSymbol } from './switch-element-types.ts';
+import type { Time } from '../../engine/contract.ts';
+import type { RegisterSpace } from '../../registers/space.ts';
+import { VOQ_LAYOUT } from '../../registers/voq-block.ts';
+import { generatorConfigFromRegisters, portControlInput } from '../../voq/generator-config.ts';
+import type { VoqGeneratorEventName, VoqGeneratorInput, VoqGeneratorOutput } from '../../voq/generator-types.ts';
+import { VoqGenerator } from '../../voq/generator.ts';
+import { Stype0, Stype1 } from '../../wire/symbol-types.ts';
+import type { ResolvedVoq } from './config.ts';
+import type { SwitchSymbol } from './types.ts';
 
 /**
  * VoQ backpressure generation of a switch, the downstream role (VoQ Backpressure §2.5 "If the

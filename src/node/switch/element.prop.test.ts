@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fcParams } from '../../test/support/fc.ts';
-import { serialPacketLength } from '../wire/packet.ts';
-import { makeCcp } from '../wire/type7.ts';
-import type { Type7Packet } from '../wire/type7.ts';
-import { type11FromFields } from '../wire/type11.ts';
-import type { Type11Packet } from '../wire/type11.ts';
-import { SwitchElement } from './switch-element.ts';
-import type { SwitchElementConfig, SwitchOutput } from './switch-element.ts';
+import { fcParams } from '../../../test/support/fc.ts';
+import { serialPacketLength } from '../../wire/packet.ts';
+import { makeCcp } from '../../wire/type7.ts';
+import type { Type7Packet } from '../../wire/type7.ts';
+import { type11FromFields } from '../../wire/type11.ts';
+import type { Type11Packet } from '../../wire/type11.ts';
+import { SwitchElement } from './element.ts';
+import type { SwitchElementConfig, SwitchOutput } from './element.ts';
 
 /**
  * Random traffic through a 4-port element, random pulls, a driver that honours `input-paused`
@@ -62,7 +62,7 @@ test('issue 8 §1 "bounded buffers with backpressure (no loss)", Part 6 §6.11 r
     const routes: Record<number, number> = { 0: 0, 1: 1, 2: 2, 3: 3 };
     s.far.forEach((port, i) => (routes[4 + i] = port));
     const config: SwitchElementConfig = {
-      deviceId: 0x50, ports: PORTS, routes, inputHold: s.inputHold, outputBuffer: { packets: s.packets, reservePerPriority: reserve },
+      deviceId: 0x50, ports: PORTS, routes, inputBuffer: { packets: s.inputHold }, outputBuffer: { packets: s.packets, reservePerPriority: reserve },
       ...(s.congestion ? { congestion: { highWatermark: 1, lowWatermark: 0 } } : {}),
     };
     const sw = new SwitchElement(config);

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Rig, message } from '../../test/support/switch-element.ts';
-import type { SwitchOutput } from './switch-element.ts';
-import { serialPacketLength } from '../wire/packet.ts';
-import { maintenanceReadRequest } from '../wire/type8-build.ts';
+import { Rig, message } from '../../../test/support/switch-element.ts';
+import type { SwitchOutput } from './element.ts';
+import { serialPacketLength } from '../../wire/packet.ts';
+import { maintenanceReadRequest } from '../../wire/type8-build.ts';
 
 const packetsOf = (out: readonly SwitchOutput[]): Extract<SwitchOutput, { kind: 'packet' }>[] => out.filter((o): o is Extract<SwitchOutput, { kind: 'packet' }> => o.kind === 'packet');
 

@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COMPONENT_TAG_OFFSET } from '../registers/component-tag.ts';
-import { EF_ID, walkExtendedFeatures } from '../registers/ef-chain.ts';
-import { DESTINATION_OPERATIONS_OFFSET, SOURCE_OPERATIONS_OFFSET } from '../registers/operations.ts';
-import { PE_FEATURES_OFFSET, peFeaturesView } from '../registers/pe-features.ts';
-import { LpSerialMap, portControlOffset, portControlView } from '../registers/port-control.ts';
-import { STANDARD_OFFSETS, baseDeviceIdView } from '../registers/standard.ts';
-import { readVoqPortControl } from '../registers/voq-block.ts';
-import { NO_ROUTE, RouteTable } from './switch-element-routes.ts';
-import { SWITCH_OFFSETS, buildSwitchRegisters, isFlowControlParticipant, setAccessPort, switchPortInformationView } from './switch-registers.ts';
-import type { SwitchRegisterOptions } from './switch-registers.ts';
+import { COMPONENT_TAG_OFFSET } from '../../registers/component-tag.ts';
+import { EF_ID, walkExtendedFeatures } from '../../registers/ef-chain.ts';
+import { DESTINATION_OPERATIONS_OFFSET, SOURCE_OPERATIONS_OFFSET } from '../../registers/operations.ts';
+import { PE_FEATURES_OFFSET, peFeaturesView } from '../../registers/pe-features.ts';
+import { LpSerialMap, portControlOffset, portControlView } from '../../registers/port-control.ts';
+import { STANDARD_OFFSETS, baseDeviceIdView } from '../../registers/standard.ts';
+import { readVoqPortControl } from '../../registers/voq-block.ts';
+import { NO_ROUTE, RouteTable } from './routes.ts';
+import { SWITCH_OFFSETS, buildSwitchRegisters, isFlowControlParticipant, setAccessPort, switchPortInformationView } from './registers.ts';
+import type { SwitchRegisterOptions } from './registers.ts';
 
 const word = (v: number): Uint8Array => Uint8Array.of(v >>> 24, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff);
 

@@ -1,8 +1,7 @@
-import type { Packet } from '../wire/packet.ts';
-import { FTYPE_FLOW_CONTROL } from '../wire/type7.ts';
-import { FTYPE_MAINTENANCE, isType8Response } from '../wire/type8.ts';
-import type { Type8Packet, Type8ReadRequest, Type8WriteRequest } from '../wire/type8.ts';
-import type { Held } from './switch-element-inputs.ts';
+import type { Packet } from '../../wire/packet.ts';
+import { FTYPE_FLOW_CONTROL } from '../../wire/type7.ts';
+import { FTYPE_MAINTENANCE, isType8Response } from '../../wire/type8.ts';
+import type { Type8Packet, Type8ReadRequest, Type8WriteRequest } from '../../wire/type8.ts';
 
 /**
  * What a switch does with a received packet, decided once when it arrives (Part 6 §6.11 packet
@@ -82,17 +81,9 @@ export function decide(p: Packet, ctx: RouteContext): Decision {
   return p.ftype === FTYPE_MAINTENANCE ? maintenance(p, ctx) : forward(p, ctx, false);
 }
 
-/**
- * What an input holds for a packet that goes on: forwarded to `out` at its own priority, or
- * answered, which needs room for the response at its output (-1: none, the response has no route)
- * at the response's priority, Part 6 §6.12 "always assigned an initial priority one priority
- * level greater than the priority of the associated request packet".
- */
-export function heldOf(p: Packet, octets: number, d: Extract<Decision, { readonly kind: 'forward' | 'answer' }>, wire?: unknown): Held {
-  if (d.kind === 'forward') {
-    // The received bytes go with the packet only while it is the packet received.
-    const w = d.packet === p ? wire : undefined;
-    return { action: { kind: 'forward', packet: d.packet, hopDecremented: d.hopDecremented, wire: w }, prio: p.prio, ftype: p.ftype, octets, out: d.out, need: d.packet.prio };
-  }
-  return { action: { kind: 'answer', request: d.request }, prio: p.prio, ftype: p.ftype, octets, out: d.out ?? -1, need: Math.min(p.prio + 1, 3) };
+/** Whether a packet's decoded form is a Type 8 packet the hop_count rules can read (its ftype, hopCount and transactionName). */
+export function isMaintenanceWire(w: unknown): w is Type8Packet {
+  if (typeof w !== 'object' || w === null) return false;
+  const r = w as Record<string, unknown>;
+  return r['ftype'] === FTYPE_MAINTENANCE && isInt(r['hopCount'], 0xff) && typeof r['transactionName'] === 'string';
 }

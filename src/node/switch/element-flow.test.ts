@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Rig, baseConfig, message } from '../../test/support/switch-element.ts';
-import { EF_ID, findEfBlocks } from '../registers/ef-chain.ts';
-import { LpSerialMap, PORT_CONTROL_BITS, portControlOffset } from '../registers/port-control.ts';
-import { voqPortOffset } from '../registers/voq-block.ts';
-import type { Packet } from '../wire/packet.ts';
-import { maintenanceWriteRequest } from '../wire/type8-build.ts';
-import type { Type7Packet } from '../wire/type7.ts';
-import { congestedPortsOf } from '../wire/voq-stype2.ts';
-import type { SwitchElementConfig, SwitchEvent, SwitchOutput } from './switch-element.ts';
+import { Rig, baseConfig, message } from '../../../test/support/switch-element.ts';
+import { EF_ID, findEfBlocks } from '../../registers/ef-chain.ts';
+import { LpSerialMap, PORT_CONTROL_BITS, portControlOffset } from '../../registers/port-control.ts';
+import { voqPortOffset } from '../../registers/voq-block.ts';
+import type { Packet } from '../../wire/packet.ts';
+import { maintenanceWriteRequest } from '../../wire/type8-build.ts';
+import type { Type7Packet } from '../../wire/type7.ts';
+import { congestedPortsOf } from '../../wire/voq-stype2.ts';
+import type { SwitchElementConfig, SwitchEvent, SwitchOutput } from './element.ts';
 
 const CONGESTION = { highWatermark: 2, lowWatermark: 0 };
 const word = (v: number): Uint8Array => Uint8Array.of(v >>> 24, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff);

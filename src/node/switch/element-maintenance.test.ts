@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Rig, SWITCH_ID, baseConfig, message, tagOf } from '../../test/support/switch-element.ts';
-import { COMPONENT_TAG_OFFSET } from '../registers/component-tag.ts';
-import type { Packet } from '../wire/packet.ts';
-import { maintenanceReadRequest, maintenanceResponse, maintenanceWriteRequest } from '../wire/type8-build.ts';
-import { type8FromFields } from '../wire/type8.ts';
-import type { Type8Packet, Type8Response } from '../wire/type8.ts';
-import { SWITCH_OFFSETS } from './switch-registers.ts';
+import { Rig, SWITCH_ID, baseConfig, message, tagOf } from '../../../test/support/switch-element.ts';
+import { COMPONENT_TAG_OFFSET } from '../../registers/component-tag.ts';
+import type { Packet } from '../../wire/packet.ts';
+import { maintenanceReadRequest, maintenanceResponse, maintenanceWriteRequest } from '../../wire/type8-build.ts';
+import { type8FromFields } from '../../wire/type8.ts';
+import type { Type8Packet, Type8Response } from '../../wire/type8.ts';
+import { SWITCH_OFFSETS } from './registers.ts';
 
 /** The end point the requests pass the switch towards (hop_count addressing names it). */
 const BEYOND = 3;

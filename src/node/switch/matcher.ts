@@ -1,0 +1,170 @@
+import { OutputArbiters } from './arbiters.ts';
+import type { ArbiterRandom } from './arbiters.ts';
+import type { ResolvedSwitchConfig } from './config.ts';
+import { Islip } from './islip.ts';
+import { classOf } from './packet.ts';
+import type { SwitchPacket } from './packet.ts';
+import type { InputStage } from './stages.ts';
+
+/** What the matcher needs of the switch: whether an output can take a packet, and starting a transfer. */
+export interface MatchHost<P extends SwitchPacket> {
+  /** Whether output o can take `p` across the crossbar now (the iSLIP requests name only a priority, `p` null). */
+  accepts(o: number, prio: number, p: P | null, atSlot: boolean): boolean;
+  /** Moves the head of input `inp`'s queue `q` towards output `o`. */
+  start(inp: InputStage<P>, q: number, o: number, now: number): void;
+}
+
+/**
+ * The crossbar's decisions, without their timing (which is the host's): which input sends to
+ * which output.
+ * - 'input-fifo', 'output-queued', 'cioq-voq-backpressure': each free input offers one packet (its
+ *   FIFO's head; with a FIFO per priority, the highest-priority head whose output can take it) and
+ *   each output with offers takes one: of the highest class offered when the switch arbitrates by
+ *   class, then by its arbitration policy (arbiters.ts).
+ * - 'input-voq': iSLIP over the virtual output queues, priority levels 3 … 0 (islip.ts).
+ */
+export class Matcher<P extends SwitchPacket> {
+  readonly #host: MatchHost<P>;
+  readonly #n: number;
+  readonly #byClass: boolean;
+  readonly #arbiters: OutputArbiters | null;
+  readonly #islip: Islip | null;
+  /** FIFO modes: requesting inputs per output, [o × n + k], their counts and the highest class among them. */
+  readonly #reqList: Int32Array;
+  readonly #reqCount: Int32Array;
+  readonly #reqClass: Int32Array;
+  readonly #topClass: Int32Array;
+  /** The queue each requesting input would send from. */
+  readonly #candidate: Int32Array;
+  /** iSLIP request levels [i × n + o] and the matching. */
+  readonly #requests: Int8Array;
+  readonly #match: Int32Array;
+  readonly #outputMatched: Uint8Array;
+
+  constructor(cfg: ResolvedSwitchConfig, host: MatchHost<P>, rng: ArbiterRandom | undefined) {
+    const n = cfg.ports;
+    const voq = cfg.queueing === 'input-voq';
+    this.#host = host;
+    this.#n = n;
+    this.#byClass = cfg.byClass;
+    this.#arbiters = voq ? null : new OutputArbiters(cfg.arbitration, n, n, rng, cfg.weights);
+    this.#islip = voq ? new Islip(n, 4, cfg.iterations) : null;
+    this.#reqList = new Int32Array(voq ? 0 : n * n);
+    this.#reqCount = new Int32Array(voq ? 0 : n);
+    this.#reqClass = new Int32Array(voq ? 0 : n);
+    this.#topClass = new Int32Array(voq ? 0 : n);
+    this.#candidate = new Int32Array(n);
+    this.#requests = new Int8Array(voq ? n * n : 0);
+    this.#match = new Int32Array(voq ? n : 0);
+    this.#outputMatched = new Uint8Array(voq ? n : 0);
+  }
+
+  /** Starts the transfers of one decision; returns whether an input and an output that want each other were left unmatched. */
+  decide(inputs: readonly InputStage<P>[], now: number, atSlot: boolean): boolean {
+    return this.#islip !== null ? this.#matchIslip(inputs, now, atSlot) : this.#matchFifo(inputs, now, atSlot);
+  }
+
+  snapshot(): Record<string, unknown> {
+    return {
+      arbiter: this.#arbiters === null ? null : { policy: this.#arbiters.policy, pointers: this.#arbiters.pointers() },
+      islip: this.#islip === null ? null : { grant: this.#islip.grantPointers(), accept: this.#islip.acceptPointers() },
+    };
+  }
+
+  #offer(inp: InputStage<P>, q: number, atSlot: boolean): boolean {
+    const head = inp.queues[q]?.peek();
+    if (head === undefined) return false;
+    const o = inp.outs[q]?.peek() as number;
+    if (!this.#host.accepts(o, head.prio, head, atSlot)) return false;
+    const n = this.#n;
+    const k = this.#reqCount[o] as number;
+    this.#reqList[o * n + k] = inp.index;
+    this.#reqCount[o] = k + 1;
+    this.#candidate[inp.index] = q;
+    if (this.#byClass) {
+      const c = classOf(head);
+      this.#reqClass[inp.index] = c;
+      if (k === 0 || c > (this.#topClass[o] as number)) this.#topClass[o] = c;
+    }
+    return true;
+  }
+
+  #matchFifo(inputs: readonly InputStage<P>[], now: number, atSlot: boolean): boolean {
+    const n = this.#n;
+    const reqCount = this.#reqCount;
+    reqCount.fill(0);
+    for (const inp of inputs) {
+      if (inp.current !== null || inp.waiting === 0) continue;
+      if (inp.fcQueue < 0) {
+        this.#offer(inp, 0, atSlot);
+        continue;
+      }
+      for (let prio = 3; prio >= 0; prio--) {
+        const q = inp.offerAt(prio);
+        if (q >= 0 && this.#offer(inp, q, atSlot)) break;
+      }
+    }
+    const arbiters = this.#arbiters as OutputArbiters;
+    for (let o = 0; o < n; o++) {
+      let k = reqCount[o] as number;
+      if (k === 0) continue;
+      if (this.#byClass && k > 1) k = this.#keepTopClass(o, k);
+      const i = arbiters.pick(o, this.#reqList, o * n, k);
+      this.#host.start(inputs[i] as InputStage<P>, this.#candidate[i] as number, o, now);
+    }
+    // Every output with an offer took one.
+    return false;
+  }
+
+  /** Compacts output o's offers to those of its highest class, keeping their ascending order. */
+  #keepTopClass(o: number, k: number): number {
+    const base = o * this.#n;
+    const top = this.#topClass[o] as number;
+    let kept = 0;
+    for (let j = 0; j < k; j++) {
+      const i = this.#reqList[base + j] as number;
+      if (this.#reqClass[i] === top) this.#reqList[base + kept++] = i;
+    }
+    return kept;
+  }
+
+  #matchIslip(inputs: readonly InputStage<P>[], now: number, atSlot: boolean): boolean {
+    const n = this.#n;
+    const req = this.#requests;
+    req.fill(-1);
+    for (const inp of inputs) {
+      if (inp.current !== null || inp.waiting === 0) continue;
+      const counts = inp.voqCounts as Int32Array;
+      for (let o = 0; o < n; o++) {
+        for (let p = 3; p >= 0; p--) {
+          if (counts[o * 4 + p] === 0 || !this.#host.accepts(o, p, null, atSlot)) continue;
+          req[inp.index * n + o] = p;
+          break;
+        }
+      }
+    }
+    const islip = this.#islip as Islip;
+    const match = this.#match;
+    if (islip.match(req, match) === 0) return false;
+    const outputMatched = this.#outputMatched;
+    outputMatched.fill(0);
+    for (let i = 0; i < n; i++) if ((match[i] as number) >= 0) outputMatched[match[i] as number] = 1;
+    let leftover = false;
+    for (let i = 0; i < n && !leftover; i++) {
+      if (match[i] !== -1) continue;
+      for (let o = 0; o < n; o++) {
+        if (outputMatched[o] === 0 && (req[i * n + o] as number) >= 0) {
+          leftover = true;
+          break;
+        }
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const o = match[i] as number;
+      if (o < 0) continue;
+      const inp = inputs[i] as InputStage<P>;
+      this.#host.start(inp, inp.voqQueue(o, req[i * n + o] as number), o, now);
+    }
+    return leftover;
+  }
+}

@@ -1,0 +1,49 @@
+import type { ResolvedSwitchConfig } from './config.ts';
+import type { SwitchPacket } from './packet.ts';
+import type { RouteTable } from './routes.ts';
+import type { InputStage, OutputStage } from './stages.ts';
+import type { SwitchVoq } from './voq-generator.ts';
+import type { VoqStaging } from './voq-staging.ts';
+
+/** What `SwitchCore.snapshot` gathers besides the stages. */
+export interface SnapshotParts<P extends SwitchPacket> {
+  readonly deviceId: number;
+  readonly matcher: Record<string, unknown>;
+  readonly congestion: (Record<string, unknown> | null)[];
+  readonly staging: VoqStaging<P> | null;
+  readonly voq: SwitchVoq | null;
+  readonly counters: Readonly<Record<string, number>>;
+}
+
+/** The switch element's state, JSON-serialisable (for `riodp status`-like views, tests and reports). */
+export function snapshotSwitch<P extends SwitchPacket>(
+  cfg: ResolvedSwitchConfig, inputs: readonly InputStage<P>[], outputs: readonly OutputStage<P>[], up: Uint8Array, routes: RouteTable, s: SnapshotParts<P>,
+): Record<string, unknown> {
+  return {
+    name: cfg.name,
+    deviceId: s.deviceId,
+    tt: cfg.tt,
+    queueing: cfg.queueing,
+    outputBuffer: { packets: cfg.outputPackets, reservePerPriority: cfg.outputReserve },
+    ports: inputs.map((inp, port) => {
+      const out = outputs[port] as OutputStage<P>;
+      const accept = cfg.accept[port];
+      return {
+        port,
+        up: up[port] === 1,
+        accept: accept == null ? 'any' : [...accept].sort((a, b) => a - b),
+        input: { packets: inp.count, bytes: inp.bytes, waiting: inp.waiting, crossing: inp.current !== null },
+        output: {
+          queued: out.dataCount, own: out.ownCount, flowControl: out.fc.length, bytes: out.bytes, receiving: out.receiving, register: out.register !== null,
+          byClass: out.data.map((d) => d.length),
+          congestedDownstream: s.staging?.congestedPorts(port) ?? [],
+        },
+      };
+    }),
+    routes: routes.snapshot(),
+    crossbar: s.matcher,
+    congestion: s.congestion,
+    voq: s.staging === null && s.voq === null ? null : { staging: s.staging?.snapshot() ?? null, generator: s.voq?.snapshot() ?? null },
+    counters: s.counters,
+  };
+}
