@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { formatIssue } from '../config/issues.ts';
 import type { EndpointStatus } from '../net/api-types.ts';
 import { ControlClient, ControlError } from '../net/control-client.ts';
 import { startControlServer } from '../net/control-server.ts';
@@ -63,7 +64,7 @@ export async function runEndpoint(flags: { config: string; control?: string; log
     config = loadEndpointConfig(flags.config);
   } catch (e) {
     if (e instanceof EndpointConfigError) {
-      for (const i of e.issues) fail('endpoint', `${flags.config}: ${i.path === '' ? '' : `${i.path}: `}${i.message}`);
+      for (const i of e.issues) fail('endpoint', `${flags.config}: ${formatIssue(i)}`);
       return 2;
     }
     if (e instanceof Usage) {

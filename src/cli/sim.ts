@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ConfigError, formatIssue } from '../config/issues.ts';
 import { builtinScenario } from '../sim/scenario/builtin.ts';
-import { ScenarioError, formatIssue } from '../sim/scenario/issues.ts';
 import { loadScenarioFile, withOverrides } from '../sim/scenario/load.ts';
 import type { Scenario } from '../sim/scenario/load.ts';
 import { simReport } from '../sim/scenario/report-map.ts';
@@ -81,7 +81,7 @@ export async function runSim(file: string | undefined, flags: SimFlags): Promise
   try {
     scenario = file === undefined ? builtinScenario() : loadScenarioFile(file);
   } catch (e) {
-    if (!(e instanceof ScenarioError)) throw e;
+    if (!(e instanceof ConfigError)) throw e;
     const where = file ?? 'built-in scenario';
     for (const i of e.issues) process.stderr.write(`riodp sim: ${where}: ${formatIssue(i)}\n`);
     return 2;

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ScenarioError, formatIssue } from '../sim/scenario/issues.ts';
+import { ConfigError, formatIssue } from '../config/issues.ts';
 import { loadGridFile } from '../sim/sweep/grid.ts';
 import type { Grid } from '../sim/sweep/grid.ts';
 import type { PointMetrics } from '../sim/sweep/metrics.ts';
@@ -74,7 +74,7 @@ export async function runSweep(file: string, flags: SweepFlags): Promise<number>
     grid = loadGridFile(file);
     points = gridPoints(grid);
   } catch (e) {
-    if (!(e instanceof ScenarioError)) throw e;
+    if (!(e instanceof ConfigError)) throw e;
     for (const i of e.issues) process.stderr.write(`riodp sweep: ${file}: ${formatIssue(i)}\n`);
     return 2;
   }

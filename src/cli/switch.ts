@@ -24,7 +24,7 @@ export async function runSwitch(flags: SwitchFlags): Promise<number> {
     import('../net/switch-config.ts'),
     import('../net/switch-process.ts'),
     import('../net/log.ts'),
-    import('../sim/scenario/issues.ts'),
+    import('../config/issues.ts'),
   ]);
   const level = flags.log;
   if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level)) {

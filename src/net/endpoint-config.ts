@@ -1,19 +1,18 @@
 /**
  * The configuration of an end point process (`riodp endpoint --config endpoint.yaml`, issue 8 §1):
  * a YAML file (or the same object in TypeScript) checked with zod, one "path: expectation" line
- * per bad field (src/sim/scenario/issues.ts), resolved into what `startEndpoint` takes: the
+ * per bad field (src/config/issues.ts), resolved into what `startEndpoint` takes: the
  * sans-IO end point's configuration, the switch address and the process's own settings.
  *
  * Engine durations are integer nanoseconds (the TCP fabric's time unit, src/net/clock.ts);
  * process settings that are host timeouts end in `Ms`. The engines check their own fields when
  * the process builds them and name the field the same way (`session.retryPeriod must be …`).
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { formatIssue, zodIssues } from '../sim/scenario/issues.ts';
-import type { Issue } from '../sim/scenario/issues.ts';
+import { ConfigError } from '../config/issues.ts';
+import type { Issue } from '../config/issues.ts';
+import { checkSchema, loadConfigFile } from '../config/load.ts';
+import { readNamedFile } from '../config/yaml-input.ts';
 import type { ProtocolSupport } from '../session/types.ts';
 import { attrProtocolName, attrVendor } from '../wire/smp/attribute-build.ts';
 import type { AttributeLike } from '../wire/smp/attributes.ts';
@@ -79,14 +78,7 @@ export interface EndpointProcessConfig {
 }
 
 /** A configuration that cannot be used: every problem found, one "path: expectation" line each. */
-export class EndpointConfigError extends Error {
-  readonly issues: readonly Issue[];
-
-  constructor(issues: readonly Issue[]) {
-    super(issues.map(formatIssue).join('\n'));
-    this.issues = issues;
-  }
-}
+export class EndpointConfigError extends ConfigError {}
 Object.defineProperty(EndpointConfigError.prototype, 'name', { value: 'EndpointConfigError', writable: true, configurable: true });
 
 // ---- Schema ------------------------------------------------------------------------------------
@@ -302,20 +294,10 @@ function tmConfig(t: NonNullable<Parsed['tm']>): FabricTmConfig {
   };
 }
 
-function readPem(path: string, base: string, at: string, issues: Issue[]): string {
-  try {
-    return readFileSync(resolve(base, path), 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    issues.push({ path: at, message: `cannot read ${path}${code === undefined ? '' : ` (${code})`}` });
-    return '';
-  }
-}
-
 function tlsConfig(t: NonNullable<Parsed['switch']['tls']>, base: string, issues: Issue[]): TlsConfig {
   if ('psk' in t) return { psk: t.psk };
   const c = t.cert;
-  const read = (f: 'cert' | 'key' | 'ca'): string => readPem(c[f], base, `switch.tls.cert.${f}`, issues);
+  const read = (f: 'cert' | 'key' | 'ca'): string => readNamedFile(base, c[f], `switch.tls.cert.${f}`, issues)?.toString('utf8') ?? '';
   return { cert: { cert: read('cert'), key: read('key'), ca: read('ca'), ...(c.serverName === undefined ? {} : { serverName: c.serverName }) } };
 }
 
@@ -324,9 +306,7 @@ function tlsConfig(t: NonNullable<Parsed['switch']['tls']>, base: string, issues
  * `switch.tls.cert` (the config file's folder). Throws EndpointConfigError.
  */
 export function endpointConfig(input: unknown, baseDir = process.cwd()): EndpointProcessConfig {
-  const r = endpointConfigSchema.safeParse(input);
-  if (!r.success) throw new EndpointConfigError(zodIssues(r.error));
-  const c = r.data;
+  const c = checkSchema(endpointConfigSchema, input, { error: EndpointConfigError });
   const issues: Issue[] = [];
   const api: ApiSettings = { ...DEFAULT_API, ...dropUndefined(c.api) };
   if (api.rxLow >= api.rxHigh) issues.push({ path: 'api.rxLow', message: `expected less than api.rxHigh (${api.rxHigh})` });
@@ -346,19 +326,5 @@ export function endpointConfig(input: unknown, baseDir = process.cwd()): Endpoin
 
 /** Reads and checks a YAML configuration file; every problem is an EndpointConfigError line. */
 export function loadEndpointConfig(path: string): EndpointProcessConfig {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new EndpointConfigError([{ path: '', message: `cannot read ${path}${code === undefined ? '' : ` (${code})`}` }]);
-  }
-  let value: unknown;
-  try {
-    value = parseYaml(text);
-  } catch (e) {
-    const first = ((e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '').replace(/:$/, '');
-    throw new EndpointConfigError([{ path: '', message: `not YAML: ${first}` }]);
-  }
-  return endpointConfig(value, dirname(resolve(path)));
+  return loadConfigFile(path, endpointConfig, EndpointConfigError);
 }

@@ -2,16 +2,15 @@
  * The configuration file of `riodp switch` (issue 8 §1, docs/fabric-switch.md): YAML, checked
  * with zod, mapped to the `SwitchElementConfig` of the switch processing element and to one TCP
  * listener per switch port. Every problem is collected before refusing, one "path: expectation"
- * line each (src/sim/scenario/issues.ts), so that a user fixes a file in one go.
+ * line each (src/config/issues.ts), so that a user fixes a file in one go.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { ConfigError } from '../config/issues.ts';
+import type { Issue } from '../config/issues.ts';
+import { checkSchema, loadConfigFile } from '../config/load.ts';
+import { readNamedFile } from '../config/yaml-input.ts';
 import { SwitchElement } from '../node/switch/element.ts';
 import type { SwitchElementConfig, SwitchPortConfig } from '../node/switch/element.ts';
-import { ScenarioError, formatIssue, zodIssues } from '../sim/scenario/issues.ts';
-import type { Issue } from '../sim/scenario/issues.ts';
-import { parseYamlText, readTextFile } from '../sim/scenario/yaml-input.ts';
 import { MAX_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE } from '../wire/frame-reader.ts';
 import { LOG_LEVELS } from './log.ts';
 import type { LogLevel } from './log.ts';
@@ -41,15 +40,8 @@ export interface SwitchProcessConfig {
 }
 
 /** A configuration that cannot be used: one "path: expectation" line per problem. */
-export class SwitchConfigError extends Error {
-  readonly issues: readonly Issue[];
-
-  constructor(issues: readonly Issue[]) {
-    super(issues.map(formatIssue).join('\n'));
-    this.name = 'SwitchConfigError';
-    this.issues = issues;
-  }
-}
+export class SwitchConfigError extends ConfigError {}
+Object.defineProperty(SwitchConfigError.prototype, 'name', { value: 'SwitchConfigError', writable: true, configurable: true });
 
 // ---- zod building blocks ------------------------------------------------------------------------
 
@@ -220,15 +212,7 @@ function hexBytes(hex: string): Uint8Array {
 
 /** Reads the key and certificate files, named relative to the configuration file's folder. */
 function resolveTls(t: NonNullable<SchemaOut['tls']>, baseDir: string, issues: Issue[]): TlsConfig | undefined {
-  const read = (path: string, file: string): Buffer | undefined => {
-    try {
-      return readFileSync(resolve(baseDir, file));
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      issues.push({ path, message: `cannot read ${file}${code === undefined ? '' : ` (${code})`}` });
-      return undefined;
-    }
-  };
+  const read = (path: string, file: string): Buffer | undefined => readNamedFile(baseDir, file, path, issues);
   if ((t.psk === undefined) === (t.cert === undefined)) {
     issues.push({ path: 'tls', message: 'expected exactly one of psk, cert' });
     return undefined;
@@ -286,9 +270,7 @@ function toElement(c: SchemaOut): SwitchElementConfig {
  * `baseDir` (default: the working directory). Throws a SwitchConfigError listing every problem.
  */
 export function parseSwitchConfig(value: unknown, opts: { readonly baseDir?: string } = {}): SwitchProcessConfig {
-  const r = schema.safeParse(value ?? {});
-  if (!r.success) throw new SwitchConfigError(zodIssues(r.error, [], 'expected a destination ID in decimal digits as the key'));
-  const c = r.data;
+  const c = checkSchema(schema, value ?? {}, { invalidKey: 'expected a destination ID in decimal digits as the key', error: SwitchConfigError });
   const issues = crossChecks(c);
   const tlsConfig = c.tls === undefined ? undefined : resolveTls(c.tls, opts.baseDir ?? process.cwd(), issues);
   c.ports.forEach((p, i) => {
@@ -321,12 +303,5 @@ export function parseSwitchConfig(value: unknown, opts: { readonly baseDir?: str
 
 /** Reads and checks a YAML (or JSON) configuration file. */
 export function loadSwitchConfig(path: string): SwitchProcessConfig {
-  let value: unknown;
-  try {
-    value = parseYamlText(readTextFile(path));
-  } catch (e) {
-    if (e instanceof ScenarioError) throw new SwitchConfigError(e.issues);
-    throw e;
-  }
-  return parseSwitchConfig(value, { baseDir: dirname(resolve(path)) });
+  return loadConfigFile(path, (value, baseDir) => parseSwitchConfig(value, { baseDir }), SwitchConfigError);
 }

@@ -1,5 +1,5 @@
 /**
- * `riodp switch` without the command line: one `SwitchElement` (src/node/switch-element.ts)
+ * `riodp switch` without the command line: one `SwitchElement` (src/node/switch/element.ts)
  * with each of its ports on a TCP (or TLS) listener (issue 8 §1 "riodp switch --config
  * switch.yaml"). No protocol logic here: frames go from the sockets to the element and back,
  * timer requests to one TimerDriver, events to the log (docs/node-switch.md "Driver contract").

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { formatIssue } from '../../config/issues.ts';
+import { cannotRead, yamlProblem } from '../../config/yaml-input.ts';
 import { issues } from './schema.ts';
 
 /**
@@ -16,16 +18,14 @@ export function readConfig(file: string | undefined): { readonly ok: true; reado
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { ok: false, errors: [`config ${file}: cannot read it${code === undefined ? '' : ` (${code})`}`] };
+    return { ok: false, errors: [`config ${file}: ${cannotRead('it', e)}`] };
   }
   try {
     const value: unknown = parseYaml(text);
     // An empty file is an empty mapping: every field takes its default.
     return { ok: true, value: value ?? {} };
   } catch (e) {
-    const first = ((e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '').replace(/:$/, '');
-    return { ok: false, errors: [`config ${file}: not JSON or YAML: ${first}`] };
+    return { ok: false, errors: [`config ${file}: not JSON or YAML: ${yamlProblem(e)}`] };
   }
 }
 
@@ -35,5 +35,5 @@ export function validateConfig<C>(schema: z.ZodType<C>, raw: unknown): ConfigRes
   }
   const r = schema.safeParse(raw);
   if (r.success) return { ok: true, config: r.data };
-  return { ok: false, errors: issues(r.error).map((i) => `config${i.path === '' ? '' : `.${i.path}`}: ${i.message}`) };
+  return { ok: false, errors: issues(r.error, ['config']).map(formatIssue) };
 }

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
+import { cannotRead } from '../../config/yaml-input.ts';
 import { describeEngine } from './describe.ts';
 import { ModelDriver, TraceError } from './driver.ts';
 import { loadEngine } from './engines.ts';
@@ -76,8 +77,7 @@ async function inputStream(file: string | undefined): Promise<NodeJS.ReadableStr
   try {
     return (await open(file, 'r')).createReadStream({ encoding: 'utf8' });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return `--input ${file}: cannot read it${code === undefined ? '' : ` (${code})`}`;
+    return `--input ${file}: ${cannotRead('it', e)}`;
   }
 }
 

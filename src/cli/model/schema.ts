@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { zodIssues } from '../../config/issues.ts';
+import type { Issue } from '../../config/issues.ts';
 import { FLOW_ID_LABELS } from '../../wire/flow-id.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
-import { zodIssues } from '../../sim/scenario/issues.ts';
-import type { Issue } from '../../sim/scenario/issues.ts';
 import { InputError } from './input-error.ts';
 
 /**
@@ -61,23 +61,20 @@ export const vcCount = z.union([z.literal(0), z.literal(1), z.literal(2), z.lite
 /** prio/CRF of a message flow (flows.ts MessageFlow). */
 export const messageFlow = z.strictObject({ prio: int(0, 3), crf: int(0, 1) }, { error: expecting('an object {prio, crf}') });
 
-export type { Issue };
-
 /**
- * zod issues as one entry per bad field, formatted as scenario files are (src/sim/scenario/issues.ts):
+ * zod issues as one entry per bad field, formatted as every configuration file is (src/config/issues.ts):
  * an unknown key is its own entry ("unknown field"), and a discriminated union names the
  * discriminator's choices. The only records in model configs are keyed by device ID
  * (congestion-point routes.table), so a bad record key asks for one.
  */
-export function issues(error: z.ZodError): Issue[] {
-  return zodIssues(error, [], 'expected a device ID in decimal digits as the key');
+export function issues(error: z.ZodError, prefix: readonly PropertyKey[] = []): Issue[] {
+  return zodIssues(error, prefix, 'expected a device ID in decimal digits as the key');
 }
 
 /** The first issue of an input line as an InputError: one stderr line per bad line. */
 export function firstIssue(error: z.ZodError, base = ''): InputError {
-  const i = issues(error)[0];
-  const path = i === undefined || i.path === '' ? base : base === '' ? i.path : `${base}.${i.path}`;
-  return new InputError(i?.message ?? 'invalid input', path);
+  const i = issues(error, base === '' ? [] : [base])[0];
+  return new InputError(i?.message ?? 'invalid input', i?.path ?? base);
 }
 
 /** A device ID that fits the transport size `t` (Part 3 §2.4: 8, 16 or 32 bits). */

@@ -1,12 +1,12 @@
+import { ConfigError, zodIssues } from '../../config/issues.ts';
+import type { Issue } from '../../config/issues.ts';
+import { parseYamlText, readTextFile } from '../../config/yaml-input.ts';
 import { buildTopology } from '../topology/index.ts';
 import type { Fabric } from '../topology/types.ts';
-import { ScenarioError, zodIssues } from './issues.ts';
-import type { Issue } from './issues.ts';
 import { deepMerge } from './merge.ts';
 import { runSchema, variantSchema } from './schema.ts';
 import type { RunConfig } from './schema.ts';
 import { checkAgainstFabric } from './semantic.ts';
-import { parseYamlText, readTextFile } from './yaml-input.ts';
 
 /**
  * Reading a scenario (issue 7 §3): YAML text → the base run and its variants, each validated in
@@ -52,7 +52,7 @@ function checkRun(raw: unknown): { config: RunConfig; fabric: Fabric } | { issue
 
 export function parseScenario(text: string): Scenario {
   const raw = parseYamlText(text);
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ScenarioError([{ path: '', message: 'expected a scenario mapping' }]);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError([{ path: '', message: 'expected a scenario mapping' }]);
   const { variants: rawVariants, ...rawBase } = raw as Record<string, unknown>;
   const issues: Issue[] = [];
   const base = checkRun(rawBase);
@@ -79,7 +79,7 @@ export function parseScenario(text: string): Scenario {
       } else variants.push({ name: v.name, config: run.config, fabric: run.fabric });
     });
   }
-  if (issues.length > 0) throw new ScenarioError(issues);
+  if (issues.length > 0) throw new ConfigError(issues);
   return { name: (variants[0] as ScenarioVariant).config.name, text, variants };
 }
 

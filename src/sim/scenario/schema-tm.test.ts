@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { scenarioErrors } from '../../../test/support/scenario-errors.ts';
 import { buildFabric } from './build.ts';
-import { ScenarioError } from './issues.ts';
 import { parseScenario } from './load.ts';
 
 function scenario(tm: string): string {
@@ -15,13 +15,7 @@ traffic:
 }
 
 function issues(tm: string): string[] {
-  try {
-    parseScenario(scenario(tm));
-  } catch (e) {
-    if (e instanceof ScenarioError) return e.issues.map((i) => `${i.path}: ${i.message}`);
-    throw e;
-  }
-  return [];
+  return scenarioErrors(scenario(tm));
 }
 
 test('issue 7 §3 endpoints.tm: `tm: {}` is BASIC with every default filled in, and reaches every end point', () => {

@@ -1,5 +1,5 @@
 import type { Fabric } from '../topology/types.ts';
-import type { Issue } from './issues.ts';
+import type { Issue } from '../../config/issues.ts';
 import { linkPattern } from './link-match.ts';
 import type { RunConfig } from './schema.ts';
 

@@ -3,18 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScenarioError, formatIssue } from '../scenario/issues.ts';
+import { configErrors as lines } from '../../../test/support/config-errors.ts';
 import { loadGridFile, parseGrid } from './grid.ts';
-
-function lines(f: () => unknown): string[] {
-  try {
-    f();
-  } catch (e) {
-    assert.ok(e instanceof ScenarioError);
-    return e.issues.map(formatIssue);
-  }
-  assert.fail('no ScenarioError');
-}
 
 const PARAMETERS = 'parameters: { traffic.0.load: [0.2, 0.4] }\n';
 

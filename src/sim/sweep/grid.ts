@@ -1,16 +1,17 @@
 import { dirname, resolve } from 'node:path';
 import { stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
-import { ScenarioError, zodIssues } from '../scenario/issues.ts';
-import type { Issue } from '../scenario/issues.ts';
-import { parseYamlText, readTextFile } from '../scenario/yaml-input.ts';
+import { ConfigError, zodIssues } from '../../config/issues.ts';
+import type { Issue } from '../../config/issues.ts';
+import { checkSchema } from '../../config/load.ts';
+import { parseYamlText, readTextFile, readYamlFile } from '../../config/yaml-input.ts';
 
 /**
  * The grid file of `riodp sweep` (issue 7 §5: "a parameter grid (e.g. offered load x congestion
  * control on/off x watermark)"): a base scenario, inline or a path to a scenario file, and the
  * parameters to vary, each a dotted path into the scenario (`traffic.0.load`) with its list of
  * values, plus `variants`, which makes the scenario's own variants a dimension. Problems are
- * reported like a scenario's, one "path: expectation" line each (scenario/issues.ts).
+ * reported like a scenario's, one "path: expectation" line each (src/config/issues.ts).
  */
 
 /** The pseudo-parameter naming the scenario's variants as a grid dimension. */
@@ -59,8 +60,8 @@ function isMapping(v: unknown): v is Record<string, unknown> {
 function readBase(scenario: string | Record<string, unknown>, dir: string): Record<string, unknown> {
   if (typeof scenario !== 'string') return scenario;
   const path = resolve(dir, scenario);
-  const raw = parseYamlText(readTextFile(path, 'scenario'), 'scenario');
-  if (!isMapping(raw)) throw new ScenarioError([{ path: 'scenario', message: `expected ${path} to hold a scenario mapping` }]);
+  const raw = readYamlFile(path, 'scenario');
+  if (!isMapping(raw)) throw new ConfigError([{ path: 'scenario', message: `expected ${path} to hold a scenario mapping` }]);
   return raw;
 }
 
@@ -85,10 +86,7 @@ function variantList(raw: unknown, wanted: 'all' | readonly string[] | undefined
 
 /** Reads a grid from its text; `dir` resolves a scenario path (the grid file's folder). */
 export function parseGrid(text: string, dir: string): Grid {
-  const raw = parseYamlText(text);
-  const parsed = gridSchema.safeParse(raw);
-  if (!parsed.success) throw new ScenarioError(zodIssues(parsed.error));
-  const g = parsed.data;
+  const g = checkSchema(gridSchema, parseYamlText(text));
   const issues: Issue[] = [];
   let wantedVariants: 'all' | readonly string[] | undefined;
   const parameters: Parameter[] = [];
@@ -99,7 +97,7 @@ export function parseGrid(text: string, dir: string): Grid {
     else if (path === VARIANTS) wantedVariants = r.data as 'all' | string[];
     else parameters.push({ path, values: r.data as unknown[] });
   }
-  if (issues.length > 0) throw new ScenarioError(issues);
+  if (issues.length > 0) throw new ConfigError(issues);
   const full = readBase(g.scenario, dir);
   const { variants: rawVariants, ...base } = full;
   const variants = variantList(rawVariants, wantedVariants, issues);
@@ -111,7 +109,7 @@ export function parseGrid(text: string, dir: string): Grid {
   } else if (x === undefined) {
     issues.push({ path: 'parameters', message: 'expected a parameter whose values are all numbers, to draw the curves against' });
   }
-  if (issues.length > 0) throw new ScenarioError(issues);
+  if (issues.length > 0) throw new ConfigError(issues);
   const scenarioName = typeof base.name === 'string' ? base.name : 'scenario';
   return {
     name: g.name ?? `${scenarioName} sweep`,

@@ -1,5 +1,5 @@
-import { ScenarioError, formatIssue } from '../scenario/issues.ts';
-import type { Issue } from '../scenario/issues.ts';
+import { ConfigError, formatIssue } from '../../config/issues.ts';
+import type { Issue } from '../../config/issues.ts';
 import { parseScenario } from '../scenario/load.ts';
 import { deepMerge } from '../scenario/merge.ts';
 import type { Grid } from './grid.ts';
@@ -105,7 +105,7 @@ export function gridPoints(grid: Grid): SweepPoint[] {
     try {
       parseScenario(text);
     } catch (e) {
-      if (!(e instanceof ScenarioError)) throw e;
+      if (!(e instanceof ConfigError)) throw e;
       for (const i of e.issues) {
         const line = formatIssue(i);
         if (seen.has(line)) continue;
@@ -115,7 +115,7 @@ export function gridPoints(grid: Grid): SweepPoint[] {
     }
     return { index, variant: variant.name, values, seed, text };
   });
-  if (issues.length > 0) throw new ScenarioError(issues);
+  if (issues.length > 0) throw new ConfigError(issues);
   return points;
 }
 

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 
 /**
- * zod issues as "path: expectation" lines, one per bad field, for scenario and grid files and for
- * `riodp model`'s config files and input lines (src/cli/model/schema.ts uses this formatter): an
- * unknown key is its own line ("unknown field"), a discriminated union names the discriminator's
- * choices, and a missing field says "missing, expected …". Paths are dotted, list indices
- * included (`traffic.0.load`).
+ * zod issues as "path: expectation" lines, one per bad field, for every configuration file (the
+ * simulator's scenarios and grids, the fabric's switch and end point files, `riodp model`'s config
+ * files) and for `riodp model`'s input lines: an unknown key is its own line ("unknown field"), a
+ * discriminated union names the discriminator's choices, and a missing field says "missing,
+ * expected …". Paths are dotted, list indices included (`traffic.0.load`).
  */
 export interface Issue {
   readonly path: string;
@@ -48,13 +48,21 @@ export function formatIssue(i: Issue): string {
   return i.path === '' ? i.message : `${i.path}: ${i.message}`;
 }
 
-/** A scenario that cannot be used: every problem found, one "path: expectation" line each. */
-export class ScenarioError extends Error {
+/**
+ * A configuration that cannot be used: every problem found, one "path: expectation" line each, so
+ * that a user fixes a file in one go. A host whose error has its own documented name
+ * (SwitchConfigError, EndpointConfigError) subclasses it and sets only `name`.
+ */
+export class ConfigError extends Error {
   readonly issues: readonly Issue[];
 
   constructor(issues: readonly Issue[]) {
     super(issues.map(formatIssue).join('\n'));
-    this.name = 'ScenarioError';
     this.issues = issues;
   }
 }
+// On the prototype and not enumerable, as Error's own: a subclass that sets its own keeps it.
+Object.defineProperty(ConfigError.prototype, 'name', { value: 'ConfigError', writable: true, configurable: true });
+
+/** ConfigError or a subclass: what the loaders throw, so that a host gets its own class. */
+export type ConfigErrorClass = new (issues: readonly Issue[]) => ConfigError;
