@@ -1,33 +1,28 @@
 import { zeroCounters } from '../../engine/contract.ts';
 import type { Counters } from '../../engine/contract.ts';
-import type { CongestionPointOutput } from '../../flow/congestion-point-types.ts';
 import type { RegisterSpace } from '../../registers/space.ts';
 import { serialPacketLength } from '../../wire/packet.ts';
-import type { Packet } from '../../wire/packet.ts';
-import type { Type7Packet } from '../../wire/type7.ts';
 import type { Type8ReadRequest, Type8WriteRequest } from '../../wire/type8.ts';
-import { untag } from '../endpoint-input.ts';
-import { answerMaintenance } from '../maintenance.ts';
 import { within } from '../session-endpoint-config.ts';
 import type { ArbiterRandom } from './arbiters.ts';
 import { isInputQueued, resolveSwitchConfig } from './config.ts';
 import type { ResolvedSwitchConfig } from './config.ts';
-import type { SwitchConfig } from './config-types.ts';
+import type { BufferSpec, SwitchConfig } from './config-types.ts';
 import { SwitchCongestion } from './congestion.ts';
 import { Matcher } from './matcher.ts';
 import type { MatchHost } from './matcher.ts';
 import { CLASSES, classOf, priorityAllowed } from './packet.ts';
 import type { SwitchPacket } from './packet.ts';
-import { decide, isMaintenanceWire } from './receive.ts';
-import type { RouteContext } from './receive.ts';
-import { baseDeviceId, buildSwitchRegisters, isFlowControlParticipant, setAccessPort } from './registers.ts';
+import { isMaintenanceWire } from './receive.ts';
+import { baseDeviceId, buildSwitchRegisters } from './registers.ts';
 import { RouteTable } from './routes.ts';
 import { InputStage, OutputStage } from './stages.ts';
 import { NO_PROBE, SWITCH_COUNTERS, SWITCH_PROBE_COUNTS } from './types.ts';
-import type { CcpDropReason, SwitchCounter, SwitchEvent, SwitchHost, SwitchProbe, SwitchSymbol } from './types.ts';
+import type { SwitchCounter, SwitchEvent, SwitchHost, SwitchProbe, SwitchSymbol } from './types.ts';
+import { OwnPackets } from './own-packets.ts';
 import { SwitchVoq } from './voq-generator.ts';
 import type { VoqHost } from './voq-generator.ts';
-import { VoqStaging } from './voq-staging.ts';
+import { VoqStaging, receiveVoq } from './voq-staging.ts';
 import type { VoqMessageIn } from './voq-staging.ts';
 import { snapshotSwitch } from './snapshot.ts';
 
@@ -63,9 +58,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
   readonly #congestionAtInputs: boolean;
   readonly #staging: VoqStaging<P> | null;
   readonly #voq: SwitchVoq | null;
-  readonly #voqHost: VoqHost;
-  readonly #lpSerialBase: number;
-  readonly #routeContext: RouteContext;
+  readonly #own: OwnPackets<P>;
   readonly #counters: Counters<SwitchCounter> = zeroCounters(SWITCH_COUNTERS);
   readonly #up: Uint8Array;
   readonly #capacity: number;
@@ -77,14 +70,12 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
   /** Free inputs holding a waiting packet: only these can make a decision do anything. */
   #ready = 0;
   #now = 0;
-  /** Whether the host takes events: without, none is built (the simulator's hot paths). */
-  readonly #reporting: boolean;
+
 
   constructor(config: SwitchConfig, host: SwitchHost<P>, options: SwitchCoreOptions = {}) {
     const c = resolveSwitchConfig(config);
     this.config = c;
     this.#host = host;
-    this.#reporting = host.event !== undefined;
     this.#probe = options.probe ?? NO_PROBE;
     const n = c.ports;
     this.routes = new RouteTable(n, c.routeLimit, new Map([...c.routes].map(([id, r]) => [id, r.port])), c.defaultPort);
@@ -97,18 +88,21 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
       ...(c.voq === null ? {} : { voq: { format: c.voq.format, generate: c.voq.generate } }),
     });
     this.registers = regs.space;
-    this.#lpSerialBase = regs.lpSerialBase;
     this.inputs = Array.from({ length: n }, (_, i) => new InputStage<P>(i, c.queueing, n));
     this.outputs = Array.from({ length: n }, (_, o) => new OutputStage<P>(o));
     this.#up = new Uint8Array(n);
     this.#capacity = c.outputPackets;
     this.#inName = Array.from({ length: n }, (_, i) => `${c.name}/in${i}`);
     this.#outName = Array.from({ length: n }, (_, i) => `${c.name}/out${i}`);
+    this.#own = new OwnPackets<P>({
+      host, probe: this.#probe, counters: this.#counters, routes: this.routes, registers: regs.space, lpSerialBase: regs.lpSerialBase, outputs: this.outputs,
+      up: this.#up, ccpQueue: c.ccpQueue, tt: c.tt, outName: this.#outName, now: () => this.#now,
+    });
     if (c.arbitration === 'random' && c.queueing !== 'input-voq' && options.rng === undefined) throw new RangeError(`${c.name}.arbitration random needs a random stream`);
     this.#matcher = new Matcher(c, this, options.rng);
     const v = c.voq;
     this.#staging = v !== null && c.queueing === 'cioq-voq-backpressure' ? new VoqStaging<P>(n, c.routes, v) : null;
-    this.#voqHost = {
+    const voqHost: VoqHost = {
       wanted: (port) => { this.#host.voqWanted(port, this.#now); },
       timer: (at) => { this.#host.voqTimer(at, this.#now); },
       event: (voqEvent, port, detail) => {
@@ -117,10 +111,9 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
       },
     };
     const base = regs.voqBase;
-    this.#voq = v === null || base === undefined ? null : named(() => within('voq', () => new SwitchVoq(regs.space, base, v, n)));
-    this.#routeContext = { route: (id) => this.routes.lookup(id), deviceId: () => baseDeviceId(this.registers, c.tt) };
+    this.#voq = v === null || base === undefined ? null : named(() => within('voq', () => new SwitchVoq(regs.space, base, v, n, voqHost)));
     // A MAINTENANCE write to a Port n VoQ Control CSR reaches the generator (VoQ Table 5-3).
-    regs.space.subscribe((ch) => this.#voq?.registerChanged(regs.space, ch.offset, this.#now, this.#voqHost));
+    regs.space.subscribe((ch) => this.#voq?.registerChanged(regs.space, ch.offset, this.#now));
   }
 
   counters(): Counters<SwitchCounter> {
@@ -159,7 +152,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
 
   snapshot(): Record<string, unknown> {
     return snapshotSwitch(this.config, this.inputs, this.outputs, this.#up, this.routes, {
-      deviceId: this.#routeContext.deviceId(), matcher: this.#matcher.snapshot(), congestion: this.#congestion.snapshot(),
+      deviceId: baseDeviceId(this.registers, this.config.tt), matcher: this.#matcher.snapshot(), congestion: this.#congestion.snapshot(),
       staging: this.#staging, voq: this.#voq, counters: this.counters(),
     });
   }
@@ -175,7 +168,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     this.#now = now;
     if (this.#up[port] === 1) return;
     this.#up[port] = 1;
-    if (recovered) this.#voq?.linkUp(port, now, this.#voqHost);
+    if (recovered) this.#voq?.linkUp(port, now);
     if (this.outputOccupancy(port) > 0) this.#host.kick(port, now);
   }
 
@@ -199,12 +192,12 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     }
     out.dataCount -= queued.length;
     for (const inp of this.inputs) {
-      const gone = inp.removeFor(port, () => true);
+      const gone = inp.removeFor(port);
       if (gone.length === 0) continue;
       dropped += gone.length;
       if (inp.current === null && inp.waiting === 0) this.#ready--;
       for (const p of gone) {
-        if (this.#answers.delete(p)) this.#answerRequest(inp.index, p.wire as Type8ReadRequest | Type8WriteRequest);
+        if (this.#answers.delete(p)) this.#own.answer(inp.index, p.wire as Type8ReadRequest | Type8WriteRequest);
         this.#released(inp.index, p, now);
       }
     }
@@ -214,9 +207,9 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     }
     for (const p of queued) {
       this.#responses.delete(p);
-      if (this.#congestionOut(port)) this.#ccps(port, this.#congestion.dequeue(port, p, now), now);
+      if (this.#congestionOut(port)) this.#own.ccps(port, this.#congestion.dequeue(port, p, now), now);
     }
-    this.#voq?.depth(port, out.dataCount, now, this.#voqHost);
+    this.#voq?.depth(port, out.dataCount, now);
     this.#probe.occupancy(this.#outName[port] as string, now, out.dataCount + out.ownCount, out.bytes);
     if (this.#ready > 0) this.#host.requestDecide(now);
   }
@@ -236,7 +229,10 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
       this.#host.released(i, p, now);
       return;
     }
-    if (inp.count >= (this.config.inputBuffers[i]?.packets ?? 0)) {
+    const buffer = this.config.inputBuffers[i] as Required<BufferSpec>;
+    // Part 6 §6.12 rule 4: priority p only while more than (3 − p) × reserve places are free. A
+    // link that keeps to its credits, or stops when told, never brings one beyond that.
+    if (buffer.packets - inp.count <= (3 - p.prio) * buffer.reservePerPriority) {
       this.#counters.holdOverruns++;
       this.#event({ name: 'hold-overrun', port: i, ftype: p.ftype, destinationID: p.dst });
       return;
@@ -245,35 +241,17 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     let o: number | undefined;
     let answer = false;
     if (p.ftype === 8 && isMaintenanceWire(p.wire)) {
-      const d = decide(p.wire, this.#routeContext);
-      if (d.kind === 'unsupported') {
-        this.#counters.maintenanceUnsupported++;
-        this.#event({ name: 'maintenance-unsupported', port: i, sourceID: d.sourceID, transaction: d.transaction });
+      const m = this.#own.maintenance(i, p, now);
+      if (m === null) {
         this.#host.released(i, p, now);
         return;
       }
-      if (d.kind === 'answer' && d.out === undefined) {
-        // Answered now (a write still takes effect); the response has nowhere to go.
-        const r = this.#answerRequest(i, d.request);
-        if (r !== undefined) this.#noRoute(i, r.ftype, r.destinationID);
-        this.#host.released(i, p, now);
-        return;
-      }
-      if (d.kind === 'forward') {
-        o = d.out;
-        if (d.hopDecremented) {
-          this.#counters.maintenanceForwarded++;
-          q = this.#host.make(d.packet, p.bytes, now, p);
-        }
-      } else if (d.kind === 'answer') {
-        o = d.out;
-        answer = true;
-      }
+      ({ out: o, packet: q, answer } = m);
     } else o = this.routes.lookup(p.dst);
     if (o === undefined || this.#up[o] === 0) {
-      if (answer) this.#answerRequest(i, p.wire as Type8ReadRequest | Type8WriteRequest);
-      if (o === undefined) this.#noRoute(i, p.ftype, p.dst);
-      else this.#portDown(o);
+      if (answer) this.#own.answer(i, p.wire as Type8ReadRequest | Type8WriteRequest);
+      if (o === undefined) this.#own.noRoute(i, p.ftype, p.dst);
+      else this.#own.portDown(o);
       this.#host.released(i, p, now);
       return;
     }
@@ -281,7 +259,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     inp.bytes += q.bytes;
     this.#probe.occupancy(this.#inName[i] as string, now, inp.count, inp.bytes);
     if (answer) this.#answers.add(q);
-    if (this.#congestionAtInputs && this.#congestion.has(i)) this.#ccps(i, this.#congestion.enqueue(i, q, now), now);
+    if (this.#congestionAtInputs && this.#congestion.has(i)) this.#own.ccps(i, this.#congestion.enqueue(i, q, now), now);
     inp.push(q, o);
     if (inp.current === null && inp.waiting === 1) this.#ready++;
     if (this.#ready > 0) this.#host.requestDecide(now);
@@ -322,7 +300,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     let x: P | null = p;
     if (this.#answers.size > 0 && this.#answers.delete(p)) {
       // Part 3 §2.5: performed once its response can be queued (the match checked the room).
-      const r = this.#answerRequest(inp.index, p.wire as Type8ReadRequest | Type8WriteRequest);
+      const r = this.#own.answer(inp.index, p.wire as Type8ReadRequest | Type8WriteRequest);
       x = r === undefined ? null : this.#host.make(r, serialPacketLength(r), now, null);
       if (x !== null) this.#responses.add(x);
     }
@@ -388,8 +366,8 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
       if (p !== null) {
         out.dataCount--;
         this.#left(out, p, now, true);
-        if (!this.#congestionAtInputs && this.#congestion.has(o)) this.#ccps(o, this.#congestion.dequeue(o, p, now), now);
-        this.#voq?.depth(o, out.dataCount, now, this.#voqHost);
+        if (!this.#congestionAtInputs && this.#congestion.has(o)) this.#own.ccps(o, this.#congestion.dequeue(o, p, now), now);
+        this.#voq?.depth(o, out.dataCount, now);
         if (this.#ready > 0) this.#host.requestDecide(now);
         return p;
       }
@@ -413,7 +391,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
   /** The VoQ symbol to send on `port`'s link now, with the status current now; null when none is worth sending. */
   voqNext(port: number, now: number): SwitchSymbol | null {
     this.#now = now;
-    const s = this.#voq?.next(port, now, this.#voqHost) ?? null;
+    const s = this.#voq?.next(port, now) ?? null;
     if (s !== null) {
       this.#counters.voqSymbolsSent++;
       this.#probe.count(SWITCH_PROBE_COUNTS.voqSymbolsSent);
@@ -425,26 +403,13 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
   symbol(o: number, voq: VoqMessageIn | null, now: number): void {
     this.#now = now;
     this.#counters.symbolsReceived++;
-    if (voq === null) return;
-    this.#counters.voqSymbolsReceived++;
-    this.#probe.count(SWITCH_PROBE_COUNTS.voqSymbolsReceived);
-    if (this.#staging === null) {
-      // VoQ §4.1 c "Devices may support only the generation of backpressure messages without the ability to honor messages".
-      this.#counters.voqIgnored++;
-      return;
-    }
-    const r = this.#staging.symbol(o, voq, now);
-    if (r.ignored) this.#counters.voqIgnored++;
-    this.#counters.voqBlocked += r.blocked;
-    this.#counters.voqUnblocked += r.unblocked;
-    if (r.blocked > 0) this.#probe.count(SWITCH_PROBE_COUNTS.voqBlocked, r.blocked);
-    if (r.unblocked > 0) this.#host.kick(o, now);
+    if (voq !== null && receiveVoq(this.#staging, o, voq, now, this.#counters, this.#probe)) this.#host.kick(o, now);
   }
 
   /** The VoQ refresh timer is due. */
   timer(now: number): void {
     this.#now = now;
-    this.#voq?.timer(now, this.#voqHost);
+    this.#voq?.timer(now);
   }
 
   // ---- Internals -------------------------------------------------------------------------------
@@ -458,7 +423,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     inp.count--;
     inp.bytes -= p.bytes;
     this.#probe.occupancy(this.#inName[i] as string, now, inp.count, inp.bytes);
-    if (this.#congestionAtInputs && this.#congestion.has(i)) this.#ccps(i, this.#congestion.dequeue(i, p, now), now);
+    if (this.#congestionAtInputs && this.#congestion.has(i)) this.#own.ccps(i, this.#congestion.dequeue(i, p, now), now);
     this.#host.released(i, p, now);
   }
 
@@ -468,8 +433,8 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     out.bytes += p.bytes;
     if (this.#staging === null || !this.#staging.stage(o, p, now)) out.add(p);
     this.#probe.occupancy(this.#outName[o] as string, now, out.dataCount + out.ownCount, out.bytes);
-    if (!this.#congestionAtInputs && this.#congestion.has(o)) this.#ccps(o, this.#congestion.enqueue(o, p, now), now);
-    this.#voq?.depth(o, out.dataCount, now, this.#voqHost);
+    if (!this.#congestionAtInputs && this.#congestion.has(o)) this.#own.ccps(o, this.#congestion.enqueue(o, p, now), now);
+    this.#voq?.depth(o, out.dataCount, now);
     this.#host.kick(o, now);
   }
 
@@ -484,82 +449,6 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     this.#counters.packetsOut++;
     if (!queued || (this.#responses.size > 0 && this.#responses.delete(p))) return;
     this.#counters.forwarded++;
-  }
-
-  /** Part 3 §2.5 "If the received hop_count is zero, the access is for that switch". */
-  #answerRequest(port: number, request: Type8ReadRequest | Type8WriteRequest): Packet | undefined {
-    setAccessPort(this.registers, port);
-    const a = answerMaintenance(this.registers, request);
-    const read = request.transactionName === 'MAINTENANCE_READ_REQUEST';
-    if (!a.ok) this.#counters.maintenanceErrors++;
-    else if (read) this.#counters.maintenanceReads++;
-    else this.#counters.maintenanceWrites++;
-    this.#event({
-      name: 'maintenance-answered', port, sourceID: request.sourceID, transaction: request.transactionName, offset: request.byteOffset,
-      status: a.ok ? 'DONE' : 'ERROR', ...(a.ok ? {} : { reason: a.reason }),
-    });
-    return a.response;
-  }
-
-  #ccps(k: number, outs: readonly CongestionPointOutput[], now: number): void {
-    for (const x of outs) {
-      if (x.kind === 'send') this.#injectCcp(k, x.packet, now);
-      else {
-        this.#counters.congestionEvents++;
-        if (x.name === 'ccp-dropped') {
-          this.#counters.ccpDropped++;
-          this.#probe.count(SWITCH_PROBE_COUNTS.ccpDropped);
-        }
-        if (this.#reporting) this.#event({ name: 'congestion', port: k, detail: untag(x) });
-      }
-    }
-  }
-
-  /**
-   * Part 9 §2.4.6 rule 1 "the switch shall send a CCP (XOFF) for each congested flow to their
-   * respective end points": routed by its destinationID like any packet, in the class its prio/CRF
-   * name (§2.4.2: prio 3, CRF 1), ahead of data of that class. Not sent (counted, reported) without
-   * a route, on a link that is down, to a port whose Flow Control Participant bit is clear (§4.3
-   * "Do not route or issue flow control transactions to this port"), or when the port already
-   * holds `ccpQueue` of the switch's CCPs (§2.4.6 rule 2 "If a switch runs out of packet buffer
-   * space, it is permitted to drop CCPs").
-   */
-  #injectCcp(congestedPort: number, ccp: Type7Packet, now: number): void {
-    const port = this.routes.lookup(ccp.destinationID);
-    let reason: CcpDropReason | undefined;
-    if (port === undefined) reason = 'no-route';
-    else if (this.#up[port] === 0) reason = 'port-down';
-    else if (!isFlowControlParticipant(this.registers, this.#lpSerialBase, port)) reason = 'not-participant';
-    else if ((this.outputs[port] as OutputStage<P>).ownCount >= this.config.ccpQueue) reason = 'ccp-queue-full';
-    const fields = !this.#reporting ? null : { congestedPort, command: ccp.command, destinationID: ccp.destinationID, tgtdestinationID: ccp.tgtdestinationID, flowID: ccp.flowID };
-    if (port === undefined || reason !== undefined) {
-      this.#counters.ccpDropped++;
-      this.#probe.count(SWITCH_PROBE_COUNTS.ccpDropped);
-      if (fields !== null) this.#event({ name: 'ccp-dropped', port: port ?? null, ...fields, ...(reason === undefined ? {} : { reason }) });
-      return;
-    }
-    const out = this.outputs[port] as OutputStage<P>;
-    const p = this.#host.make(ccp, serialPacketLength(ccp), now, null);
-    out.own.push(p);
-    out.bytes += p.bytes;
-    this.#counters.ccpSent++;
-    this.#probe.count(SWITCH_PROBE_COUNTS.ccpSent);
-    if (fields !== null) this.#event({ name: 'ccp-sent', port, ...fields });
-    this.#probe.occupancy(this.#outName[port] as string, now, out.dataCount + out.ownCount, out.bytes);
-    this.#host.kick(port, now);
-  }
-
-  #noRoute(port: number, ftype: number, destinationID: number): void {
-    this.#counters.noRoute++;
-    this.#probe.count(SWITCH_PROBE_COUNTS.noRoute);
-    if (this.#reporting) this.#event({ name: 'no-route', port, ftype, destinationID });
-  }
-
-  /** A packet for an output whose link is down: counted with those that have no route in the probe (the simulator's "unknown destination"). */
-  #portDown(o: number): void {
-    this.#counters.portDownDrops++;
-    this.#probe.count(SWITCH_PROBE_COUNTS.noRoute);
-    if (this.#reporting) this.#event({ name: 'port-down', port: o, packets: 1 });
   }
 
   #event(e: SwitchEvent): void {

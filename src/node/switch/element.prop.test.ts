@@ -62,7 +62,7 @@ test('issue 8 §1 "bounded buffers with backpressure (no loss)", Part 6 §6.11 r
     const routes: Record<number, number> = { 0: 0, 1: 1, 2: 2, 3: 3 };
     s.far.forEach((port, i) => (routes[4 + i] = port));
     const config: SwitchElementConfig = {
-      deviceId: 0x50, ports: PORTS, routes, inputBuffer: { packets: s.inputHold }, outputBuffer: { packets: s.packets, reservePerPriority: reserve },
+      deviceId: 0x50, ports: PORTS, routes, inputBuffer: { packets: s.inputHold, reservePerPriority: 0 }, outputBuffer: { packets: s.packets, reservePerPriority: reserve },
       ...(s.congestion ? { congestion: { highWatermark: 1, lowWatermark: 0 } } : {}),
     };
     const sw = new SwitchElement(config);

@@ -197,6 +197,19 @@ test('issue 8 §3 (decision): a driver that keeps reading after input-paused ove
   assert.deepEqual(tags(r.drain(3)), [0, 1, 2, 3, 4]);
 });
 
+test('Part 6 §6.12 rule 4 at the input buffer: with 1 of 4 places kept per priority, a priority-0 packet finds no place once one is held, a priority-3 packet still does', () => {
+  const r = new Rig(baseConfig({ inputBuffer: { packets: 4, reservePerPriority: 1 } }));
+  for (let tag = 0; tag < 5; tag++) r.send(0, message(0, 3, { tag }));
+  assert.equal(r.sw.holding(0), 1);
+  // 3 places free: priority 0 needs more than 3 × 1.
+  r.send(0, message(0, 3, { tag: 5 }));
+  assert.equal(r.sw.counters().holdOverruns, 1);
+  r.send(0, message(0, 3, { tag: 6, prio: 3 }));
+  assert.deepEqual([r.sw.counters().holdOverruns, r.sw.holding(0)], [1, 2]);
+  // The first pull frees a place: the priority-3 packet takes it first, and leaves first.
+  assert.deepEqual(tags(r.drain(3)), [0, 6, 1, 2, 3, 4]);
+});
+
 test('engine contract: bad input is normal input: malformed inputs are reported as invalid-input events and counted, never thrown', () => {
   const r = new Rig();
   const bad: unknown[] = [

@@ -145,8 +145,8 @@ export class InputStage<P extends SwitchPacket> {
     return p;
   }
 
-  /** Removes every waiting packet bound for `o` for which `drop` says true (its link went down); returns them. */
-  removeFor(o: number, drop: (p: P) => boolean): P[] {
+  /** Removes every waiting packet bound for `o` (its link went down); returns them. */
+  removeFor(o: number): P[] {
     const gone: P[] = [];
     const keep = (q: Ring<P>, seqs: Ring<number>, outs: Ring<number> | undefined, all: boolean): void => {
       const n = q.length;
@@ -154,7 +154,7 @@ export class InputStage<P extends SwitchPacket> {
         const p = q.shift() as P;
         const s = seqs.shift() as number;
         const out = outs?.shift() ?? o;
-        if ((all || out === o) && drop(p)) gone.push(p);
+        if (all || out === o) gone.push(p);
         else {
           q.push(p);
           seqs.push(s);

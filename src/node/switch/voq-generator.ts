@@ -43,8 +43,10 @@ export class SwitchVoq {
   readonly #base: number;
   readonly #ports: number;
   readonly #depth: Int32Array;
+  readonly #host: VoqHost;
 
-  constructor(space: RegisterSpace, blockBase: number, cfg: ResolvedVoq, ports: number) {
+  constructor(space: RegisterSpace, blockBase: number, cfg: ResolvedVoq, ports: number, host: VoqHost) {
+    this.#host = host;
     this.#cfg = cfg;
     this.#base = blockBase;
     this.#ports = ports;
@@ -57,27 +59,27 @@ export class SwitchVoq {
   }
 
   /** Output `o`'s buffer holds `depth` packets. */
-  depth(o: number, depth: number, now: Time, host: VoqHost): void {
+  depth(o: number, depth: number, now: Time): void {
     if (this.#depth[o] === depth) return;
     this.#depth[o] = depth;
-    this.#run({ kind: 'queue-depth', port: o, depth }, now, host);
+    this.#run({ kind: 'queue-depth', port: o, depth }, now);
   }
 
   /** §4.2 g "may be generated after link recovery to avoid orphaned congestion states". */
-  linkUp(port: number, now: Time, host: VoqHost): void {
-    this.#run({ kind: 'link-recovered', port }, now, host);
+  linkUp(port: number, now: Time): void {
+    this.#run({ kind: 'link-recovered', port }, now);
   }
 
-  timer(now: Time, host: VoqHost): void {
-    this.#run({ kind: 'timer', name: 'refresh' }, now, host);
+  timer(now: Time): void {
+    this.#run({ kind: 'timer', name: 'refresh' }, now);
   }
 
   /** A register of the switch changed; a Port n VoQ Control CSR reaches the generator. */
-  registerChanged(space: RegisterSpace, offset: number, now: Time, host: VoqHost): void {
+  registerChanged(space: RegisterSpace, offset: number, now: Time): void {
     const rel = offset - this.#base - VOQ_LAYOUT[this.#cfg.format].first;
     const port = rel / 4;
     if (rel < 0 || !Number.isInteger(port) || port >= this.#ports) return;
-    this.#run(portControlInput(space, port, { format: this.#cfg.format, blockBase: this.#base }), now, host);
+    this.#run(portControlInput(space, port, { format: this.#cfg.format, blockBase: this.#base }), now);
   }
 
   /** Whether a message waits for `port`'s link. */
@@ -86,11 +88,11 @@ export class SwitchVoq {
   }
 
   /** The next VoQ symbol for `port`'s link, or null when no message is worth sending. */
-  next(port: number, now: Time, host: VoqHost): SwitchSymbol | null {
+  next(port: number, now: Time): SwitchSymbol | null {
     // Each attempt takes at least one due group or finds none the carrier can take.
     for (let n = this.generator.pending(port).length; n > 0; n--) {
       const input: VoqGeneratorInput = this.#cfg.symbol === 'cs64' ? { kind: 'next-cs64', port } : { kind: 'fill', port, symbol: STATUS_CARRIER };
-      for (const o of this.#run(input, now, host)) {
+      for (const o of this.#run(input, now)) {
         if (o.kind === 'cs64' && o.symbol !== null) return { form: 'cs64', symbol: o.symbol };
         if (o.kind === 'stype2' && o.message !== null && o.symbol !== undefined) return { form: 'cs48', stype2: o.stype2, symbol: o.symbol };
       }
@@ -103,7 +105,8 @@ export class SwitchVoq {
   }
 
   /** Runs one input and hands the host what is not an answer to a symbol request. */
-  #run(input: VoqGeneratorInput, now: Time, host: VoqHost): VoqGeneratorOutput[] {
+  #run(input: VoqGeneratorInput, now: Time): VoqGeneratorOutput[] {
+    const host = this.#host;
     const outs = this.generator.handle(input, now);
     for (const o of outs) {
       if (o.kind === 'symbol-wanted') host.wanted(o.port);

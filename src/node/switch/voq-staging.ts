@@ -3,9 +3,12 @@ import type { VoqReceiverOutput, VoqRoute } from '../../voq/receiver-types.ts';
 import type { ControlSymbol64 } from '../../wire/symbol64.ts';
 import type { VoqSymbolForm } from '../../wire/voq-cs64.ts';
 import type { VoqFormat } from '../../wire/voq-stype2.ts';
+import type { Counters } from '../../engine/contract.ts';
 import type { SwitchRoute } from './config-types.ts';
 import { CLASSES, classOf } from './packet.ts';
 import type { SwitchPacket } from './packet.ts';
+import { SWITCH_PROBE_COUNTS } from './types.ts';
+import type { SwitchCounter, SwitchProbe } from './types.ts';
 
 /** A VoQ backpressure message received from downstream: the CS48 stype2 field (and its VC), or a CS64 VoQ symbol. */
 export interface VoqMessageIn {
@@ -128,4 +131,27 @@ export class VoqStaging<P extends SwitchPacket> {
   snapshot(): Record<string, unknown> {
     return { classes: this.#rx.map((r) => r.snapshot()) };
   }
+}
+
+/**
+ * A VoQ backpressure message received on output o's link, counted: honoured by the staging
+ * queues of a 'cioq-voq-backpressure' switch, ignored by the others (VoQ §4.1 c "Devices may
+ * support only the generation of backpressure messages without the ability to honor messages").
+ * Returns whether a staging queue restarted (the output may send again).
+ */
+export function receiveVoq<P extends SwitchPacket>(
+  staging: VoqStaging<P> | null, o: number, voq: VoqMessageIn, now: number, counters: Counters<SwitchCounter>, probe: SwitchProbe,
+): boolean {
+  counters.voqSymbolsReceived++;
+  probe.count(SWITCH_PROBE_COUNTS.voqSymbolsReceived);
+  if (staging === null) {
+    counters.voqIgnored++;
+    return false;
+  }
+  const r = staging.symbol(o, voq, now);
+  if (r.ignored) counters.voqIgnored++;
+  counters.voqBlocked += r.blocked;
+  counters.voqUnblocked += r.unblocked;
+  if (r.blocked > 0) probe.count(SWITCH_PROBE_COUNTS.voqBlocked, r.blocked);
+  return r.unblocked > 0;
 }
