@@ -108,9 +108,19 @@ test('riodp switch config: a port left out of the list exists in the element (Po
   assert.equal(parseSwitchConfig({ deviceId: 1, ports: [{ port: 0, listen: { port: 0 } }] }).element.ports, 2);
 });
 
-test('riodp switch config: the element\'s own checks are reported with the field they name', () => {
-  assert.deepEqual(refusal({ ...BASE, congestion: { highWatermark: 4, lowWatermark: 4 } }), ['congestion.lowWatermark must be below highWatermark']);
-  assert.deepEqual(refusal({ ...BASE, outputBuffer: { packets: 3, reservePerPriority: 1 } }), ['outputBuffer.reservePerPriority must be less than a third of outputBuffer.packets']);
+test('riodp switch config, issue 15: the switch element\'s settings are checked as in a scenario file, with the field they name', () => {
+  assert.deepEqual(refusal({ ...BASE, congestion: { highWatermark: 4, lowWatermark: 4 } }), ['congestion.lowWatermark: expected less than highWatermark (Annex A.1 hysteresis)']);
+  assert.deepEqual(refusal({ ...BASE, outputBuffer: { packets: 3, reservePerPriority: 1 } }), ["outputBuffer.reservePerPriority: expected fewer than packets / 3 (Part 6 §6.12 rule 4: priority 0 keeps a place after the three higher priorities' reserves)"]);
+  assert.deepEqual(refusal({ ...BASE, queueing: 'cioq-voq-backpressure' }), ['voq: missing, expected VoQ settings {high, low} with queueing cioq-voq-backpressure']);
+  assert.deepEqual(refusal({ ...BASE, arbitration: { policy: 'round-robin', weights: [2, 1] } }), ['arbitration.weights: expected only with policy weighted']);
+});
+
+test('riodp switch config, issue 15: queueing, arbitration and buffers reach the element; the output buffer keeps 1 place per priority unless the file says', () => {
+  const c = parseSwitchConfig({ ...BASE, queueing: 'input-voq', iterations: 2, arbitration: { policy: 'weighted', weights: [3, 1], byClass: false }, inputBuffer: { packets: 16 } });
+  assert.deepEqual([c.element.queueing, c.element.iterations, c.element.arbitration, c.element.inputBuffer], ['input-voq', 2, { policy: 'weighted', weights: [3, 1], byClass: false }, { packets: 16 }]);
+  assert.equal(c.element.outputBuffer, undefined);
+  assert.deepEqual(parseSwitchConfig(BASE).element.outputBuffer, { packets: 32, reservePerPriority: 1 });
+  assert.deepEqual(parseSwitchConfig({ ...BASE, outputBuffer: { packets: 8, reservePerPriority: 0 } }).element.outputBuffer, { packets: 8, reservePerPriority: 0 });
 });
 
 test('riodp switch config: a file that is missing or not YAML is refused in one line', () => {

@@ -9,7 +9,10 @@ import { ConfigError } from '../config/issues.ts';
 import type { Issue } from '../config/issues.ts';
 import { checkSchema, loadConfigFile } from '../config/load.ts';
 import { readNamedFile } from '../config/yaml-input.ts';
+import { DEFAULT_OUTPUT_PACKETS, isInputQueued } from '../node/switch/config.ts';
 import { SwitchElement } from '../node/switch/element.ts';
+import { checkSwitchSettings, switchSettingsConfig, switchSettingsShape } from '../node/switch/schema.ts';
+import { dispatch, expecting, int, oneOf } from '../config/zod-parts.ts';
 import type { SwitchElementConfig, SwitchPortConfig } from '../node/switch/element.ts';
 import { MAX_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE } from '../wire/frame-reader.ts';
 import { LOG_LEVELS } from './log.ts';
@@ -45,38 +48,14 @@ Object.defineProperty(SwitchConfigError.prototype, 'name', { value: 'SwitchConfi
 
 // ---- zod building blocks ------------------------------------------------------------------------
 
-function expecting(what: string): (issue: { readonly input?: unknown }) => string {
-  return (issue) => (issue.input === undefined ? `missing, expected ${what}` : `expected ${what}`);
-}
-
-function int(min: number, max: number = Number.MAX_SAFE_INTEGER): z.ZodNumber {
-  const error = expecting(max === Number.MAX_SAFE_INTEGER ? (min === 0 ? 'a non-negative integer' : `an integer >= ${min}`) : `an integer ${min}..${max}`);
-  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
-}
-
-function oneOf<const T extends readonly [string, ...string[]]>(values: T): z.ZodEnum<{ [K in T[number]]: K }> {
-  return z.enum(values, { error: expecting(`one of ${values.join(', ')}`) });
-}
-
-const bool = z.boolean({ error: expecting('true or false') });
 /** The element's ports are 0–254 (Part 1 Table 5-8 PortTotal: at most 255 ports). */
 const switchPort = int(0, 254);
 /** Dev8 and Dev16 (the element's route table widths); the width of `tt` is checked below. */
 const deviceId = int(0, 0xffff);
-const text = (what: string): z.ZodString => z.string({ error: expecting(what) }).min(1, { error: expecting(what) });
-
-/** A `z.unknown()` that parses with the schema `pick(value)` chooses, keeping that schema's issue paths. */
-function dispatch<T>(pick: (v: unknown) => z.ZodType<T>): z.ZodType<T> {
-  return z.unknown().transform((v, ctx): T => {
-    const r = pick(v).safeParse(v);
-    if (r.success) return r.data;
-    for (const issue of r.error.issues) ctx.addIssue({ ...issue });
-    return z.NEVER;
-  });
-}
+const named = (what: string): z.ZodString => z.string({ error: expecting(what) }).min(1, { error: expecting(what) });
 
 const listen = z.strictObject({
-  host: text('an IP address').optional(),
+  host: named('an IP address').optional(),
   port: int(0, 65535),
 }, { error: expecting('a mapping {host?, port}') });
 
@@ -85,37 +64,6 @@ const portEntry = z.strictObject({
   listen,
   accept: dispatch<'any' | number[]>((v) => (v === 'any' ? z.literal('any') : z.array(deviceId, { error: expecting("'any' or a list of device IDs") }))).optional(),
 }, { error: expecting('a mapping {port, listen, accept?}') });
-
-const congestionSettings = z.strictObject({
-  highWatermark: int(0),
-  lowWatermark: int(0),
-  unit: oneOf(['packets', 'bytes']).optional(),
-  capacity: int(1).optional(),
-  policy: z.discriminatedUnion('kind', [
-    z.strictObject({ kind: z.literal('histogram'), flows: int(1, 5) }),
-    z.strictObject({ kind: z.literal('threshold') }),
-  ], { error: expecting("{kind: histogram, flows: 1..5} or {kind: threshold}") }).optional(),
-  responses: oneOf(['fallback', 'ignore', 'equal']).optional(),
-  listCapacity: int(1).optional(),
-  restartOrder: oneOf(['fifo', 'lifo']).optional(),
-  restartStagger: int(0).optional(),
-  crfSupported: bool.optional(),
-  vcCount: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(4), z.literal(8)], { error: expecting('one of 0, 1, 2, 4, 8') }).optional(),
-  ccpFlow: z.strictObject({ prio: int(0, 3), crf: int(0, 1) }, { error: expecting('a mapping {prio, crf}') }).optional(),
-}, { error: expecting('a mapping of congestion point settings {highWatermark, lowWatermark, …}') });
-type CongestionIn = z.infer<typeof congestionSettings>;
-
-const congestion = dispatch<CongestionIn | (CongestionIn | null)[] | null>((v) =>
-  v === null ? z.null() : Array.isArray(v) ? z.array(congestionSettings.nullable()) : congestionSettings);
-
-const voq = z.strictObject({
-  high: int(1),
-  low: int(0),
-  format: oneOf(['seed', 'part12-rev4.1']).optional(),
-  symbol: oneOf(['cs48', 'cs64']).optional(),
-  refreshPeriod: int(1).nullable().optional(),
-  generate: z.array(switchPort, { error: expecting('a list of ports') }).optional(),
-}, { error: expecting('a mapping {high, low, format?, symbol?, refreshPeriod?, generate?}') });
 
 const identity = z.strictObject({
   deviceIdentity: int(0, 0xffff).optional(),
@@ -131,8 +79,8 @@ const identity = z.strictObject({
 const hexKey = z.string({ error: expecting('the key in hex, quoted') }).regex(/^([0-9a-fA-F]{2}){16,64}$/, { error: expecting('16 to 64 bytes in hex') });
 
 const tls = z.strictObject({
-  psk: z.strictObject({ identity: text('the PSK identity'), key: hexKey.optional(), keyFile: text('a file name').optional() }, { error: expecting('a mapping {identity, key | keyFile}') }).optional(),
-  cert: z.strictObject({ cert: text('a PEM file name'), key: text('a PEM file name'), ca: text('a PEM file name'), serverName: text('a name').optional() }, { error: expecting('a mapping {cert, key, ca, serverName?}') }).optional(),
+  psk: z.strictObject({ identity: named('the PSK identity'), key: hexKey.optional(), keyFile: named('a file name').optional() }, { error: expecting('a mapping {identity, key | keyFile}') }).optional(),
+  cert: z.strictObject({ cert: named('a PEM file name'), key: named('a PEM file name'), ca: named('a PEM file name'), serverName: named('a name').optional() }, { error: expecting('a mapping {cert, key, ca, serverName?}') }).optional(),
 }, { error: expecting('a mapping {psk} or {cert}') });
 
 const routes = z.record(z.string().regex(/^(0|[1-9]\d*)$/), switchPort, { error: expecting('a mapping destination ID → port') });
@@ -144,16 +92,13 @@ const schema = z.strictObject({
   routes: routes.default({}),
   defaultPort: switchPort.optional(),
   routeLimit: deviceId.optional(),
-  outputBuffer: z.strictObject({ packets: int(1), reservePerPriority: int(0).optional() }, { error: expecting('a mapping {packets, reservePerPriority?}') }).optional(),
-  inputHold: int(1).optional(),
-  ccpQueue: int(0).optional(),
-  congestion: congestion.optional(),
-  voq: voq.nullable().optional(),
+  // The switch element's settings, as a simulator scenario's `switch` writes them (durations in ns).
+  ...switchSettingsShape({ duration: int(0), period: int(1) }),
   identity: identity.optional(),
   tls: tls.optional(),
   maxFrameSize: int(MIN_MAX_FRAME_SIZE, MAX_MAX_FRAME_SIZE).optional(),
   log: oneOf(LOG_LEVELS).default('info'),
-}, { error: expecting('a mapping of switch settings') });
+}, { error: expecting('a mapping of switch settings') }).superRefine((c, ctx) => { checkSwitchSettings(c, ctx); });
 type SchemaOut = z.infer<typeof schema>;
 
 // ---- checks across fields -----------------------------------------------------------------------
@@ -256,11 +201,12 @@ function toElement(c: SchemaOut): SwitchElementConfig {
   };
   if (c.defaultPort !== undefined) cfg.defaultPort = c.defaultPort;
   if (c.routeLimit !== undefined) cfg.routeLimit = c.routeLimit;
-  if (c.outputBuffer !== undefined) cfg.outputBuffer = defined(c.outputBuffer);
-  if (c.inputHold !== undefined) cfg.inputBuffer = { packets: c.inputHold };
-  if (c.ccpQueue !== undefined) cfg.ccpQueue = c.ccpQueue;
-  if (c.congestion !== undefined) cfg.congestion = Array.isArray(c.congestion) ? c.congestion.map((s) => (s === null ? null : defined(s))) : c.congestion === null ? null : defined(c.congestion);
-  if (c.voq !== undefined) cfg.voq = c.voq === null ? null : defined(c.voq);
+  Object.assign(cfg, switchSettingsConfig(c));
+  // TCP links carry no credits to keep places for the higher priorities (Part 6 §6.12 rule 4):
+  // the output buffer keeps them, 1 per priority unless the file says (decision NS1).
+  const out = cfg.outputBuffer;
+  const packets = out?.packets ?? DEFAULT_OUTPUT_PACKETS;
+  if (out?.reservePerPriority === undefined && !isInputQueued(c.queueing ?? 'output-queued')) cfg.outputBuffer = { packets, reservePerPriority: packets > 3 ? 1 : 0 };
   if (c.identity !== undefined) cfg.identity = defined(c.identity);
   return cfg;
 }

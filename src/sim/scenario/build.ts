@@ -5,7 +5,7 @@ import { FlowTable } from '../fabric/endpoint-flows.ts';
 import { PacketIds } from '../fabric/endpoint-types.ts';
 import type { EndpointConfig } from '../fabric/endpoint-types.ts';
 import { Switch } from '../fabric/switch.ts';
-import type { SwitchCongestionSettings, SwitchVoqSettings } from '../../node/switch/config-types.ts';
+import { switchSettingsConfig } from '../../node/switch/schema.ts';
 import type { SwitchConfig } from '../fabric/switch.ts';
 import type { LinkSpec } from '../fabric/types.ts';
 import { RandomStreams } from '../kernel/random.ts';
@@ -77,28 +77,21 @@ function switchConfig(c: RunConfig, fabric: Fabric, s: number, tt: 0 | 1): Switc
   if (sw === undefined) throw new RangeError(`no switch ${s}`);
   const st = c.switch;
   const routes = Object.fromEntries([...(fabric.routes[s] ?? new Map<number, { port: number; next: number }>())].map(([d, r]) => [d, { port: r.port, next: r.next }]));
-  const congestion: SwitchCongestionSettings | null = st.congestion === null ? null : defined(st.congestion);
-  let voq: SwitchVoqSettings | undefined;
-  if (st.voq !== undefined) {
-    const generate = (fabric.peers[s] ?? []).flatMap((p, port) => (p?.kind === 'switch' ? [port] : []));
-    const widest = Math.min(256, Math.max(...fabric.switches.map((x) => x.ports)));
-    voq = defined({ ...st.voq, generate, stagingQueues: st.voq.stagingQueues ?? widest });
-  }
+  const element = switchSettingsConfig(st);
+  const v = element.voq;
+  // Generation on the links to other switches unless the scenario lists the ports; staging
+  // queues for the widest switch, so every next-hop port of any downstream switch has its own.
+  const generate = v?.generate ?? (fabric.peers[s] ?? []).flatMap((p, port) => (p?.kind === 'switch' ? [port] : []));
+  const widest = Math.min(256, Math.max(...fabric.switches.map((x) => x.ports)));
   return {
+    ...element,
+    ...(v == null ? {} : { voq: { ...v, generate, stagingQueues: v.stagingQueues ?? widest } }),
     name: sw.name,
     ports: sw.ports,
-    queueing: st.queueing,
     routes,
-    inputBuffer: st.buffers,
     speedup: st.speedup,
-    arbitration: st.arbitration,
-    iterations: st.iterations,
     slot: st.slot,
     tt,
-    congestion,
-    ...(st.outputQueue === undefined ? {} : { outputBuffer: { packets: st.outputQueue } }),
-    ...(st.ccpQueue === undefined ? {} : { ccpQueue: st.ccpQueue }),
-    ...(voq === undefined ? {} : { voq }),
   };
 }
 

@@ -14,12 +14,12 @@ test('issue 7 §5 built-in scenario: a two-stage fabric with hotspot and victim 
   const s = builtinScenario();
   assert.deepEqual(s.variants.map((v) => v.name), ['no congestion control', 'Part 9 XON/XOFF', 'VoQ backpressure']);
   const [none, part9, voq] = s.variants.map((v) => v.config);
-  assert.equal(none?.switch.congestion, null);
-  assert.equal(none.switch.queueing, 'output-queued');
+  assert.equal(none?.switch.congestion ?? null, null);
+  assert.equal(none?.switch.queueing, 'output-queued');
   assert.notEqual(part9?.switch.congestion, null);
   assert.equal(part9?.switch.queueing, 'output-queued');
-  assert.equal(voq?.switch.congestion, null);
-  assert.equal(voq.switch.queueing, 'cioq-voq-backpressure');
+  assert.equal(voq?.switch.congestion ?? null, null);
+  assert.equal(voq?.switch.queueing, 'cioq-voq-backpressure');
   for (const v of s.variants) {
     assert.equal(v.fabric.switches.length, 2);
     assert.equal(unreachable(v.fabric), null);

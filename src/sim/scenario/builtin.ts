@@ -45,9 +45,10 @@ linkOverrides:
 switch:
   queueing: output-queued
   speedup: 4
-  buffers:
+  inputBuffer:
     packets: 8
-  outputQueue: 32
+  outputBuffer:
+    packets: 32
 endpoints:
   buffers:
     packets: 8

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scenarioErrors as errors } from '../../../test/support/scenario-errors.ts';
+import { buildFabric } from './build.ts';
 import { parseScenario, withOverrides } from './load.ts';
 import { deepMerge } from './merge.ts';
 
@@ -24,12 +25,10 @@ test('issue 7 §3 scenario schema: a minimal file takes every default', () => {
   assert.equal(c.warmup, 0);
   assert.deepEqual(c.link, { lanes: 4, baud: 3.125, encoding: '8b10b', propagation: 0 });
   assert.deepEqual(c.linkOverrides, []);
-  assert.equal(c.switch.queueing, 'output-queued');
-  assert.equal(c.switch.arbitration, 'round-robin');
-  assert.equal(c.switch.speedup, 1);
-  assert.deepEqual(c.switch.buffers, { packets: 8, reservePerPriority: 1 });
-  assert.equal(c.switch.congestion, null);
-  assert.equal(c.switch.slot, null);
+  assert.deepEqual(c.switch, { speedup: 1, slot: null });
+  // The switch element's own defaults (src/node/switch/config.ts) fill the rest.
+  const sw = buildFabric(s).switches[0]?.config;
+  assert.deepEqual([sw?.queueing, sw?.arbitration, sw?.byClass, sw?.inputBuffers[0], sw?.outputPackets, sw?.congestion.every((x) => x === null)], ['output-queued', 'round-robin', true, { packets: 8, reservePerPriority: 1 }, 32, true]);
   assert.deepEqual(c.endpoints.ccp, { orphanPeriod: 1_000_000_000 });
   assert.equal(c.endpoints.serviceTime, 0);
   assert.equal(c.traffic[0]?.sizes, 256);
@@ -48,7 +47,7 @@ topology: { kind: switch, hosts: 1 }
 link: { lanes: 3, baud: 3.2, encoding: 8b10b, colour: red }
 switch:
   queueing: cioq-voq-backpressure
-  buffers: { packets: 3 }
+  inputBuffer: { packets: 3, reservePerPriority: 1 }
   congestion: { highWatermark: 4, lowWatermark: 4 }
 traffic:
   - { pattern: hotspot, load: 1.5, sizes: 64b, prio: 3 }
@@ -60,7 +59,7 @@ traffic:
     'link.lanes: expected one of 1, 2, 4, 8, 16',
     'link.baud: expected a baud rate in Gbaud from 1.25 to 25.78125, a multiple of 1/1024 (1.25, 2.5, 3.125, 5, 6.25, 10.3125, 12.5, 25.78125)',
     'link.colour: unknown field',
-    'switch.buffers.reservePerPriority: expected fewer than packets / 3 buffers (Part 6 §5: three priorities keep that many each)',
+    "switch.inputBuffer.reservePerPriority: expected fewer than packets / 3 (Part 6 §6.12 rule 4: priority 0 keeps a place after the three higher priorities' reserves)",
     'switch.congestion.lowWatermark: expected less than highWatermark (Annex A.1 hysteresis)',
     'switch.voq: missing, expected VoQ settings {high, low} with queueing cioq-voq-backpressure',
     'traffic.0.sizes: expected a size ("256B"), {min, max}, or a list of {bytes, weight}',
@@ -139,9 +138,9 @@ variants:
 `);
   assert.deepEqual(s.variants.map((v) => v.name), ['off', 'part9', 'voq']);
   assert.equal(s.variants[0]?.config.switch.congestion, null);
-  assert.equal(s.variants[1]?.config.switch.congestion?.highWatermark, 6);
+  assert.deepEqual(s.variants[1]?.config.switch.congestion, { highWatermark: 6, lowWatermark: 2 });
   assert.equal(s.variants[2]?.config.switch.queueing, 'cioq-voq-backpressure');
-  assert.equal(s.variants[2].config.switch.congestion?.highWatermark, 6);
+  assert.deepEqual(s.variants[2].config.switch.congestion, { highWatermark: 6, lowWatermark: 2 });
   assert.equal(s.variants[2].config.seed, 9);
   assert.equal(s.variants[0].config.seed, 1);
 });

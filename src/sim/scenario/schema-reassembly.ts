@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { expecting, int, time } from './schema-parts.ts';
+import { expecting, int } from '../../config/zod-parts.ts';
+import { time } from './schema-parts.ts';
 
 /**
  * `endpoints.reassembly`: the Part 10 reassembler of every end point's sink (src/sim/fabric/

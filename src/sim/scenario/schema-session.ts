@@ -2,7 +2,8 @@ import { z } from 'zod';
 import {
   DEFAULT_PROTOCOL_NAME, DEFAULT_SESSION_STREAM, SIM_READ_TIMEOUT, SIM_RETRY_PERIOD, SIM_TIMEOUT_PERIOD, isProtocolName,
 } from '../fabric/endpoint-session-config.ts';
-import { bool, expecting, int, oneOf, time } from './schema-parts.ts';
+import { bool, expecting, int, oneOf } from '../../config/zod-parts.ts';
+import { time } from './schema-parts.ts';
 
 /**
  * `endpoints.session`: Annex 2 session management in every end point (src/sim/fabric/

@@ -7,7 +7,8 @@ import { SIM_TM_RATE_UNIT, TM_TICK } from '../fabric/endpoint-tm-config.ts';
 import { DEFAULT_QUEUE_LEVEL_BITS } from '../../streaming/tm-queue-steps.ts';
 import { defaultRateBounds } from '../../streaming/tm-rate-bounds.ts';
 import type { EndpointTmConfig } from '../fabric/endpoint-tm-config.ts';
-import { expecting, int, oneOf, size, time } from './schema-parts.ts';
+import { expecting, int, oneOf } from '../../config/zod-parts.ts';
+import { size, time } from './schema-parts.ts';
 
 /**
  * `endpoints.tm`: Part 10 traffic management in every end point (src/sim/fabric/endpoint-tm.ts),

@@ -1,13 +1,9 @@
 import { z } from 'zod';
-import { ARBITRATIONS } from '../../node/switch/arbiters.ts';
-import type { Arbitration } from '../../node/switch/arbiters.ts';
+import { checkSwitchSettings, switchSettingsShape } from '../../node/switch/schema.ts';
 import { BAUD_MAX, BAUD_MIN } from '../fabric/link-rate.ts';
-import { QUEUEINGS } from '../../node/switch/config-types.ts';
-import type { Queueing } from '../../node/switch/config-types.ts';
-import { VOQ_SYMBOL_FORMS } from '../../wire/voq-cs64.ts';
-import { VOQ_FORMATS } from '../../wire/voq-stype2.ts';
 import { arbitrationSettings } from './schema-arbitration.ts';
-import { bool, expecting, hostIds, int, oneOf, real, size, text, time } from './schema-parts.ts';
+import { bool, expecting, int, oneOf, real, text } from '../../config/zod-parts.ts';
+import { hostIds, size, time } from './schema-parts.ts';
 import { reassemblySettings } from './schema-reassembly.ts';
 import { sessionSettings } from './schema-session.ts';
 import { tmSettings } from './schema-tm.ts';
@@ -17,9 +13,6 @@ import { tmSettings } from './schema-tm.ts';
  * the path of each bad field and what was expected"). docs/simulator.md lists every field with its
  * default. Times are integer ps after parsing (units.ts), sizes integer bytes.
  */
-
-/** The engines list their choices as arrays; zod's enum wants a non-empty tuple. */
-type Choices<T extends string> = readonly [T, ...T[]];
 
 const lanes = z.union([z.literal(1), z.literal(2), z.literal(4), z.literal(8), z.literal(16)], { error: expecting('one of 1, 2, 4, 8, 16') });
 
@@ -48,7 +41,7 @@ const linkOverride = z.strictObject({
   symbol: symbolForm.optional(),
 }, { error: expecting('a link override: {match, lanes?, baud?, encoding?, propagation?, symbol?}') });
 
-/** A receiving port's buffers (RxBufferSpec). */
+/** An end point's receive buffers (RxBufferSpec). */
 const buffers = z.strictObject({
   packets: int(1, 1 << 20).default(8),
   reservePerPriority: int(0).default(1),
@@ -57,55 +50,12 @@ const buffers = z.strictObject({
   error: 'expected fewer than packets / 3 buffers (Part 6 §5: three priorities keep that many each)',
 });
 
-const policy = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('histogram'), flows: int(1, 5).default(1) }),
-  z.strictObject({ kind: z.literal('threshold') }),
-], { error: expecting('a policy {kind: histogram, flows} or {kind: threshold}') });
-
-/** Part 9 congestion points (src/flow/congestion-point-types.ts); role and routes come from the switch. */
-const congestion = z.strictObject({
-  highWatermark: int(1),
-  lowWatermark: int(0),
-  unit: oneOf(['packets', 'bytes']).optional(),
-  capacity: int(1).optional(),
-  policy: policy.optional(),
-  responses: oneOf(['fallback', 'ignore', 'equal']).optional(),
-  listCapacity: int(1).optional(),
-  restartOrder: oneOf(['fifo', 'lifo']).optional(),
-  restartStagger: int(0).optional(),
-}, { error: expecting('Part 9 congestion settings {highWatermark, lowWatermark, …} or null') }).refine((c) => c.lowWatermark < c.highWatermark, {
-  path: ['lowWatermark'],
-  error: 'expected less than highWatermark (Annex A.1 hysteresis)',
-});
-
-/** VoQ backpressure (queueing cioq-voq-backpressure): watermarks of the output-queue detector, in packets. */
-const voq = z.strictObject({
-  high: int(1),
-  low: int(0),
-  stagingQueues: int(1, 256).optional(),
-  format: oneOf(VOQ_FORMATS).optional(),
-  symbol: oneOf(VOQ_SYMBOL_FORMS).optional(),
-  refreshPeriod: z.union([time(1), z.null()]).optional(),
-}, { error: expecting('VoQ settings {high, low, …}') }).refine((v) => v.low < v.high, { path: ['low'], error: 'expected less than high' });
-
+/** The switch element's settings (src/node/switch/schema.ts), with the simulator's crossbar timing. */
 const sw = z.strictObject({
-  queueing: oneOf(QUEUEINGS as Choices<Queueing>).default('output-queued'),
-  arbitration: oneOf(ARBITRATIONS as Choices<Arbitration>).default('round-robin'),
+  ...switchSettingsShape({ duration: time(), period: time(1) }),
   speedup: real(1, 1024, 'a crossbar speedup from 1 to 1024').default(1),
-  iterations: int(1, 64).default(1),
-  buffers: buffers.default({ packets: 8, reservePerPriority: 1 }),
-  outputQueue: int(0).optional(),
   slot: z.union([time(1), z.null()]).default(null),
-  ccpQueue: int(0).optional(),
-  congestion: z.union([congestion, z.null()]).default(null),
-  voq: voq.optional(),
-}, { error: expecting('switch settings') }).superRefine((s, ctx) => {
-  if (s.queueing === 'cioq-voq-backpressure' && s.voq === undefined) ctx.addIssue({ code: 'custom', path: ['voq'], message: 'missing, expected VoQ settings {high, low} with queueing cioq-voq-backpressure' });
-  const inputQueued = s.queueing === 'input-fifo' || s.queueing === 'input-voq';
-  if (s.outputQueue !== undefined && (inputQueued ? s.outputQueue > 1 : s.outputQueue < 1)) {
-    ctx.addIssue({ code: 'custom', path: ['outputQueue'], message: inputQueued ? 'expected 0 or 1 with an input-queued switch' : 'expected an integer >= 1' });
-  }
-});
+}, { error: expecting('switch settings') }).superRefine((s, ctx) => { checkSwitchSettings(s, ctx); });
 
 const ccp = z.strictObject({
   orphanPeriod: time(1).default(1_000_000_000),
@@ -199,7 +149,7 @@ export const runSchema = z.strictObject({
   topology,
   link: link.default({ lanes: 4, baud: 3.125, encoding: '8b10b', propagation: 0 }),
   linkOverrides: z.array(linkOverride, { error: expecting('a list of link overrides') }).default([]),
-  switch: sw.default({ queueing: 'output-queued', arbitration: 'round-robin', speedup: 1, iterations: 1, buffers: { packets: 8, reservePerPriority: 1 }, slot: null, congestion: null }),
+  switch: sw.default({ speedup: 1, slot: null }),
   endpoints: endpoints.default({
     buffers: { packets: 8, reservePerPriority: 1 }, serviceTime: 0, sar: false, mtu: 256, sarMtu: 256, queuePdus: 64, crfSupported: true, ccp: { orphanPeriod: 1_000_000_000 },
   }),
