@@ -8,8 +8,8 @@
  */
 import { makeLink } from '../../src/sim/fabric/channel.ts';
 import { Endpoint } from '../../src/sim/fabric/endpoint.ts';
-import { ArbitrationFeature } from '../../src/sim/fabric/endpoint-arbitration.ts';
-import type { EndpointFeature, PacketPosition, SentPacket } from '../../src/sim/fabric/endpoint-feature.ts';
+import { ArbitrationFeature } from '../../src/node/endpoint/arbitration.ts';
+import type { EndpointFeature, PacketPosition, SentPacket } from '../../src/node/endpoint/feature.ts';
 import type { SourceFlow } from '../../src/sim/fabric/endpoint-source.ts';
 import type { EndpointConfig } from '../../src/sim/fabric/endpoint-types.ts';
 import { Switch } from '../../src/sim/fabric/switch.ts';

@@ -9,8 +9,8 @@
 import { makeLink } from '../../src/sim/fabric/channel.ts';
 import type { Channel } from '../../src/sim/fabric/channel.ts';
 import { Endpoint } from '../../src/sim/fabric/endpoint.ts';
-import type { EndpointSessionConfig } from '../../src/sim/fabric/endpoint-session.ts';
-import { SessionFeature } from '../../src/sim/fabric/endpoint-session.ts';
+import type { EndpointSessionConfig } from '../../src/node/endpoint/session.ts';
+import { SessionFeature } from '../../src/node/endpoint/session.ts';
 import type { EndpointConfig, EndpointTraffic } from '../../src/sim/fabric/endpoint-types.ts';
 import { Switch } from '../../src/sim/fabric/switch.ts';
 import type { LinkSpec, PortRx, PortTx, SimPacket, SimSymbol } from '../../src/sim/fabric/types.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { arbFabric, maxInReception, overlappingPulls, starts, startsBeyondGrants } from '../../../test/support/sim-arbitration.ts';
 import type { ArbEvent, ArbFabric, Trace } from '../../../test/support/sim-arbitration.ts';
-import type { EndpointArbitrationConfig } from './endpoint-arbitration-config.ts';
+import type { EndpointArbitrationConfig } from '../../node/endpoint/arbitration-config.ts';
 import type { EndpointConfig } from './endpoint-types.ts';
 
 /** Traffic stops at 150 µs; 2 ms is ample to drain (1 KiB PDUs take about 9 µs on a 1 Gbit/s link). */

@@ -4,9 +4,9 @@ import { arbMessage, arbPacket } from '../../../test/support/sim-arbitration.ts'
 import { bench, dataPacket, withScriptedPeer } from '../../../test/support/sim-endpoint.ts';
 import type { ScriptedPort } from '../../../test/support/sim-endpoint.ts';
 import type { Type7Packet } from '../../wire/type7.ts';
-import { ArbitrationFeature } from './endpoint-arbitration.ts';
-import { SIM_ARB_IDLE_TIMEOUT, SIM_ARB_REQUEST_TIMEOUT, SIM_ARB_RETRY_DELAY } from './endpoint-arbitration-config.ts';
-import type { EndpointArbitrationConfig } from './endpoint-arbitration-config.ts';
+import { ArbitrationFeature } from '../../node/endpoint/arbitration.ts';
+import { SIM_ARB_IDLE_TIMEOUT, SIM_ARB_REQUEST_TIMEOUT, SIM_ARB_RETRY_DELAY } from '../../node/endpoint/arbitration-config.ts';
+import type { EndpointArbitrationConfig } from '../../node/endpoint/arbitration-config.ts';
 import type { Endpoint } from './endpoint.ts';
 import type { SimPacket } from './types.ts';
 

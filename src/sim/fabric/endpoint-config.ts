@@ -3,7 +3,7 @@ import type { CcpEndpointConfig } from '../../flow/ccp-endpoint-types.ts';
 import type { ReassemblerConfig } from '../../streaming/reassembler-types.ts';
 import { PDU_MAX, isMtu } from '../../streaming/segment-pdu.ts';
 import { makeSize } from '../traffic/sizes.ts';
-import { requestFlowId } from './endpoint-flows.ts';
+import { requestFlowId } from '../../node/endpoint/flows.ts';
 import { DEFAULT_QUEUE_PDUS, SIM_ORPHAN_PERIOD } from './endpoint-types.ts';
 import type { EndpointConfig, EndpointTraffic } from './endpoint-types.ts';
 import type { RxBufferSpec } from './types.ts';

@@ -9,9 +9,9 @@
  * follow registration order, so a scenario that registers flows in a fixed order gets the same
  * numbering every run.
  */
-import { flowIdForPacket } from '../../wire/flow-id.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import type { Priority } from './types.ts';
+
 
 export interface FlowInfo {
   readonly index: number;
@@ -27,19 +27,6 @@ export interface FlowInfo {
 /** What the results collector needs from a flow table. */
 export interface FlowCatalog {
   list(): readonly FlowInfo[];
-}
-
-/**
- * Request prio 3 is "Illegal" in Part 9 Table 2-1 and has no flowID: a source's traffic uses prio
- * 0–2. Without CRF support (Part 6 Table 6-6) the CRF bit is not a flow selector, so it must be 0.
- */
-export function requestFlowId(prio: number, crf: number, crfSupported: boolean, field: string): FlowIdLabel {
-  if (!Number.isInteger(prio) || prio < 0 || prio > 2) throw new RangeError(`${field}.prio must be 0, 1 or 2 (prio 3 is illegal for requests, Part 9 Table 2-1)`);
-  if (crf !== 0 && crf !== 1) throw new RangeError(`${field}.crf must be 0 or 1`);
-  if (!crfSupported && crf !== 0) throw new RangeError(`${field}.crf must be 0 when CRF is not supported (Part 6 Table 6-6)`);
-  const m = flowIdForPacket({ prio, crf, response: false, crfSupported });
-  if (m === undefined) throw new RangeError(`${field}.prio has no request flow`);
-  return m.flowID;
 }
 
 export class FlowTable implements FlowCatalog {

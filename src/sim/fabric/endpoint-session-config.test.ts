@@ -5,9 +5,9 @@ import { COMPONENT_TAG_OFFSET, decodeComponentTag } from '../../registers/compon
 import { STANDARD_OFFSETS } from '../../registers/standard.ts';
 import { TT } from '../../wire/header.ts';
 import { maintenanceReadRequest } from '../../wire/type8-build.ts';
-import { SessionBystander } from './endpoint-session-bystander.ts';
-import { resolveSessionFeatureConfig, sessionEndpointConfig } from './endpoint-session-config.ts';
-import type { EndpointSessionConfig } from './endpoint-session.ts';
+import { SessionBystander } from '../../node/endpoint/session-bystander.ts';
+import { resolveSessionFeatureConfig, sessionEndpointConfig } from '../../node/endpoint/session-config.ts';
+import type { EndpointSessionConfig } from '../../node/endpoint/session.ts';
 import type { SimPacket } from './types.ts';
 
 const resolve = (c: EndpointSessionConfig, id = 1, tt = 0) => resolveSessionFeatureConfig(c, id, tt, true);

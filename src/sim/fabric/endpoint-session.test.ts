@@ -6,7 +6,7 @@ import { serialPacketLength } from '../../wire/packet.ts';
 import type { Packet } from '../../wire/packet.ts';
 import { SMP_COMMAND } from '../../wire/smp/header.ts';
 import { decodeSmp } from '../../wire/smp/index.ts';
-import type { EndpointSessionConfig } from './endpoint-session.ts';
+import type { EndpointSessionConfig } from '../../node/endpoint/session.ts';
 import type { SimPacket } from './types.ts';
 
 /** 200 µs: setup takes about 15–25 µs on these 1 Gbit/s links. */

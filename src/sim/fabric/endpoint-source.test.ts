@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { bench, withScriptedPeer } from '../../../test/support/sim-endpoint.ts';
 import type { Type9DataPacket } from '../../wire/type9-types.ts';
 import { Endpoint } from './endpoint.ts';
-import { plainPacketBytes } from './endpoint-packets.ts';
+import { plainPacketBytes } from '../../node/endpoint/packets.ts';
 import type { SimPacket } from './types.ts';
 
 function dsts(ps: (SimPacket | null)[]): string[] {

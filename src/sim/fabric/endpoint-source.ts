@@ -27,14 +27,15 @@ import { makeDestinations } from '../traffic/destinations.ts';
 import { TrafficGenerator } from '../traffic/generator.ts';
 import type { Channel } from './channel.ts';
 import type { ResolvedEndpointConfig } from './endpoint-config.ts';
-import { requestFlowId } from './endpoint-flows.ts';
-import { plainPacketBytes, plainPackets, pduWireTime, sarPackets } from './endpoint-packets.ts';
-import type { PduPackets } from './endpoint-packets.ts';
-import { PduQueue } from './endpoint-queue.ts';
+import { requestFlowId } from '../../node/endpoint/flows.ts';
+import type { TxFlow } from '../../node/endpoint/flows.ts';
+import { plainPacketBytes, plainPackets, pduWireTime, sarPackets } from '../../node/endpoint/packets.ts';
+import type { PduPackets } from '../../node/endpoint/packets.ts';
+import { PduQueue } from '../../node/endpoint/pdu-queue.ts';
 import type { EndpointContext, EndpointCounterName } from './endpoint-types.ts';
-import { FLOW_BLOCK, packetPosition } from './endpoint-feature.ts';
-import type { ControlPacket, EndpointFeature, FlowBlockBit } from './endpoint-feature.ts';
-import { PacketRing } from './endpoint-queue.ts';
+import { FLOW_BLOCK, packetPosition } from '../../node/endpoint/feature.ts';
+import type { ControlPacket, EndpointFeature, FlowBlockBit } from '../../node/endpoint/feature.ts';
+import { Ring } from '../../engine/ring.ts';
 import { dataRate } from './link-rate.ts';
 import type { Priority, SimPacket } from './types.ts';
 
@@ -42,17 +43,9 @@ const EV_ARRIVAL = 0;
 /** Segment payloads are views of this: the simulator models lengths, not data (never written). */
 const ZEROS = new Uint8Array(0x10000);
 
-export interface SourceFlow {
-  readonly index: number;
-  readonly dst: number;
-  readonly prio: Priority;
-  readonly crf: 0 | 1;
-  readonly flowID: FlowIdLabel;
+/** A flow of this source: its PDU queue (src/node/endpoint/flows.ts `TxFlow`). */
+export interface SourceFlow extends TxFlow {
   readonly queue: PduQueue;
-  /** Part 9: false while an XOFF (or the orphan FIFO) keeps the flow stopped (the `xoff` bit of `blocked`). */
-  enabled: boolean;
-  /** Why the flow may not send: FLOW_BLOCK bits (endpoint-feature.ts); 0 when it may. */
-  blocked: number;
   /** The segmenter pull of this flow, one object reused for every segment. */
   readonly pullInput: SegmenterInput;
 }
@@ -79,7 +72,7 @@ export class EndpointSource implements Target {
   /** Flows of each priority that may send now (`#eligible`). */
   readonly #ready = [0, 0, 0];
   /** Control packets of the features, by priority 0–3. */
-  readonly #control = [new PacketRing<SimPacket>(), new PacketRing<SimPacket>(), new PacketRing<SimPacket>(), new PacketRing<SimPacket>()];
+  readonly #control = [new Ring<SimPacket>(), new Ring<SimPacket>(), new Ring<SimPacket>(), new Ring<SimPacket>()];
   #controlQueued = 0;
   /** Set by the end point: the features told about flows, PDUs and packets. */
   features: readonly EndpointFeature[] = [];
@@ -195,7 +188,7 @@ export class EndpointSource implements Target {
       // A lower priority needs even more free buffers.
       if (free <= (3 - p) * reserve) return null;
       if (this.#controlQueued > 0) {
-        const c = (this.#control[p] as PacketRing<SimPacket>).shift();
+        const c = (this.#control[p] as Ring<SimPacket>).shift();
         if (c !== undefined) {
           this.#controlQueued--;
           return c;
@@ -241,7 +234,7 @@ export class EndpointSource implements Target {
     const p: SimPacket = {
       id: this.#ctx.ids.nextPacketId(), kind: c.kind, ftype: ftypeOf(c.kind, c.wire), src: this.#c.id, dst: c.dst, prio: c.prio, crf: c.crf, vc: c.vc ?? 0, bytes: c.bytes, flow: -1, createdAt: now, wire: c.wire,
     };
-    (this.#control[c.prio] as PacketRing<SimPacket>).push(p);
+    (this.#control[c.prio] as Ring<SimPacket>).push(p);
     this.#controlQueued++;
     this.#out?.kick(now);
   }

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bench, withScriptedPeer } from '../../../test/support/sim-endpoint.ts';
 import { tmFeature } from '../../../test/support/sim-tm.ts';
-import { RATE_LEVEL_PERIOD, makeTmEngines } from './endpoint-tm-config.ts';
-import type { EndpointTmConfig } from './endpoint-tm-config.ts';
+import { RATE_LEVEL_PERIOD, makeTmEngines } from '../../node/endpoint/tm-config.ts';
+import type { EndpointTmConfig } from '../../node/endpoint/tm-config.ts';
 
 const FACTS = { id: 1, tt: 0, crfSupported: true };
 

@@ -8,7 +8,7 @@ import { TM_OP } from '../../wire/type9-tm.ts';
 import type { TmMessage } from '../../wire/type9-tm.ts';
 import { type9Length } from '../../wire/type9.ts';
 import type { Type9TmPacket } from '../../wire/type9-types.ts';
-import type { EndpointTmConfig } from './endpoint-tm.ts';
+import type { EndpointTmConfig } from '../../node/endpoint/tm.ts';
 import type { SimPacket } from './types.ts';
 
 /** End point 1 with traffic management, its link's far end scripted (device 2 beyond it). */

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PDU, SLOW, incast, runStar, star, tmFeature, toDst } from '../../../test/support/sim-tm.ts';
 import type { Star } from '../../../test/support/sim-tm.ts';
-import type { EndpointTmConfig } from './endpoint-tm.ts';
+import type { EndpointTmConfig } from '../../node/endpoint/tm.ts';
 import type { EndpointTraffic } from './endpoint-types.ts';
 
 const MODES = ['BASIC', 'RATE', 'CREDIT', 'CREDIT_RATE'] as const;

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { fcParams } from '../../../test/support/fc.ts';
 import { runStar, star, tmFeature, toDst } from '../../../test/support/sim-tm.ts';
 import { TM_MODE_SETTINGS } from '../../streaming/tm-mode.ts';
-import type { EndpointTmConfig } from './endpoint-tm.ts';
+import type { EndpointTmConfig } from '../../node/endpoint/tm.ts';
 
 const STOP = 300_000_000;
 

@@ -4,7 +4,7 @@ import { PDU, SLOW, incast, runStar, star, tmFeature, tmOf, toDst } from '../../
 import { serialLength } from '../../wire/serial.ts';
 import { type9Length } from '../../wire/type9.ts';
 import type { Type9TmPacket } from '../../wire/type9-types.ts';
-import type { EndpointTmConfig } from './endpoint-tm.ts';
+import type { EndpointTmConfig } from '../../node/endpoint/tm.ts';
 
 test('Part 10 §3.4.2, Table 4-4: an XOFF from the congested egress stops the source flow before its next PDU, and XON restarts it', () => {
   const s = incast({ mode: 'BASIC' });

@@ -7,10 +7,10 @@ import type { CcpEndpointConfig } from '../../flow/ccp-endpoint-types.ts';
 import type { ReassemblerConfig } from '../../streaming/reassembler-types.ts';
 import type { RandomStreams } from '../kernel/random.ts';
 import type { TrafficSpec } from '../traffic/generator.ts';
-import type { EndpointArbitrationConfig } from './endpoint-arbitration.ts';
+import type { EndpointArbitrationConfig } from '../../node/endpoint/arbitration.ts';
 import type { FlowTable } from './endpoint-flows.ts';
-import type { EndpointSessionConfig } from './endpoint-session.ts';
-import type { EndpointTmConfig } from './endpoint-tm.ts';
+import type { EndpointSessionConfig } from '../../node/endpoint/session.ts';
+import type { EndpointTmConfig } from '../../node/endpoint/tm.ts';
 import type { Probe, RxBufferSpec } from './types.ts';
 
 /**

@@ -30,11 +30,12 @@ import type { Type7Packet } from '../../wire/type7.ts';
 import type { Scheduler, Target } from '../kernel/scheduler.ts';
 import type { Channel } from './channel.ts';
 import { resolveEndpointConfig } from './endpoint-config.ts';
-import type { EndpointFeature, FeatureHost } from './endpoint-feature.ts';
-import { makeEndpointFeatures } from './endpoint-features.ts';
+import type { EndpointFeature, FeatureHost } from '../../node/endpoint/feature.ts';
+import { makeEndpointFeatures } from '../../node/endpoint/features.ts';
 import type { ResolvedEndpointConfig } from './endpoint-config.ts';
 import { EndpointSink } from './endpoint-sink.ts';
 import { EndpointSource } from './endpoint-source.ts';
+import type { SourceFlow } from './endpoint-source.ts';
 import { EngineTimers } from './endpoint-timers.ts';
 import type { EndpointConfig, EndpointContext, EndpointCounterName } from './endpoint-types.ts';
 import type { PortRx, PortTx, RxBufferSpec, SimPacket, SimSymbol } from './types.ts';
@@ -183,10 +184,11 @@ export class Endpoint implements PortTx, PortRx, Target {
         tt: this.#c.tt,
         crfSupported: this.#c.crfSupported,
         buffers: this.buffers,
-        probe: this.#ctx.probe,
+        count: (name, by) => { this.#ctx.probe.count(name, by); },
         flows: source.flows,
         sendControl: (p, now) => { source.sendControl(p, now); },
-        setBlocked: (f, bit, blocked, now) => { source.setBlocked(f, bit, blocked, now); },
+        // The features see the source's own flows.
+        setBlocked: (f, bit, blocked, now) => { source.setBlocked(f as SourceFlow, bit, blocked, now); },
         timer: (t) => { timers.apply(t); },
       };
       return host;

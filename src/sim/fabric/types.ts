@@ -1,3 +1,5 @@
+import type { NodePacket } from '../../node/endpoint/packet.ts';
+
 /**
  * The fabric model's shared vocabulary (issue 7 §2). Everything here is simulated time in integer
  * picoseconds on the kernel's `Scheduler` (src/sim/kernel/scheduler.ts).
@@ -11,34 +13,14 @@
  * for its priority, so links never lose packets.
  */
 
-export type Priority = 0 | 1 | 2 | 3;
+export type { PacketKind, Priority } from '../../node/endpoint/packet.ts';
 
-export type PacketKind = 'data' | 'ccp' | 'tm' | 'arb' | 'smp';
-
-export interface SimPacket {
-  /** Unique per simulation, increasing in creation order (a deterministic tie-break). */
-  readonly id: number;
-  readonly kind: PacketKind;
-  /** Format type: the decoded packet's, else its kind's (sim-packet.ts `ftypeOf`). */
-  readonly ftype: number;
-  /** sourceID and destinationID (device IDs); a Type 7 packet's tgtdestinationID as `src`. */
-  readonly src: number;
-  readonly dst: number;
-  readonly prio: Priority;
-  readonly crf: 0 | 1;
-  /** Part 6 VC bit / VC number; 0 unless the scenario runs VCs. */
-  readonly vc: number;
-  /** Octets on the wire for the packet itself (header, payload, CRCs, pad), from the codecs' length functions. */
-  readonly bytes: number;
-  /** The traffic flow this packet belongs to (index into the scenario's flows), -1 for control traffic. */
-  readonly flow: number;
-  /** When the source created the PDU (or the packet, for single-packet traffic), ps. */
-  readonly createdAt: number;
-  /** Segment position within its PDU, for PDU latency and SAR. */
-  readonly pdu?: { readonly id: number; readonly index: number; readonly count: number; readonly bytes: number };
-  /** The decoded packet the protocol engines need (a CCP's `Type7Packet`, a Type 9 segment, an SMP message). */
-  readonly wire?: unknown;
-}
+/**
+ * The packet descriptor every component moves (src/node/endpoint/packet.ts `NodePacket`): ids
+ * unique per simulation, times in ps, `wire` the decoded packet the protocol engines need (a CCP's
+ * `Type7Packet`, a Type 9 segment, an SMP message).
+ */
+export type SimPacket = NodePacket;
 
 /** Issue 7 §2 "Links: lane count (1x, 2x, 4x, 8x, 16x), baud rate (1.25 to 25.78125 Gbaud) with 8b/10b or 64b/67b efficiency, propagation delay". */
 export interface LinkSpec {

@@ -23,7 +23,7 @@ import { Scheduler } from '../kernel/scheduler.ts';
 import { makeLink } from '../fabric/channel.ts';
 import { Endpoint } from '../fabric/endpoint.ts';
 import { FlowTable } from '../fabric/endpoint-flows.ts';
-import { plainPacketBytes } from '../fabric/endpoint-packets.ts';
+import { plainPacketBytes } from '../../node/endpoint/packets.ts';
 import { PacketIds } from '../fabric/endpoint-types.ts';
 import type { EndpointTraffic } from '../fabric/endpoint-types.ts';
 import { packetWireTime, symbolBytes, wireTime } from '../fabric/link-rate.ts';

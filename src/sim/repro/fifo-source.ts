@@ -16,7 +16,7 @@
  */
 import type { Scheduler, Target } from '../kernel/scheduler.ts';
 import type { Channel } from '../fabric/channel.ts';
-import { requestFlowId } from '../fabric/endpoint-flows.ts';
+import { requestFlowId } from '../../node/endpoint/flows.ts';
 import type { FlowTable } from '../fabric/endpoint-flows.ts';
 import type { EndpointProbe, PacketIdSource } from '../fabric/endpoint-types.ts';
 import type { RandomStreams } from '../kernel/random.ts';

@@ -14,7 +14,7 @@
  */
 import type { Rng } from '../kernel/random.ts';
 import type { RandomStreams } from '../kernel/random.ts';
-import { requestFlowId } from '../fabric/endpoint-flows.ts';
+import { requestFlowId } from '../../node/endpoint/flows.ts';
 import type { FlowTable } from '../fabric/endpoint-flows.ts';
 import type { PacketIdSource } from '../fabric/endpoint-types.ts';
 import type { PortTx, SimPacket } from '../fabric/types.ts';

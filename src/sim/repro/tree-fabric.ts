@@ -23,7 +23,7 @@ import type { RandomStreams } from '../kernel/random.ts';
 import { makeLink } from '../fabric/channel.ts';
 import { Endpoint } from '../fabric/endpoint.ts';
 import type { FlowTable } from '../fabric/endpoint-flows.ts';
-import { plainPacketBytes } from '../fabric/endpoint-packets.ts';
+import { plainPacketBytes } from '../../node/endpoint/packets.ts';
 import type { EndpointContext } from '../fabric/endpoint-types.ts';
 import { Switch } from '../fabric/switch.ts';
 import type { SwitchRoute } from '../../node/switch/config-types.ts';

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scenarioErrors as errors } from '../../../test/support/scenario-errors.ts';
-import { ArbitrationFeature } from '../fabric/endpoint-arbitration.ts';
-import type { EndpointArbitrationConfig } from '../fabric/endpoint-arbitration.ts';
+import { ArbitrationFeature } from '../../node/endpoint/arbitration.ts';
+import type { EndpointArbitrationConfig } from '../../node/endpoint/arbitration.ts';
 import { buildFabric } from './build.ts';
 import type { BuiltFabric } from './build.ts';
 import { loadScenarioFile, parseScenario } from './load.ts';

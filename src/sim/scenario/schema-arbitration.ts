@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   DEFAULT_ARB_RESOURCES, SIM_ARB_IDLE_TIMEOUT, SIM_ARB_REQUEST_TIMEOUT, SIM_ARB_RETRY_DELAY,
-} from '../fabric/endpoint-arbitration-config.ts';
+} from '../../node/endpoint/arbitration-config.ts';
 import { bool, expecting, int, oneOf } from '../../config/zod-parts.ts';
 import { time } from './schema-parts.ts';
 

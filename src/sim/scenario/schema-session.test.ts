@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scenarioErrors as errors } from '../../../test/support/scenario-errors.ts';
-import { SessionFeature } from '../fabric/endpoint-session.ts';
+import { SessionFeature } from '../../node/endpoint/session.ts';
 import { buildFabric } from './build.ts';
 import { loadScenarioFile, parseScenario } from './load.ts';
 import { runBuilt } from './run.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   DEFAULT_PROTOCOL_NAME, DEFAULT_SESSION_STREAM, SIM_READ_TIMEOUT, SIM_RETRY_PERIOD, SIM_TIMEOUT_PERIOD, isProtocolName,
-} from '../fabric/endpoint-session-config.ts';
+} from '../../node/endpoint/session-config.ts';
 import { bool, expecting, int, oneOf } from '../../config/zod-parts.ts';
 import { time } from './schema-parts.ts';
 

@@ -3,10 +3,10 @@ import { DEFAULT_CREDIT_POLICY, DEFAULT_ON_OFF, DEFAULT_RATE_POLICY } from '../.
 import { DEFAULT_RATE, PDU_BYTES_MAX } from '../../streaming/tm-ingress-config.ts';
 import { TM_MODE_SETTINGS, TM_TYPES_SETTINGS, typesSupporting } from '../../streaming/tm-mode.ts';
 import { RATE_LIMIT } from '../../streaming/tm-rate.ts';
-import { SIM_TM_RATE_UNIT, TM_TICK } from '../fabric/endpoint-tm-config.ts';
+import { SIM_TM_RATE_UNIT, TM_TICK } from '../../node/endpoint/tm-config.ts';
 import { DEFAULT_QUEUE_LEVEL_BITS } from '../../streaming/tm-queue-steps.ts';
 import { defaultRateBounds } from '../../streaming/tm-rate-bounds.ts';
-import type { EndpointTmConfig } from '../fabric/endpoint-tm-config.ts';
+import type { EndpointTmConfig } from '../../node/endpoint/tm-config.ts';
 import { expecting, int, oneOf } from '../../config/zod-parts.ts';
 import { size, time } from './schema-parts.ts';
 

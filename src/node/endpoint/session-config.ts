@@ -1,6 +1,6 @@
 /**
  * Configuration of an end point's Annex 2 session management in the simulator
- * (endpoint-session.ts), and the `SessionEndpoint` configuration it becomes
+ * (session.ts), and the `SessionEndpoint` configuration it becomes
  * (src/node/session-endpoint-types.ts).
  *
  * Every end point of a scenario gets the same settings; the lists `refuse` and `nonParticipants`
@@ -9,7 +9,7 @@
  * simulator relies on is given here scaled (as `SIM_ORPHAN_PERIOD` is for Part 9).
  */
 import { booleanFlag, deviceIdForTt, integerInRange, oneOf, orDefault, positiveInteger } from '../../engine/config-checks.ts';
-import type { SessionEndpointConfig } from '../../node/session-endpoint-types.ts';
+import type { SessionEndpointConfig } from '../session-endpoint-types.ts';
 import { DEFAULT_POLL_PERIOD, DEFAULT_READ_TIMEOUT } from '../../session/discovery-config.ts';
 import type { Conveyance } from '../../session/discovery-types.ts';
 import { DEFAULT_REASSEMBLY_TIMEOUT, DEFAULT_RESPONSE_TIMEOUT } from '../../session/type11-conveyance-config.ts';

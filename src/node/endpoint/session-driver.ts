@@ -1,5 +1,5 @@
 /**
- * How the session feature (endpoint-session.ts) drives its end point's `SessionEndpoint`
+ * How the session feature (session.ts) drives its end point's `SessionEndpoint`
  * (src/node/session-endpoint.ts) and puts its packets on the simulated link.
  *
  * `SessionEndpoint` is pull-based: "Packets leave only when pulled". The driver gives it transmit
@@ -9,11 +9,11 @@
  * framing (Part 6 §2.3–§2.5: CRC and pad).
  */
 import type { Counters } from '../../engine/contract.ts';
-import type { SessionEndpoint } from '../../node/session-endpoint.ts';
-import type { EndpointEventOutput, EndpointPacket, SessionEndpointInput, SessionEndpointOutput } from '../../node/session-endpoint-types.ts';
+import type { SessionEndpoint } from '../session-endpoint.ts';
+import type { EndpointEventOutput, EndpointPacket, SessionEndpointInput, SessionEndpointOutput } from '../session-endpoint-types.ts';
 import { serialPacketLength } from '../../wire/packet.ts';
-import type { FeatureHost } from './endpoint-feature.ts';
-import type { Priority } from './types.ts';
+import type { FeatureHost } from './feature.ts';
+import type { Priority } from './packet.ts';
 
 export const SESSION_FEATURE_COUNTERS = [
   'packetsSent', 'bytesSent', 'packetsReceived',
@@ -78,8 +78,8 @@ export class SessionDriver {
     else if (packet.ftype === 11) c.messagesSent++;
     else if (packet.ftype === 13) c.responsesSent++;
     else c.segmentsSent++;
-    this.#host.probe.count('session.packets');
-    this.#host.probe.count('session.bytes', bytes);
+    this.#host.count('session.packets');
+    this.#host.count('session.bytes', bytes);
   }
 
   /** True when a packet went out. */

@@ -1,10 +1,11 @@
 /**
  * The protocol features an end point can run beside its data path (issue 7 §2 "Endpoints: …
  * traffic management, flow arbitration, and optionally session management to open streams before
- * data flows"): Part 9 flow arbitration (endpoint-arbitration.ts), Part 10 traffic management
- * (endpoint-tm.ts) and Annex 2 session management (endpoint-session.ts). Each one wraps the
- * sans-IO engines of its layer; the end point gives it the packets of its kinds, tells it about
- * PDUs and segments, runs its timers, and sends its control packets.
+ * data flows"; issue 15: composed once, in src/node/endpoint/, for every host): Part 9 flow
+ * arbitration (arbitration.ts), Part 10 traffic management (tm.ts) and Annex 2 session management
+ * (session.ts). Each one wraps the sans-IO engines of its layer; the end point gives it the packets
+ * of its kinds, tells it about PDUs and segments, runs its timers (on its host's clock), and sends
+ * its control packets.
  *
  * A feature holds a flow back by setting a bit of the flow's `blocked` mask. The Part 9 XOFF bit
  * stops a flow at once, between any two packets (§2.4.5 rule 1 "stops all transaction request
@@ -12,11 +13,11 @@
  * so a PDU that has started finishes: a Part 10 context is not left half-filled by them.
  */
 import type { TimerOutput } from '../../engine/contract.ts';
-import type { SourceFlow } from './endpoint-source.ts';
-import type { EndpointProbe } from './endpoint-types.ts';
-import type { PacketKind, Priority, RxBufferSpec, SimPacket } from './types.ts';
+import type { BufferSpec } from '../switch/config-types.ts';
+import type { TxFlow } from './flows.ts';
+import type { NodePacket, PacketKind, Priority } from './packet.ts';
 
-/** Bits of `SourceFlow.blocked`: why a flow may not send. */
+/** Bits of `TxFlow.blocked`: why a flow may not send. */
 export const FLOW_BLOCK = {
   /** Part 9 §2.4.5: an XOFF (or the orphan FIFO) stopped the flow; applies within a PDU too. */
   xoff: 1,
@@ -62,15 +63,16 @@ export interface FeatureHost {
   readonly tt: number;
   readonly crfSupported: boolean;
   /** The end point's receive buffers (Part 6 §5: data of priority p fills at most all but (3 − p) × reservePerPriority). */
-  readonly buffers?: RxBufferSpec;
-  readonly probe: EndpointProbe;
-  /** The source's flows, growing as traffic creates them (`SourceFlow.index` is the scenario flow). */
-  readonly flows: readonly SourceFlow[];
+  readonly buffers?: BufferSpec;
+  /** Named counts (the simulator's results; a host without them may ignore them). */
+  count(name: string, by?: number): void;
+  /** The source's flows, growing as traffic creates them (`TxFlow.index` is the scenario flow). */
+  readonly flows: readonly TxFlow[];
   /** Queues a control packet; it goes before data of its priority (subject to the link's credits). */
   sendControl(packet: ControlPacket, now: number): void;
   /** Sets or clears one reason the flow may not send, and restarts the link when it may send again. */
-  setBlocked(flow: SourceFlow, bit: FlowBlockBit, blocked: boolean, now: number): void;
-  /** Runs an engine timer on the simulator's clock; when due, the feature's `timer(name, now)` is called. */
+  setBlocked(flow: TxFlow, bit: FlowBlockBit, blocked: boolean, now: number): void;
+  /** Runs an engine timer on the host's clock; when due, the feature's `timer(name, now)` is called. */
   timer(t: TimerOutput): void;
 }
 
@@ -93,17 +95,17 @@ export interface EndpointFeature {
   /** The end point is attached and about to start its traffic. */
   start?(now: number): void;
   /** A packet of one of `kinds` arrived for this end point (its buffer is already freed). */
-  receive(p: SimPacket, now: number): void;
+  receive(p: NodePacket, now: number): void;
   /** A flow was created (before its first PDU): a feature may block it from the start. */
-  flowCreated?(f: SourceFlow, now: number): void;
+  flowCreated?(f: TxFlow, now: number): void;
   /** A PDU of `bytes` joined flow `f`'s queue (after the queue took it). */
-  pduQueued?(f: SourceFlow, bytes: number, now: number): void;
+  pduQueued?(f: TxFlow, bytes: number, now: number): void;
   /** A data packet of flow `f` is going on the wire now. */
-  packetSent?(f: SourceFlow, p: SentPacket, now: number): void;
+  packetSent?(f: TxFlow, p: SentPacket, now: number): void;
   /** Sink side: a data packet for this end point arrived (before reassembly and the sink's service). */
-  dataReceived?(p: SimPacket, position: PacketPosition, now: number): void;
+  dataReceived?(p: NodePacket, position: PacketPosition, now: number): void;
   /** Sink side: the sink consumed a data packet (its buffer went back to the link). */
-  dataConsumed?(p: SimPacket, now: number): void;
+  dataConsumed?(p: NodePacket, now: number): void;
   /** Sink side: the receive queue now holds `packets` of `capacity` buffers. */
   sinkLevel?(packets: number, capacity: number, now: number): void;
   /** A timer the feature asked for through `FeatureHost.timer` is due. */

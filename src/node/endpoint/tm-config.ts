@@ -1,5 +1,5 @@
 /**
- * Configuration of an end point's Part 10 traffic management (endpoint-tm.ts): the settings a
+ * Configuration of an end point's Part 10 traffic management (tm.ts): the settings a
  * scenario gives, checked, and the configurations of the two engines they become.
  *
  * Clocks. Simulator time is integer ps, but the ingress engine's token buckets hold bytes × rate

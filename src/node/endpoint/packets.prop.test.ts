@@ -5,7 +5,7 @@ import { fcParams } from '../../../test/support/fc.ts';
 import { segmentPdu } from '../../streaming/segment-pdu.ts';
 import { serialLength } from '../../wire/serial.ts';
 import { type9Length } from '../../wire/type9.ts';
-import { pduBytes, sarPackets } from './endpoint-packets.ts';
+import { pduBytes, sarPackets } from './packets.ts';
 
 test('Part 10 §3.2.5 rules 4–8, §4.2 Figures 4-1–4-4, Part 6 §2.4–§2.5: the priced segments of a PDU are the octets of the segments the engine cuts', () => {
   fc.assert(

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dataCapacity, receiveQueueLevel, sentKind } from './endpoint-tm-levels.ts';
+import { dataCapacity, receiveQueueLevel, sentKind } from './tm-levels.ts';
 import { queueStep, reportStep, stepLevel } from '../../streaming/tm-queue-steps.ts';
 
 test('Part 10 Table 4-4 "Source queue is n/255 full … 0 = empty, 0xFF = full": a flow queue is reported in steps of 1/2^bits rounded down', () => {

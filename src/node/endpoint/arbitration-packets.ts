@@ -1,6 +1,6 @@
 /**
  * The packets flow arbitration puts on and takes off the simulated fabric: Type 7 messages as
- * control packets of kind 'arb' (endpoint-arbitration.ts), and the transaction request flow a
+ * control packets of kind 'arb' (arbitration.ts), and the transaction request flow a
  * received data packet belongs to.
  */
 import { flowIdForChannel, flowIdForPacket, packetChannel } from '../../wire/flow-id.ts';
@@ -8,8 +8,8 @@ import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import { serialLength } from '../../wire/serial.ts';
 import { type7Length } from '../../wire/type7.ts';
 import type { Type7Packet } from '../../wire/type7.ts';
-import type { ControlPacket } from './endpoint-feature.ts';
-import type { Priority, SimPacket } from './types.ts';
+import type { ControlPacket } from './feature.ts';
+import type { Priority, NodePacket } from './packet.ts';
 
 /**
  * A REQUEST, RELEASE, XON(ARB) or XOFF(ARB) as the engines made it: routed to its destinationID,
@@ -48,7 +48,7 @@ export function isType7(w: unknown): w is Type7Packet {
  * a VC1–VC8 packet is "Flow nA" of its channel (Part 6 Table 2-2, Part 9 Table 3-1). Undefined for a
  * request at prio 3, which Part 9 Table 2-1 calls "Illegal".
  */
-export function dataFlowId(p: SimPacket, crfSupported: boolean): FlowIdLabel | undefined {
+export function dataFlowId(p: NodePacket, crfSupported: boolean): FlowIdLabel | undefined {
   if ((p.vc & 1) === 1) return flowIdForChannel(packetChannel(p.vc, p.prio, p.crf, 8));
   return flowIdForPacket({ prio: p.prio, crf: p.crf, response: false, crfSupported })?.flowID;
 }

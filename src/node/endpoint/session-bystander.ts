@@ -6,8 +6,8 @@
  * them, so discovery finds it not participating (§5.3 "the node does not conform") and no stream
  * is opened to it. Any other session packet reaching it is counted and dropped.
  */
-import { isPacket } from '../../node/endpoint-input.ts';
-import { answerMaintenance } from '../../node/maintenance.ts';
+import { isPacket } from '../endpoint-input.ts';
+import { answerMaintenance } from '../maintenance.ts';
 import { buildEndpointRegisters } from '../../registers/builder.ts';
 import type { RegisterSpace } from '../../registers/space.ts';
 import { FTYPE_MAINTENANCE } from '../../wire/type8.ts';

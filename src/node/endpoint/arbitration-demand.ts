@@ -1,12 +1,12 @@
 /**
- * When a source flow asks for a grant and when it may start a PDU (endpoint-arbitration.ts), from
+ * When a source flow asks for a grant and when it may start a PDU (arbitration.ts), from
  * its queue and the ArbTx engine's view of the flow.
  */
 import type { ArbTxFlowView } from '../../flow/arb-tx-flow.ts';
-import type { SourceFlow } from './endpoint-source.ts';
+import type { TxFlow } from './flows.ts';
 
 /** PDUs of the flow's queue that have not started (the head may be part sent). */
-export function pdusToStart(f: SourceFlow): number {
+export function pdusToStart(f: TxFlow): number {
   return f.queue.length - (f.queue.headSent > 0 ? 1 : 0);
 }
 
@@ -17,7 +17,7 @@ export function pdusToStart(f: SourceFlow): number {
  * back (`pending`, e.g. the retry delay after XOFF(ARB)): rule 11 allows one outstanding REQUEST,
  * and asking again on its answer keeps the retry delay in force when the answer is XOFF(ARB).
  */
-export function wantsRequest(f: SourceFlow, s: ArbTxFlowView): boolean {
+export function wantsRequest(f: TxFlow, s: ArbTxFlowView): boolean {
   const needed = pdusToStart(f);
   if (needed === 0 || s.pending !== null || s.outstanding !== null) return false;
   let covered = 0;

@@ -1,5 +1,5 @@
 /**
- * What the flow arbitration of an end point counts (endpoint-arbitration.ts). Each counter is also
+ * What the flow arbitration of an end point counts (arbitration.ts). Each counter is also
  * reported to the results probe as `arb.<name>`, so a run's `counts` sum them over the fabric.
  */
 import type { ArbRxEventName, ArbTxEventName } from '../../flow/arbitration-types.ts';

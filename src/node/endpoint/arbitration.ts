@@ -7,7 +7,7 @@
  *
  * Source. A flow starts blocked (FLOW_BLOCK.arbitration): §2.4.2.1 "arbitrated flows are expected
  * to remain off until explicitly enabled". While PDUs wait that no grant covers, the feature asks
- * ArbTx for one (endpoint-arbitration-demand.ts; single mode: one per PDU, the next asked while the
+ * ArbTx for one (arbitration-demand.ts; single mode: one per PDU, the next asked while the
  * current grant is in use, §2.2.2 pipelining; multi mode: one per backlog, given back with
  * `release` when the queue empties, rule 7). The flow may start a PDU while ArbTx holds a grant
  * for it that is not being released;
@@ -33,18 +33,18 @@ import { flowKey } from '../../flow/flows.ts';
 import { ccpPrioCrf } from '../../wire/flow-id.ts';
 import { type7Command } from '../../wire/type7.ts';
 import type { Type7Packet } from '../../wire/type7.ts';
-import { resolveArbitrationConfig } from './endpoint-arbitration-config.ts';
-import type { EndpointArbitrationConfig, ResolvedArbitrationConfig } from './endpoint-arbitration-config.ts';
-import { ARB_COUNTERS, RX_EVENT_COUNTER, TX_EVENT_COUNTER } from './endpoint-arbitration-counters.ts';
-import type { ArbCounterName } from './endpoint-arbitration-counters.ts';
-import { mayStart, pdusToStart, wantsRequest } from './endpoint-arbitration-demand.ts';
-import { arbControlPacket, dataFlowId, isType7 } from './endpoint-arbitration-packets.ts';
-import { FLOW_BLOCK } from './endpoint-feature.ts';
-import type { EndpointFeature, FeatureHost, PacketPosition, SentPacket } from './endpoint-feature.ts';
-import type { SourceFlow } from './endpoint-source.ts';
-import type { SimPacket } from './types.ts';
+import { resolveArbitrationConfig } from './arbitration-config.ts';
+import type { EndpointArbitrationConfig, ResolvedArbitrationConfig } from './arbitration-config.ts';
+import { ARB_COUNTERS, RX_EVENT_COUNTER, TX_EVENT_COUNTER } from './arbitration-counters.ts';
+import type { ArbCounterName } from './arbitration-counters.ts';
+import { mayStart, pdusToStart, wantsRequest } from './arbitration-demand.ts';
+import { arbControlPacket, dataFlowId, isType7 } from './arbitration-packets.ts';
+import { FLOW_BLOCK } from './feature.ts';
+import type { EndpointFeature, FeatureHost, PacketPosition, SentPacket } from './feature.ts';
+import type { TxFlow } from './flows.ts';
+import type { NodePacket } from './packet.ts';
 
-export type { EndpointArbitrationConfig } from './endpoint-arbitration-config.ts';
+export type { EndpointArbitrationConfig } from './arbitration-config.ts';
 
 const ARB = FLOW_BLOCK.arbitration;
 /** Timer names: the engines' own, behind a prefix per engine. */
@@ -52,7 +52,7 @@ const TX = 'tx:';
 const RX = 'rx:';
 
 interface FlowState {
-  readonly flow: SourceFlow;
+  readonly flow: TxFlow;
   readonly key: string;
   /** Since when the flow has had a PDU ready to start and no grant to start it; null when not waiting. */
   waitingSince: number | null;
@@ -98,25 +98,25 @@ export class ArbitrationFeature implements EndpointFeature {
     });
   }
 
-  flowCreated(f: SourceFlow, now: number): void {
+  flowCreated(f: TxFlow, now: number): void {
     this.#state(f, now);
   }
 
-  pduQueued(f: SourceFlow, _bytes: number, now: number): void {
+  pduQueued(f: TxFlow, _bytes: number, now: number): void {
     const st = this.#state(f, now);
     this.#enter();
     this.#settle(st, now);
     this.#leave(now);
   }
 
-  packetSent(f: SourceFlow, p: SentPacket, now: number): void {
+  packetSent(f: TxFlow, p: SentPacket, now: number): void {
     const st = this.#state(f, now);
     this.#enter();
     this.#txIn({ kind: 'segment', destinationID: f.dst, flowID: f.flowID, segment: p.position }, st, p.position === 'end' || p.position === 'single', now);
     this.#leave(now);
   }
 
-  receive(p: SimPacket, now: number): void {
+  receive(p: NodePacket, now: number): void {
     const w = p.wire;
     if (!isType7(w)) {
       this.#count('malformed');
@@ -137,7 +137,7 @@ export class ArbitrationFeature implements EndpointFeature {
     this.#leave(now);
   }
 
-  dataReceived(p: SimPacket, position: PacketPosition, now: number): void {
+  dataReceived(p: NodePacket, position: PacketPosition, now: number): void {
     const flowID = dataFlowId(p, this.#host.crfSupported);
     if (flowID === undefined) {
       this.#count('unknownFlow');
@@ -178,7 +178,7 @@ export class ArbitrationFeature implements EndpointFeature {
   }
 
   /** The flow's state, created (and the flow blocked) on first sight. */
-  #state(f: SourceFlow, now: number): FlowState {
+  #state(f: TxFlow, now: number): FlowState {
     const key = flowKey(f.dst, f.flowID);
     let st = this.#flows.get(key);
     if (st === undefined) {
@@ -192,7 +192,7 @@ export class ArbitrationFeature implements EndpointFeature {
 
   #count(name: ArbCounterName, by = 1): void {
     this.#counters[name] += by;
-    this.#host.probe.count(`arb.${name}`, by);
+    this.#host.count(`arb.${name}`, by);
   }
 
   #timer(prefix: string, t: TimerOutput): void {

@@ -35,17 +35,17 @@ import { serialLength } from '../../wire/serial.ts';
 import { tmMessage } from '../../wire/type9-tm.ts';
 import { type9Length } from '../../wire/type9.ts';
 import type { Type9TmPacket } from '../../wire/type9-types.ts';
-import { FLOW_BLOCK } from './endpoint-feature.ts';
-import type { ControlPacket, EndpointFeature, FeatureHost, PacketPosition, SentPacket } from './endpoint-feature.ts';
-import type { SourceFlow } from './endpoint-source.ts';
-import { TM_TICK, makeTmEngines } from './endpoint-tm-config.ts';
-import type { EndpointTmConfig } from './endpoint-tm-config.ts';
-import { dataCapacity, receiveQueueLevel, sentKind } from './endpoint-tm-levels.ts';
+import { FLOW_BLOCK } from './feature.ts';
+import type { ControlPacket, EndpointFeature, FeatureHost, PacketPosition, SentPacket } from './feature.ts';
+import type { TxFlow } from './flows.ts';
+import { TM_TICK, makeTmEngines } from './tm-config.ts';
+import type { EndpointTmConfig } from './tm-config.ts';
+import { dataCapacity, receiveQueueLevel, sentKind } from './tm-levels.ts';
 import { queueStep, reportStep, stepLevel } from '../../streaming/tm-queue-steps.ts';
-import type { TmSentKind } from './endpoint-tm-levels.ts';
-import type { Priority, SimPacket } from './types.ts';
+import type { TmSentKind } from './tm-levels.ts';
+import type { Priority, NodePacket } from './packet.ts';
 
-export type { EndpointTmConfig } from './endpoint-tm-config.ts';
+export type { EndpointTmConfig } from './tm-config.ts';
 
 const FLUSH = 'flush';
 const SAMPLE = 'level';
@@ -59,7 +59,7 @@ type TmCounter = (typeof COUNTER_NAMES)[number];
 
 /** One source flow as its ingress queue. */
 interface TmFlow {
-  readonly flow: SourceFlow;
+  readonly flow: TxFlow;
   readonly stream: TmStreamRef;
   readonly queue: string;
   /** The step of the last queue level given to the ingress. */
@@ -122,7 +122,7 @@ export class TmFeature implements EndpointFeature {
     this.#levelPeriod = e.levelPeriod;
   }
 
-  receive(p: SimPacket, now: number): void {
+  receive(p: NodePacket, now: number): void {
     this.#count('received');
     const packet = p.wire;
     if (!isTmPacket(packet)) {
@@ -135,11 +135,11 @@ export class TmFeature implements EndpointFeature {
     else this.#toIngress({ kind: 'tm', packet }, now);
   }
 
-  flowCreated(f: SourceFlow): void {
+  flowCreated(f: TxFlow): void {
     this.#flowOf(f);
   }
 
-  pduQueued(f: SourceFlow, bytes: number, now: number): void {
+  pduQueued(f: TxFlow, bytes: number, now: number): void {
     const t = this.#flowOf(f);
     this.#toIngress({ kind: 'pdu-ready', stream: t.stream, bytes: engineBytes(bytes) }, now);
     // A queue's gate starts as it is when the engine creates it: no output reports it.
@@ -147,7 +147,7 @@ export class TmFeature implements EndpointFeature {
     this.#reportLevel(t, now);
   }
 
-  packetSent(f: SourceFlow, p: SentPacket, now: number): void {
+  packetSent(f: TxFlow, p: SentPacket, now: number): void {
     this.#pulling++;
     try {
       const t = this.#flowOf(f);
@@ -158,7 +158,7 @@ export class TmFeature implements EndpointFeature {
     }
   }
 
-  dataReceived(p: SimPacket, position: PacketPosition, now: number): void {
+  dataReceived(p: NodePacket, position: PacketPosition, now: number): void {
     const streamID = streamOf(p.flow);
     const q = this.#sources.get(p.src);
     if (q === undefined) this.#sources.set(p.src, { sourceID: p.src, streamID, prio: p.prio, fed: null });
@@ -218,7 +218,7 @@ export class TmFeature implements EndpointFeature {
     this.#host.timer({ kind: 'timer', name: SAMPLE, at: now + this.#levelPeriod });
   }
 
-  #flowOf(f: SourceFlow): TmFlow {
+  #flowOf(f: TxFlow): TmFlow {
     let t = this.#flows.get(f.index);
     if (t !== undefined) return t;
     const stream: TmStreamRef = { target: { destinationID: f.dst, cos: COS, streamID: streamOf(f.index), flowID: f.flowID } };
@@ -268,7 +268,7 @@ export class TmFeature implements EndpointFeature {
       } else if (o.kind === 'timer') {
         this.#host.timer({ kind: 'timer', name: o.name, at: o.at === null ? null : o.at * TM_TICK });
       } else if (o.kind === 'event') {
-        this.#host.probe.count(`tm.${o.name}`);
+        this.#host.count(`tm.${o.name}`);
       }
     }
     for (const o of out) if (o.kind === 'tm') this.#send(o.packet, now);
@@ -279,7 +279,7 @@ export class TmFeature implements EndpointFeature {
     const out: TmEgressOutput[] = this.#egress.handle(input, Math.floor(now / TM_TICK));
     for (const o of out) {
       if (o.kind === 'tm') this.#send(o.packet, now);
-      else this.#host.probe.count(`tm.${o.name}`);
+      else this.#host.count(`tm.${o.name}`);
     }
   }
 
@@ -329,6 +329,6 @@ export class TmFeature implements EndpointFeature {
 
   #count(name: TmCounter): void {
     this.#counters[name]++;
-    this.#host.probe.count(`tm.${name}`);
+    this.#host.count(`tm.${name}`);
   }
 }

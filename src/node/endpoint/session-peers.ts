@@ -1,10 +1,10 @@
 /**
  * What a session management end point knows of each destination its flows send to, and of each
- * flow's wait for its stream (endpoint-session.ts). Annex 2 §2.3: "The data streaming process is
+ * flow's wait for its stream (session.ts). Annex 2 §2.3: "The data streaming process is
  * separated into two phases, with the management phase separated from the data phase": a flow's
  * data phase starts when the stream to its destination is open.
  */
-import type { SourceFlow } from './endpoint-source.ts';
+import type { TxFlow } from './flows.ts';
 
 /**
  * Where the management phase with one destination stands. The first six are steps of Figure 3-1
@@ -38,7 +38,7 @@ export type PeerState =
   | 'closed';
 
 export interface FlowRecord {
-  readonly flow: SourceFlow;
+  readonly flow: TxFlow;
   readonly createdAt: number;
   /** When the flow's stream opened (its management phase ended), null while it waits. */
   openedAt: number | null;

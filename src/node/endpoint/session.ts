@@ -15,7 +15,7 @@
  *   packets of kind 'smp' whose `wire` is the decoded packet, priced by the codecs' LP-Serial
  *   length. The simulated data stays the end point's own data packets: the session opens the
  *   streams, it does not carry the data.
- * - `SessionEndpoint` sends only when pulled; the driver (endpoint-session-driver.ts) pulls until it
+ * - `SessionEndpoint` sends only when pulled; the driver (session-driver.ts) pulls until it
  *   is idle after every input, and the end point's control queues then order the packets by
  *   priority on the link.
  *
@@ -24,28 +24,28 @@
  */
 import { zeroCounters } from '../../engine/contract.ts';
 import type { Counters } from '../../engine/contract.ts';
-import { SessionEndpoint } from '../../node/session-endpoint.ts';
-import type { DiscoverCommand, EndpointCommand, EndpointEventOutput, EndpointTimerName } from '../../node/session-endpoint-types.ts';
+import { SessionEndpoint } from '../session-endpoint.ts';
+import type { DiscoverCommand, EndpointCommand, EndpointEventOutput, EndpointTimerName } from '../session-endpoint-types.ts';
 import type { DiscoveryEvent } from '../../session/discovery-types.ts';
 import type { SessionEvent } from '../../session/types.ts';
 import type { Packet } from '../../wire/packet.ts';
 import { PROTO_ID } from '../../wire/smp/header.ts';
-import { FLOW_BLOCK } from './endpoint-feature.ts';
-import type { EndpointFeature, FeatureHost, SentPacket } from './endpoint-feature.ts';
-import { SessionBystander } from './endpoint-session-bystander.ts';
-import { SESSION_FEATURE_COUNTERS, SessionDriver } from './endpoint-session-driver.ts';
-import type { SessionFeatureCounter } from './endpoint-session-driver.ts';
-import { resolveSessionFeatureConfig, sessionEndpointConfig } from './endpoint-session-config.ts';
-import type { EndpointSessionConfig, ResolvedSessionFeatureConfig } from './endpoint-session-config.ts';
-import { flowSnapshot, newPeer, openRef, peerSnapshot, refNode } from './endpoint-session-peers.ts';
-import type { FlowRecord, Peer, PeerState } from './endpoint-session-peers.ts';
-import type { SourceFlow } from './endpoint-source.ts';
-import type { SimPacket } from './types.ts';
+import { FLOW_BLOCK } from './feature.ts';
+import type { EndpointFeature, FeatureHost, SentPacket } from './feature.ts';
+import { SessionBystander } from './session-bystander.ts';
+import { SESSION_FEATURE_COUNTERS, SessionDriver } from './session-driver.ts';
+import type { SessionFeatureCounter } from './session-driver.ts';
+import { resolveSessionFeatureConfig, sessionEndpointConfig } from './session-config.ts';
+import type { EndpointSessionConfig, ResolvedSessionFeatureConfig } from './session-config.ts';
+import { flowSnapshot, newPeer, openRef, peerSnapshot, refNode } from './session-peers.ts';
+import type { FlowRecord, Peer, PeerState } from './session-peers.ts';
+import type { TxFlow } from './flows.ts';
+import type { NodePacket } from './packet.ts';
 
-export type { EndpointSessionConfig } from './endpoint-session-config.ts';
+export type { EndpointSessionConfig } from './session-config.ts';
 
-export { SESSION_FEATURE_COUNTERS } from './endpoint-session-driver.ts';
-export type { SessionFeatureCounter } from './endpoint-session-driver.ts';
+export { SESSION_FEATURE_COUNTERS } from './session-driver.ts';
+export type { SessionFeatureCounter } from './session-driver.ts';
 
 /** The probe counter of each failure state. */
 const FAILURE_COUNTER: Partial<Record<PeerState, SessionFeatureCounter>> = {
@@ -62,7 +62,7 @@ export class SessionFeature implements EndpointFeature {
   readonly #bystander: SessionBystander | null;
   readonly #counters: Counters<SessionFeatureCounter> = zeroCounters(SESSION_FEATURE_COUNTERS);
   readonly #peers = new Map<number, Peer>();
-  readonly #flows = new Map<SourceFlow, FlowRecord>();
+  readonly #flows = new Map<TxFlow, FlowRecord>();
   /** Flows whose first data packet has not left yet (packetSent looks no further once 0). */
   #awaitingFirst = 0;
   #started = false;
@@ -88,7 +88,7 @@ export class SessionFeature implements EndpointFeature {
     for (const p of this.#peers.values()) if (p.state === 'idle') this.#discover(p, now);
   }
 
-  flowCreated(f: SourceFlow, now: number): void {
+  flowCreated(f: TxFlow, now: number): void {
     // A non-participant has no streams to open: its flows send as without session management.
     if (this.#se === null) return;
     const r: FlowRecord = { flow: f, createdAt: now, openedAt: null, firstPacketAt: null };
@@ -110,7 +110,7 @@ export class SessionFeature implements EndpointFeature {
     else if (peer.state === 'discovered') this.#discovered(peer, now);
   }
 
-  packetSent(f: SourceFlow, _p: SentPacket, now: number): void {
+  packetSent(f: TxFlow, _p: SentPacket, now: number): void {
     if (this.#awaitingFirst === 0) return;
     const r = this.#flows.get(f);
     if (r === undefined || r.firstPacketAt !== null) return;
@@ -118,9 +118,9 @@ export class SessionFeature implements EndpointFeature {
     this.#awaitingFirst--;
   }
 
-  receive(p: SimPacket, now: number): void {
+  receive(p: NodePacket, now: number): void {
     this.#counters.packetsReceived++;
-    this.#host.probe.count('session.received');
+    this.#host.count('session.received');
     if (this.#bystander !== null) {
       const a = this.#bystander.answer(p.wire);
       if (a.kind === 'response') this.#driver.send(a.response, now);
@@ -205,7 +205,7 @@ export class SessionFeature implements EndpointFeature {
     this.#enter(p, 'open', now);
     p.streamID = streamID;
     this.#counters.opened++;
-    this.#host.probe.count('session.opened');
+    this.#host.count('session.opened');
     for (const r of p.flows) this.#flowOpened(r, now);
   }
 
@@ -217,8 +217,8 @@ export class SessionFeature implements EndpointFeature {
       c.flowsOpened++;
       c.setupTotal += setup;
       c.setupMax = Math.max(c.setupMax, setup);
-      this.#host.probe.count('session.flowsOpened');
-      this.#host.probe.count('session.setupTime', setup);
+      this.#host.count('session.flowsOpened');
+      this.#host.count('session.setupTime', setup);
     }
     this.#host.setBlocked(r.flow, FLOW_BLOCK.session, false, now);
   }
@@ -231,7 +231,7 @@ export class SessionFeature implements EndpointFeature {
     const counter = FAILURE_COUNTER[state];
     if (counter !== undefined) {
       this.#counters[counter]++;
-      this.#host.probe.count(`session.${counter}`);
+      this.#host.count(`session.${counter}`);
     }
     if (wasOpen) for (const r of p.flows) this.#host.setBlocked(r.flow, FLOW_BLOCK.session, true, now);
   }
@@ -306,7 +306,7 @@ export class SessionFeature implements EndpointFeature {
    */
   #accepted(node: number, now: number): void {
     this.#counters.accepted++;
-    this.#host.probe.count('session.accepted');
+    this.#host.count('session.accepted');
     if (this.#peers.has(node)) return;
     const p = newPeer(node, now);
     this.#peers.set(node, p);
@@ -320,6 +320,6 @@ export class SessionFeature implements EndpointFeature {
 
   #ignored(): void {
     this.#counters.ignored++;
-    this.#host.probe.count('session.ignored');
+    this.#host.count('session.ignored');
   }
 }

@@ -87,35 +87,3 @@ export class PduQueue {
     this.#head = 0;
   }
 }
-
-/** A FIFO of packets waiting at a slow sink, as a growable ring. */
-export class PacketRing<T> {
-  #items: (T | undefined)[] = new Array<T | undefined>(8).fill(undefined);
-  #head = 0;
-  #length = 0;
-
-  get length(): number {
-    return this.#length;
-  }
-
-  push(item: T): void {
-    if (this.#length === this.#items.length) {
-      const next = new Array<T | undefined>(this.#items.length * 2).fill(undefined);
-      for (let k = 0; k < this.#length; k++) next[k] = this.#items[(this.#head + k) % this.#items.length];
-      this.#items = next;
-      this.#head = 0;
-    }
-    this.#items[(this.#head + this.#length) % this.#items.length] = item;
-    this.#length++;
-  }
-
-  /** The oldest item, removed; undefined when empty. */
-  shift(): T | undefined {
-    if (this.#length === 0) return undefined;
-    const item = this.#items[this.#head];
-    this.#items[this.#head] = undefined;
-    this.#head = (this.#head + 1) % this.#items.length;
-    this.#length--;
-    return item;
-  }
-}

@@ -1,5 +1,5 @@
 /**
- * Settings of Part 9 flow arbitration in a simulated end point (endpoint-arbitration.ts). Every
+ * Settings of Part 9 flow arbitration in a simulated end point (arbitration.ts). Every
  * end point of a scenario runs both halves: the transmitter (ArbTx) for the flows it sources and
  * the receiver (ArbRx) for the flows that end at it. Durations are picoseconds, the simulator's
  * unit; the engines' own defaults are nanoseconds (the model CLI) and are scaled here.
