@@ -25,6 +25,10 @@ import type { TlsConfig } from './security.ts';
 import { TM_MODE_SETTINGS, TM_TYPES_SETTINGS } from '../streaming/tm-mode.ts';
 import { DEFAULT_CREDIT_POLICY, DEFAULT_RATE_POLICY } from '../streaming/tm-egress-config.ts';
 import type { FabricTmConfig } from '../node/fabric-endpoint-tm-config.ts';
+import { arbitrationShape } from '../node/endpoint/arbitration-schema.ts';
+import type { FabricArbitrationConfig } from '../node/fabric-endpoint-arb.ts';
+import { withoutUndefined } from '../config/zod-parts.ts';
+import { FLOW_ID_LABELS } from '../wire/flow-id.ts';
 
 
 /** The API layer's bounds (api.ts): what a stream may hold on each side. */
@@ -204,6 +208,11 @@ export const endpointConfigSchema = z.strictObject({
   ccp: z.strictObject({ orphanPeriod: ns.optional(), counterBits: int(1, 31).optional() }).optional(),
   heldLimit: int(1).optional(),
   tm: tmSchema().optional(),
+  // Part 9 flow arbitration (src/node/fabric-endpoint-arb.ts): the settings every host shares, ns, and the Type 9 flows it arbitrates.
+  arbitration: z.strictObject({
+    ...arbitrationShape({ duration: int(0), period: ns }),
+    flows: z.array(z.enum(FLOW_ID_LABELS, { error: expecting(`a flowID (${FLOW_ID_LABELS.join(', ')})`) }), { error: expecting('a list of flowIDs') }).min(1, { error: expecting('at least one flowID') }).optional(),
+  }, { error: expecting('arbitration settings {mode, resources, whenBusy, maxQueued, pipelining, requestTimeout, retryDelay, idleTimeout, flows}') }).nullable().optional(),
   api: z
     .strictObject({ sendWindow: int(1).optional(), rxHigh: int(1).optional(), rxLow: int(0).optional(), rxLimit: int(1).optional(), rxStallMs: int(1).optional(), verifyIdleMs: z.union([int(1), z.null()], { error: expecting('a positive integer (ms) or null') }).optional(), readTimeoutMs: int(1).optional() })
     .optional(),
@@ -276,6 +285,7 @@ function engineConfig(c: Parsed): FabricEndpointConfig {
     ...(c.ccp === undefined ? {} : { ccp: dropUndefined(c.ccp) }),
     ...(c.heldLimit === undefined ? {} : { heldLimit: c.heldLimit }),
     ...(c.tm === undefined ? {} : { tm: tmConfig(c.tm) }),
+    ...(c.arbitration == null ? {} : { arbitration: withoutUndefined(c.arbitration) as FabricArbitrationConfig }),
   };
 }
 

@@ -1,5 +1,7 @@
 import { booleanFlag, orDefault, positiveInteger } from '../engine/config-checks.ts';
 import type { CcpEndpointConfig } from '../flow/ccp-endpoint-types.ts';
+import type { FlowIdLabel } from '../wire/flow-id.ts';
+import type { FabricArbitrationConfig } from './fabric-endpoint-arb.ts';
 import type { FabricTmConfig } from './fabric-endpoint-tm-config.ts';
 import type { FabricEndpointConfig } from './fabric-endpoint-types.ts';
 import type { SessionEndpointConfig } from './session-endpoint-types.ts';
@@ -28,11 +30,16 @@ export interface ResolvedFabricConfig {
   readonly crfSupported: boolean;
   /** Traffic management's settings, checked when its engines are built (fabric-endpoint-tm-config.ts); undefined: none. */
   readonly tm: FabricTmConfig | undefined;
+  /** Flow arbitration's settings, checked when its engines are built (arbitration-config.ts); undefined: none. */
+  readonly arbitration: FabricArbitrationConfig | undefined;
+  readonly tt: number;
+  /** The Type 9 conveyance's flow of DATA and 'normal' messages, the flow arbitrated by default. */
+  readonly normalFlow: FlowIdLabel;
 }
 
 export function resolveFabricConfig(c: FabricEndpointConfig): ResolvedFabricConfig {
   if (typeof c !== 'object' || (c as unknown) === null) throw new RangeError('config must be an end point configuration');
-  const { ccp, heldLimit, gateFlows, verifyOnReassemblyTimeout, tm, ...endpoint } = c;
+  const { ccp, heldLimit, gateFlows, verifyOnReassemblyTimeout, tm, arbitration, ...endpoint } = c;
   const ccpConfig = orDefault<unknown>(ccp, {});
   if (typeof ccpConfig !== 'object' || ccpConfig === null) throw new RangeError('ccp must be the CCP reaction engine\'s configuration');
   const type9 = (c.type9 as SessionEndpointConfig['type9'] | null | undefined) ?? {};
@@ -48,5 +55,8 @@ export function resolveFabricConfig(c: FabricEndpointConfig): ResolvedFabricConf
     crfSupported: crf !== false,
     // From YAML or JSON an absent section may be null.
     tm: (tm as unknown) === null ? undefined : tm,
+    arbitration: (arbitration as unknown) === null ? undefined : arbitration,
+    tt: c.tt ?? 0,
+    normalFlow: typeof type9.normalFlow === 'string' ? type9.normalFlow : '0A',
   };
 }

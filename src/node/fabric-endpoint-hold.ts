@@ -3,6 +3,7 @@ import { flowBits } from '../streaming/segment-pdu.ts';
 import { FLOW_ID_LABELS, flowIdForChannel, flowIdForPacket } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { FTYPE_MAINTENANCE } from '../wire/type8.ts';
+import type { Packet } from '../wire/packet.ts';
 import type { FabricPacket } from './fabric-endpoint-types.ts';
 
 /**
@@ -33,7 +34,7 @@ const WITHOUT_CRF = requestFlows(false);
  * channel 1 + PRIO||CRF (Part 6 Table 2-2) and in that channel's flow, "Flow nA and higher for
  * VCn" (Part 9 Table 3-1), the way the segmenter's flowBits puts segments of 1A–8A there.
  */
-export function stoppableFlow(p: FabricPacket, crfSupported: boolean): FlowIdLabel | undefined {
+export function stoppableFlow(p: Packet, crfSupported: boolean): FlowIdLabel | undefined {
   if (p.ftype === 13) return undefined;
   if (p.ftype === FTYPE_MAINTENANCE && p.transactionName !== 'MAINTENANCE_READ_REQUEST') return undefined;
   const bits = ((p.prio & 3) << 1) | (p.crf & 1);
@@ -111,10 +112,11 @@ export class HeldPackets {
   }
 
   /** The oldest packet of the first held flow that may send again, removed; undefined when none may. */
-  release(maySend: (destinationID: number, flowID: FlowIdLabel) => boolean): FabricPacket | undefined {
+  release(maySend: (destinationID: number, flowID: FlowIdLabel, head: FabricPacket) => boolean): FabricPacket | undefined {
     if (this.#total === 0) return undefined;
     for (const [slot, f] of this.#flows) {
-      if (!maySend(f.destinationID, f.flowID)) continue;
+      const head = f.packets[0];
+      if (head === undefined || !maySend(f.destinationID, f.flowID, head)) continue;
       const packet = f.packets.shift();
       if (f.packets.length === 0) this.#flows.delete(slot);
       if (packet !== undefined) this.#total--;

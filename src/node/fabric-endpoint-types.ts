@@ -4,7 +4,9 @@ import type { TmDesignation } from '../streaming/tm-operand-match.ts';
 import type { TmEgressCommand, TmEgressCounterName, TmIngressCommand, TmIngressCounterName } from '../streaming/tm-types.ts';
 import type { StreamRef } from '../session/types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
+import type { FabricArbitrationConfig } from './fabric-endpoint-arb.ts';
 import type { FabricTmConfig } from './fabric-endpoint-tm-config.ts';
+import type { Type7Packet } from '../wire/type7.ts';
 import type {
   EndpointCounter, EndpointPacket, EndpointTimerName, EngineCounters, GateInput, PacketOutput, SessionEndpointConfig, SessionEndpointInput, SessionEndpointOutput,
 } from './session-endpoint-types.ts';
@@ -66,6 +68,14 @@ export interface FabricEndpointConfig extends SessionEndpointConfig {
    * which reports them, as before.
    */
   readonly tm?: FabricTmConfig;
+  /**
+   * Part 9 flow arbitration (fabric-endpoint-arb.ts, docs/fabric-endpoint.md "Flow arbitration"):
+   * every PDU of the arbitrated Type 9 flows (default the conveyance's normalFlow: DATA3 streams)
+   * waits for a grant from its destination, and this end point grants its own resources to the
+   * flows that end at it. Times in ns, defaults for a real clock (decision FE17). Absent: none; a
+   * flow arbitration message received goes to the CCP engine, which ignores its FAM bits (§3.3).
+   */
+  readonly arbitration?: FabricArbitrationConfig;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -148,8 +158,8 @@ export type FabricEvent =
    */
   | { readonly event: 'tm'; readonly side: 'ingress' | 'egress' | 'endpoint'; readonly name: string; readonly detail: Readonly<Record<string, unknown>> };
 
-/** What the end point sends: the session stack's packets and, with `tm`, Type 9 TM packets (xh = 1). */
-export type FabricPacket = EndpointPacket | Type9TmPacket;
+/** What the end point sends: the session stack's packets, with `tm` Type 9 TM packets (xh = 1), with `arbitration` Type 7 flow arbitration messages. */
+export type FabricPacket = EndpointPacket | Type9TmPacket | Type7Packet;
 
 export type FabricEndpointOutput =
   | Exclude<SessionEndpointOutput, TimerOutput<EndpointTimerName> | PacketOutput>
@@ -222,6 +232,8 @@ export interface FabricCounters {
   readonly engines: EngineCounters;
   readonly ccp: Readonly<Record<string, number>>;
   readonly tm?: FabricTmCounters;
+  /** Flow arbitration's counters (src/node/endpoint/arbitration-counters.ts), only with `arbitration`. */
+  readonly arbitration?: Readonly<Record<string, number>>;
 }
 
 /** One flow's Part 9 state (`FabricEndpoint.flows()`): every (destination, flowID) this end point has sent on or been told about. */

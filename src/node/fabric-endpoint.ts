@@ -14,6 +14,8 @@ import { resolveFabricConfig } from './fabric-endpoint-config.ts';
 import type { ResolvedFabricConfig } from './fabric-endpoint-config.ts';
 import { FlowBook, flowSlot, gateFlows, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
 import type { GateFlow } from './fabric-endpoint-hold.ts';
+import { FabricArbitration } from './fabric-endpoint-arb.ts';
+import type { FabricArbitrationConfig } from './fabric-endpoint-arb.ts';
 import { fabricTm } from './fabric-endpoint-tm.ts';
 import type { FabricTm } from './fabric-endpoint-tm.ts';
 import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
@@ -28,6 +30,7 @@ export type * from './fabric-endpoint-types.ts';
 
 const ORPHAN_TIMER = 'ccp:orphan';
 const TM_TIMERS = 'tm:';
+const ARB_TIMERS = 'arb:';
 
 /**
  * The end point processing element of issue 8's software fabric (fabric-endpoint-types.ts): a
@@ -77,7 +80,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   #now: Time = 0;
   #out: FabricEndpointOutput[] = [];
   readonly #tm: FabricTm | undefined;
-  readonly #maySend = (destinationID: number, flowID: FlowIdLabel): boolean => this.#flowOpen(destinationID, flowID);
+  readonly #arb: FabricArbitration | undefined;
+  readonly #maySend = (destinationID: number, flowID: FlowIdLabel, packet?: FabricPacket): boolean => this.#flowOpen(destinationID, flowID) && (packet === undefined || this.#arb?.mustHold(packet) !== true);
 
   constructor(config: FabricEndpointConfig) {
     const r = resolveFabricConfig(config);
@@ -91,6 +95,10 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       output: (o) => { this.#out.push(o); },
       invalid: (detail) => { this.#invalid(detail); },
     });
+    this.#arb = r.arbitration === undefined ? undefined : within('arbitration', () => new FabricArbitration(r.arbitration as FabricArbitrationConfig, this.#endpoint, r, {
+      timer: (name, at) => { this.#out.push({ kind: 'timer', name: name as FabricTimerName, at }); },
+      regate: (destinationID) => { this.#regate(destinationID); },
+    }));
   }
 
   handle(input: FabricEndpointInput, now: Time): FabricEndpointOutput[] {
@@ -124,12 +132,14 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
         if ((input as { kind: unknown }).kind === 'gate') this.#invalid('gate: the end point gates its flows from the CCPs it receives');
         else if (input.kind !== 'send' || this.#tm?.send(input, now) !== true) this.#fromEndpoint(this.#endpoint.handle(input, now));
     }
+    this.#arb?.observe(now);
     return out;
   }
 
   counters(): FabricCounters {
     const c = { fabric: { ...this.#counters }, endpoint: this.#endpoint.counters(), engines: this.#endpoint.engineCounters(), ccp: this.#ccp.counters() };
-    return this.#tm === undefined ? c : { ...c, tm: this.#tm.counters() };
+    const withTm = this.#tm === undefined ? c : { ...c, tm: this.#tm.counters() };
+    return this.#arb === undefined ? withTm : { ...withTm, arbitration: this.#arb.counters() };
   }
 
   /** Every (destination, flowID) this end point has sent on or been told about, by destination then Table 3-1 order. */
@@ -169,15 +179,21 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       endpoint: this.#endpoint.snapshot(),
       ccp: this.#ccp.snapshot(),
       tm: this.#tm?.snapshot() ?? null,
+      arbitration: this.#arb?.snapshot() ?? null,
     };
   }
 
   // ---- Inputs --------------------------------------------------------------------------------
 
   #packet(p: Packet): void {
-    if (isPacket(p) && p.ftype === 7) this.#type7(p);
-    else if (this.#tm !== undefined && isPacket(p) && p.ftype === 9 && this.#tm.received(p, this.#now)) return;
-    else this.#fromEndpoint(this.#endpoint.handle({ kind: 'packet', packet: p }, this.#now));
+    if (isPacket(p) && p.ftype === 7) {
+      if (this.#arb?.takes(p) === true && malformedCcp(p) === undefined) this.#arb.receive(p, this.#now);
+      else this.#type7(p);
+      return;
+    }
+    if (this.#tm !== undefined && isPacket(p) && p.ftype === 9 && this.#tm.received(p, this.#now)) return;
+    if (this.#arb !== undefined && isPacket(p) && p.ftype === 9) this.#arb.received(p, this.#now);
+    this.#fromEndpoint(this.#endpoint.handle({ kind: 'packet', packet: p }, this.#now));
   }
 
   /** Part 9 §3.2: "destinationID ... which end point the CCP is destined for". */
@@ -201,6 +217,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   #timer(name: FabricTimerName): void {
     if (name === ORPHAN_TIMER) this.#toCcp({ kind: 'timer', name: 'orphan' });
     else if (this.#tm !== undefined && name.startsWith(TM_TIMERS)) this.#tm.timer(name.slice(TM_TIMERS.length), this.#now);
+    else if (this.#arb !== undefined && name.startsWith(ARB_TIMERS)) this.#arb.timer(name.slice(ARB_TIMERS.length), this.#now);
     else this.#fromEndpoint(this.#endpoint.handle({ kind: 'timer', name: name as EndpointTimerName }, this.#now));
   }
 
@@ -242,6 +259,14 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
         sent++;
         continue;
       }
+      // Part 9 flow arbitration messages: a RELEASE travels in its data's flow and waits with it (§2.4.7 rule 12).
+      const arb = this.#arb?.next();
+      if (arb !== undefined) {
+        if (this.#holds(arb)) continue;
+        this.#send(arb);
+        sent++;
+        continue;
+      }
       if (this.#held.full) break;
       const packet = this.#fromEndpoint(this.#endpoint.handle({ kind: 'pull' }, this.#now));
       if (packet === undefined) break;
@@ -257,13 +282,13 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   }
 
   /** Whether `packet` goes into the hold (and does so). */
-  #holds(packet: EndpointPacket): boolean {
+  #holds(packet: FabricPacket): boolean {
     const flowID = stoppableFlow(packet, this.#config.crfSupported);
     if (flowID === undefined) return false;
     const dest = packet.destinationID;
     const slot = flowSlot(dest, flowID);
     this.#book.note(slot, dest, flowID);
-    if (this.#held.count(slot) === 0 && this.#flowOpen(dest, flowID)) return false;
+    if (this.#held.count(slot) === 0 && this.#flowOpen(dest, flowID) && this.#arb?.mustHold(packet) !== true) return false;
     this.#held.hold(slot, dest, flowID, packet);
     this.#counters.held++;
     // With bounded counters a destination no CCP named may share a stopped counter (ccp-endpoint.ts):
@@ -280,7 +305,10 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     const flows = this.#gateFlows;
     if (flows.length === 0) return;
     let mask = 0;
-    for (let i = 0; i < flows.length; i++) if (!this.#flowOpen(destinationID, (flows[i] as GateFlow).heldAs)) mask |= 1 << i;
+    for (let i = 0; i < flows.length; i++) {
+      const f = flows[i] as GateFlow;
+      if (!this.#flowOpen(destinationID, f.heldAs) || this.#arb?.gateStops(destinationID, f.flowID) === true) mask |= 1 << i;
+    }
     const before = this.#gated.get(destinationID) ?? 0;
     if (mask === before) return;
     if (mask === 0) this.#gated.delete(destinationID);
@@ -374,6 +402,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
 
   #send(packet: FabricPacket): void {
     this.#out.push({ kind: 'packet', packet });
+    this.#arb?.sent(packet, this.#now);
   }
 
   #event(detail: FabricEvent): void {

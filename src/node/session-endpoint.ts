@@ -9,7 +9,7 @@ import type { Participation } from '../session/local-advertisement.ts';
 import { Type11Conveyance } from '../session/type11-conveyance.ts';
 import type { Type11ConveyanceOutput, Type11TimerName } from '../session/type11-conveyance-types.ts';
 import { Type9Conveyance } from '../session/type9-conveyance.ts';
-import type { Type9ConveyanceOutput } from '../session/type9-conveyance-types.ts';
+import type { Type9Backlog, Type9ConveyanceOutput } from '../session/type9-conveyance-types.ts';
 import type { SendMessageOutput, SendPduOutput, SessionInput } from '../session/types.ts';
 import type { IdleTimerName } from '../streaming/reassembler-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -129,6 +129,16 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
   /** The end point's configuration space, as MAINTENANCE requests from the network see it. */
   get registers(): RegisterSpace {
     return this.#space;
+  }
+
+  /** What the Type 9 conveyance's segmenter holds for one flow (`Type9Conveyance.backlog`); undefined without a Type 9 conveyance. */
+  type9Backlog(destinationID: number, flowID: FlowIdLabel): Type9Backlog | undefined {
+    return this.#type9?.backlog(destinationID, flowID);
+  }
+
+  /** The flows the Type 9 conveyance's segmenter holds PDUs of. */
+  type9BusyFlows(): readonly { readonly destinationID: number; readonly flowID: FlowIdLabel }[] {
+    return this.#type9?.busyFlows() ?? [];
   }
 
   snapshot(): Record<string, unknown> {

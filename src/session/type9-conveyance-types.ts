@@ -159,3 +159,17 @@ export type Type9CounterName =
   | 'pulls'
   | 'idlePulls'
   | 'invalidInputs';
+
+/** One flow's PDUs in the conveyance's segmenter (`Type9Conveyance.backlog`). */
+export interface Type9Backlog {
+  /** A PDU is being segmented (its start segment has been pulled). */
+  readonly active: boolean;
+  /** Payload bytes of the active PDU already pulled. */
+  readonly headSent: number;
+  /** PDUs waiting to start. */
+  readonly waiting: number;
+  /** Payload bytes not yet pulled, the active PDU's rest and every waiting PDU. */
+  readonly queuedBytes: number;
+  /** The segmenter's number (`PduRef.seq`, increasing) of the newest PDU held, 0 when none. */
+  readonly newest: number;
+}

@@ -11,7 +11,7 @@ import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { TT } from '../wire/header.ts';
 import type { Type9Packet } from '../wire/type9-types.ts';
 import type {
-  Type9ConveyanceConfig, Type9ConveyanceInput, Type9ConveyanceOutput, Type9CounterName, Type9Event, Type9GateInput, Type9Id,
+  Type9Backlog, Type9ConveyanceConfig, Type9ConveyanceInput, Type9ConveyanceOutput, Type9CounterName, Type9Event, Type9GateInput, Type9Id,
   Type9SendInput, Type9SendPduInput, Type9Unit,
 } from './type9-conveyance-types.ts';
 import type { SmpPriority } from './types.ts';
@@ -129,6 +129,25 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
 
   counters(): Counters<Type9CounterName> {
     return { ...this.#counters };
+  }
+
+  /**
+   * What the segmenter holds for one flow, read only (a host that arbitrates the flow, Part 9
+   * §2.4.7, needs to know when a PDU waits and when one is being sent): whether a PDU is being
+   * segmented, its bytes sent, and the PDUs waiting behind it.
+   */
+  backlog(destinationID: number, flowID: FlowIdLabel): Type9Backlog {
+    const active = this.#segmenter.activePdu(destinationID, flowID);
+    const waiting = this.#segmenter.waiting(destinationID, flowID);
+    let bytes = active === undefined ? 0 : active.length - active.bytesSent;
+    for (const w of waiting) bytes += w.length;
+    const newest = waiting.at(-1)?.seq ?? active?.seq ?? 0;
+    return { active: active !== undefined, headSent: active?.bytesSent ?? 0, waiting: waiting.length, queuedBytes: bytes, newest };
+  }
+
+  /** The flows whose PDUs the segmenter holds, in its round-robin order. */
+  busyFlows(): readonly { readonly destinationID: number; readonly flowID: FlowIdLabel }[] {
+    return this.#segmenter.busyFlows();
   }
 
   snapshot(): Record<string, unknown> {

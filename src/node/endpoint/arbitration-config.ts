@@ -1,8 +1,9 @@
 /**
- * Settings of Part 9 flow arbitration in a simulated end point (arbitration.ts). Every
- * end point of a scenario runs both halves: the transmitter (ArbTx) for the flows it sources and
- * the receiver (ArbRx) for the flows that end at it. Durations are picoseconds, the simulator's
- * unit; the engines' own defaults are nanoseconds (the model CLI) and are scaled here.
+ * Settings of Part 9 flow arbitration in an end point (arbitration.ts). Every end point that runs
+ * it runs both halves: the transmitter (ArbTx) for the flows it sources and the receiver (ArbRx)
+ * for the flows that end at it. Durations are in the host's unit, and so are the defaults each host
+ * gives: the simulator's picoseconds (the engines' own defaults, written for the model CLI's
+ * nanoseconds, scaled), the software fabric's nanoseconds on a real clock (`FABRIC_ARB_TIMES`).
  */
 import {
   booleanFlag, nonNegativeInteger, oneOf, orDefault, positiveIntegerOrNull,
@@ -20,6 +21,26 @@ export const SIM_ARB_REQUEST_TIMEOUT = DEFAULT_REQUEST_TIMEOUT * PS_PER_NS;
 export const SIM_ARB_RETRY_DELAY = DEFAULT_RETRY_DELAY * PS_PER_NS;
 /** 1 ms: the ArbRx idle timeout of §2.4.8. */
 export const SIM_ARB_IDLE_TIMEOUT = DEFAULT_IDLE_TIMEOUT * PS_PER_NS;
+/** The time settings' defaults of one host, in its unit. */
+export interface ArbitrationTimes {
+  readonly requestTimeout: number;
+  readonly retryDelay: number;
+  readonly idleTimeout: number;
+}
+
+export const SIM_ARB_TIMES: ArbitrationTimes = { requestTimeout: SIM_ARB_REQUEST_TIMEOUT, retryDelay: SIM_ARB_RETRY_DELAY, idleTimeout: SIM_ARB_IDLE_TIMEOUT };
+
+/**
+ * The software fabric's defaults, ns on the real clock (decision FE17): a REQUEST re-sent after
+ * 1 s, asked again 1 ms after XOFF(ARB), a silent resource taken back after 1 s. The engines'
+ * defaults (100 µs, 10 µs, 1 ms) are fabric round trips of hardware. Over TCP nothing is lost
+ * between live processes, a REQUEST the destination queues (its resources busy, `whenBusy: queue`)
+ * is answered only when a PDU in reception ends, which for a 64 KiB PDU between processes takes
+ * tens of milliseconds, and a resource taken back from a sender that is only slow costs a PDU
+ * (§2.4.8 "possible loss"); 1 s is also how long the end point waits for a silent reassembly.
+ */
+export const FABRIC_ARB_TIMES: ArbitrationTimes = { requestTimeout: 1_000_000_000, retryDelay: 1_000_000, idleTimeout: 1_000_000_000 };
+
 /** Resources (PDUs received at once) of each destination when the scenario does not say. */
 export const DEFAULT_ARB_RESOURCES = 4;
 
@@ -39,11 +60,11 @@ export interface EndpointArbitrationConfig {
   readonly maxQueued?: number | null;
   /** One REQUEST pipelined ahead of the current PDU's end (§2.2.2). Default true. */
   readonly pipelining?: boolean;
-  /** ps without an answer before a REQUEST is re-sent with the same sequence bit; null: never. Default 100 µs. */
+  /** Time without an answer before a REQUEST is re-sent with the same sequence bit; null: never. Default 100 µs (simulator), 10 ms (software fabric). */
   readonly requestTimeout?: number | null;
-  /** ps after XOFF(ARB) before the flow asks again. Default 10 µs. */
+  /** Time after XOFF(ARB) before the flow asks again. Default 10 µs (simulator), 1 ms (software fabric). */
   readonly retryDelay?: number;
-  /** ps a destination's resource may stay silent before §2.4.8 takes it back; null: never. Default 1 ms. */
+  /** Time a destination's resource may stay silent before §2.4.8 takes it back; null: never. Default 1 ms (simulator), 1 s (software fabric). */
   readonly idleTimeout?: number | null;
 }
 
@@ -58,8 +79,8 @@ export interface ResolvedArbitrationConfig {
   readonly idleTimeout: number | null;
 }
 
-/** Checks the settings (RangeError naming `arbitration.<field>`) and fills in the defaults. */
-export function resolveArbitrationConfig(c: EndpointArbitrationConfig): ResolvedArbitrationConfig {
+/** Checks the settings (RangeError naming `arbitration.<field>`) and fills in the defaults (`times`: the host's). */
+export function resolveArbitrationConfig(c: EndpointArbitrationConfig, times: ArbitrationTimes = SIM_ARB_TIMES): ResolvedArbitrationConfig {
   const maxQueued = orDefault(c.maxQueued, null);
   return {
     mode: oneOf(orDefault(c.mode, 'single'), ['single', 'multi'], 'arbitration.mode', 'or'),
@@ -67,11 +88,11 @@ export function resolveArbitrationConfig(c: EndpointArbitrationConfig): Resolved
     whenBusy: oneOf(orDefault(c.whenBusy, 'queue'), ['queue', 'reject'], 'arbitration.whenBusy', 'or'),
     maxQueued: maxQueued === null ? null : nonNegativeInteger(maxQueued, 'arbitration.maxQueued'),
     pipelining: booleanFlag(orDefault(c.pipelining, true), 'arbitration.pipelining'),
-    requestTimeout: positiveIntegerOrNull(orDefault(c.requestTimeout, SIM_ARB_REQUEST_TIMEOUT), 'arbitration.requestTimeout'),
+    requestTimeout: positiveIntegerOrNull(orDefault(c.requestTimeout, times.requestTimeout), 'arbitration.requestTimeout'),
     // The end point is the application here, and it always asks again: a null retry delay (the
     // engine's "the application must ask again") would only mean asking again at once.
-    retryDelay: nonNegativeInteger(orDefault(c.retryDelay, SIM_ARB_RETRY_DELAY), 'arbitration.retryDelay'),
-    idleTimeout: positiveIntegerOrNull(orDefault(c.idleTimeout, SIM_ARB_IDLE_TIMEOUT), 'arbitration.idleTimeout'),
+    retryDelay: nonNegativeInteger(orDefault(c.retryDelay, times.retryDelay), 'arbitration.retryDelay'),
+    idleTimeout: positiveIntegerOrNull(orDefault(c.idleTimeout, times.idleTimeout), 'arbitration.idleTimeout'),
   };
 }
 

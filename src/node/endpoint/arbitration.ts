@@ -1,6 +1,7 @@
 /**
- * Part 9 flow arbitration in a simulated end point (§2.2, §2.4.7, §2.4.8; issue 7 §2 "Endpoints:
- * … flow arbitration"). The end point runs both engines of src/flow/: ArbTx for the flows it
+ * Part 9 flow arbitration in an end point (§2.2, §2.4.7, §2.4.8; issue 7 §2 "Endpoints: … flow
+ * arbitration"), the same for every host: the simulator's end points and the software fabric's
+ * (fabric-endpoint-arb.ts). The end point runs both engines of src/flow/: ArbTx for the flows it
  * sources and ArbRx for the flows that end at it, whose `resources` are the PDUs it accepts at once
  * (e.g. reassembly contexts). The protocol is the engines'; this feature is their driver and the
  * application that asks for grants.
@@ -18,9 +19,9 @@
  * `segment` of the flow its prio/CRF name: the engine frees a single-PDU resource at the PDU's end
  * (rule 5) and restarts its idle timer (§2.4.8).
  *
- * Re-entry. `packetSent` runs inside the link's pull of that very packet; the channel ignores a
- * kick during its pull (the packet pulled restarts it when sent), so the control packets and
- * unblocked flows the engines ask for there are done at once. Engine outputs are collected while
+ * Re-entry. `packetSent` runs inside the host's pull of that very packet (the simulator's channel
+ * ignores a kick during its pull: the packet pulled restarts it when sent), so the control packets
+ * and unblocked flows the engines ask for there are done at once. Engine outputs are collected while
  * an engine call is running and applied after it (`#flush`), because an applied effect can call
  * back into this feature.
  */
@@ -34,7 +35,7 @@ import { ccpPrioCrf } from '../../wire/flow-id.ts';
 import { type7Command } from '../../wire/type7.ts';
 import type { Type7Packet } from '../../wire/type7.ts';
 import { resolveArbitrationConfig } from './arbitration-config.ts';
-import type { EndpointArbitrationConfig, ResolvedArbitrationConfig } from './arbitration-config.ts';
+import type { ArbitrationTimes, EndpointArbitrationConfig, ResolvedArbitrationConfig } from './arbitration-config.ts';
 import { ARB_COUNTERS, RX_EVENT_COUNTER, TX_EVENT_COUNTER } from './arbitration-counters.ts';
 import type { ArbCounterName } from './arbitration-counters.ts';
 import { mayStart, pdusToStart, wantsRequest } from './arbitration-demand.ts';
@@ -79,9 +80,10 @@ export class ArbitrationFeature implements EndpointFeature {
   #allocated = 0;
   #maxAllocated = 0;
 
-  constructor(host: FeatureHost, config: EndpointArbitrationConfig) {
+  /** `times`: the host's defaults of the durations (arbitration-config.ts). */
+  constructor(host: FeatureHost, config: EndpointArbitrationConfig, times?: ArbitrationTimes) {
     this.#host = host;
-    const c = resolveArbitrationConfig(config);
+    const c = resolveArbitrationConfig(config, times);
     this.config = c;
     this.#tx = new ArbTx({
       localID: host.id, tt: host.tt, crfSupported: host.crfSupported, pipelining: c.pipelining, requestTimeout: c.requestTimeout, retryDelay: c.retryDelay,
