@@ -232,7 +232,7 @@ export function parseSwitchConfig(value: unknown, opts: { readonly baseDir?: str
   if (issues.length > 0) throw new SwitchConfigError(issues);
   const element = toElement(c);
   try {
-    // The element's own checks (a congestion point's watermarks, the output buffer's reserve).
+    // The element's own checks beyond the schema's (a congestion point's engine settings, ports a list names).
     new SwitchElement(element);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;

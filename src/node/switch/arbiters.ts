@@ -1,3 +1,6 @@
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+
 /**
  * How an output chooses among the inputs contending for it (issue 7 §2 "input FIFO" switches;
  * issue 15 "output arbitration policy (round robin, fixed priority, weighted; by priority and CRF
@@ -19,6 +22,12 @@ export const ARBITRATIONS: readonly Arbitration[] = ['random', 'round-robin', 'f
 export interface ArbiterRandom {
   /** A uniform integer in [0, n). */
   int(n: number): number;
+}
+
+/** A stream for `random` from a seed (pure-rand's xoroshiro128+), for hosts without streams of their own. */
+export function seededRandom(seed: number): ArbiterRandom {
+  const g = xoroshiro128plus(seed);
+  return { int: (n) => uniformInt(g, 0, n - 1) };
 }
 
 /** The arbiters of every output of one switch: round-robin pointers, weighted turns, the random stream. */

@@ -97,6 +97,11 @@ export interface SwitchArbitrationSettings {
    * (default true): the order in which the switch serves its queues, applied to the inputs.
    */
   readonly byClass?: boolean;
+  /**
+   * `random`: the seed of its stream (default 1). A host with seeded streams of its own (the
+   * simulator: `switch:<name>:arb` of the scenario's seed) uses them unless a seed is given here.
+   */
+  readonly seed?: number;
 }
 
 export interface SwitchConfig {

@@ -32,6 +32,12 @@ export interface ResolvedVoq {
 export interface ResolvedSwitchConfig {
   readonly name: string;
   readonly deviceId: number;
+  /**
+   * Whether the configuration gave the switch a device ID. Without one, a MAINTENANCE request is
+   * for the switch by hop_count 0 only, until host software writes its Base Device ID CSR: the
+   * all-ones reset value may be an end point's ID in a large Dev8 fabric (decision SW7).
+   */
+  readonly hasDeviceId: boolean;
   readonly tt: 0 | 1;
   readonly ports: number;
   readonly routeLimit: number;
@@ -47,6 +53,8 @@ export interface ResolvedSwitchConfig {
   readonly arbitration: Arbitration;
   readonly weights: readonly number[];
   readonly byClass: boolean;
+  /** `random`'s seed when the configuration gives one; null: the host's stream, else 1. */
+  readonly seed: number | null;
   readonly iterations: number;
   readonly ccpQueue: number;
   /** Per port: its congestion point's configuration, or null. */
@@ -111,7 +119,7 @@ function checkInputBuffers(v: SwitchConfig['inputBuffer'], ports: number): Requi
   });
 }
 
-function checkArbitration(v: SwitchConfig['arbitration'], ports: number): { policy: Arbitration; weights: number[]; byClass: boolean } {
+function checkArbitration(v: SwitchConfig['arbitration'], ports: number): { policy: Arbitration; weights: number[]; byClass: boolean; seed: number | null } {
   const s: SwitchArbitrationSettings | undefined = typeof v === 'string' || v === undefined ? { policy: v as Arbitration } : v;
   if (!isObject(s)) throw new RangeError('arbitration must be a policy name or {policy, weights?, byClass?}');
   const policy = oneOf(orDefault<unknown>(s.policy, 'round-robin'), ARBITRATIONS, typeof v === 'string' ? 'arbitration' : 'arbitration.policy');
@@ -119,7 +127,9 @@ function checkArbitration(v: SwitchConfig['arbitration'], ports: number): { poli
   if (!Array.isArray(w) || w.length > ports) throw new RangeError(`arbitration.weights must be a list of at most ${ports} positive integers`);
   if (w.length > 0 && policy !== 'weighted') throw new RangeError('arbitration.weights needs policy weighted');
   const weights = Array.from({ length: ports }, (_, i) => positiveInteger(orDefault((w as unknown[])[i], 1), `arbitration.weights[${i}]`));
-  return { policy, weights, byClass: booleanFlag(orDefault<unknown>(s.byClass, true), 'arbitration.byClass') };
+  if (s.seed !== undefined && policy !== 'random') throw new RangeError('arbitration.seed needs policy random');
+  const seed = s.seed === undefined ? null : integerInRange(s.seed, 0, 0xffffffff, 'arbitration.seed');
+  return { policy, weights, byClass: booleanFlag(orDefault<unknown>(s.byClass, true), 'arbitration.byClass'), seed };
 }
 
 /**
@@ -141,11 +151,13 @@ function checkCongestion(v: SwitchConfig['congestion'], ports: number): (Congest
   });
 }
 
-function checkVoq(v: SwitchConfig['voq'], ports: number, staging: boolean): ResolvedVoq | null {
+function checkVoq(v: SwitchConfig['voq'], ports: number, staging: boolean, inputQueued: boolean): ResolvedVoq | null {
   if (v === undefined || v === null) {
     if (staging) throw new RangeError('voq must be given with queueing cioq-voq-backpressure');
     return null;
   }
+  // The generator's detector watches the output queues (VoQ §2.5), which input-queued switches do not have.
+  if (inputQueued) throw new RangeError('voq needs output queues (queueing output-queued or cioq-voq-backpressure)');
   if (!isObject(v)) throw new RangeError('voq must be an object or null');
   const s = v as SwitchVoqSettings;
   const high = positiveInteger(s.high, 'voq.high');
@@ -197,6 +209,7 @@ function resolve(c: SwitchConfig, name: string): ResolvedSwitchConfig {
   return {
     name,
     deviceId,
+    hasDeviceId: c.deviceId !== undefined,
     tt,
     ports,
     routeLimit,
@@ -210,10 +223,11 @@ function resolve(c: SwitchConfig, name: string): ResolvedSwitchConfig {
     arbitration: arb.policy,
     weights: arb.weights,
     byClass: arb.byClass,
+    seed: arb.seed,
     iterations: positiveInteger(orDefault(c.iterations, 1), 'iterations'),
     ccpQueue: nonNegativeInteger(orDefault(c.ccpQueue, DEFAULT_CCP_QUEUE), 'ccpQueue'),
     congestion: checkCongestion(c.congestion, ports),
-    voq: checkVoq(c.voq, ports, staging),
+    voq: checkVoq(c.voq, ports, staging, inputQueued),
     identity: checkIdentity(c.identity),
   };
 }

@@ -4,6 +4,7 @@ import type { RegisterSpace } from '../../registers/space.ts';
 import { serialPacketLength } from '../../wire/packet.ts';
 import type { Type8ReadRequest, Type8WriteRequest } from '../../wire/type8.ts';
 import { within } from '../session-endpoint-config.ts';
+import { seededRandom } from './arbiters.ts';
 import type { ArbiterRandom } from './arbiters.ts';
 import { isInputQueued, resolveSwitchConfig } from './config.ts';
 import type { ResolvedSwitchConfig } from './config.ts';
@@ -11,7 +12,7 @@ import type { BufferSpec, SwitchConfig } from './config-types.ts';
 import { SwitchCongestion } from './congestion.ts';
 import { Matcher } from './matcher.ts';
 import type { MatchHost } from './matcher.ts';
-import { CLASSES, classOf, priorityAllowed } from './packet.ts';
+import { CLASSES, classOf, isFlowControl, priorityAllowed } from './packet.ts';
 import type { SwitchPacket } from './packet.ts';
 import { isMaintenanceWire } from './receive.ts';
 import { baseDeviceId, buildSwitchRegisters } from './registers.ts';
@@ -96,10 +97,11 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     this.#outName = Array.from({ length: n }, (_, i) => `${c.name}/out${i}`);
     this.#own = new OwnPackets<P>({
       host, probe: this.#probe, counters: this.#counters, routes: this.routes, registers: regs.space, lpSerialBase: regs.lpSerialBase, outputs: this.outputs,
-      up: this.#up, ccpQueue: c.ccpQueue, tt: c.tt, outName: this.#outName, now: () => this.#now,
+      up: this.#up, ccpQueue: c.ccpQueue, tt: c.tt, noId: c.hasDeviceId ? -1 : c.deviceId, outName: this.#outName, now: () => this.#now,
     });
-    if (c.arbitration === 'random' && c.queueing !== 'input-voq' && options.rng === undefined) throw new RangeError(`${c.name}.arbitration random needs a random stream`);
-    this.#matcher = new Matcher(c, this, options.rng);
+    // The configuration's seed, else the host's own stream (the simulator's, seeded per scenario), else seed 1.
+    const rng = c.arbitration === 'random' && c.queueing !== 'input-voq' ? (c.seed !== null ? seededRandom(c.seed) : (options.rng ?? seededRandom(1))) : undefined;
+    this.#matcher = new Matcher(c, this, rng);
     const v = c.voq;
     this.#staging = v !== null && c.queueing === 'cioq-voq-backpressure' ? new VoqStaging<P>(n, c.routes, v) : null;
     const voqHost: VoqHost = {
@@ -431,7 +433,9 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     const out = this.outputs[o] as OutputStage<P>;
     out.dataCount++;
     out.bytes += p.bytes;
-    if (this.#staging === null || !this.#staging.stage(o, p, now)) out.add(p);
+    // Type 7 packets keep their order between a port pair (Part 9 §2.4.4 rule 3) in every mode, so
+    // they are not staged: staging serves downstream ports, not arrival order (decision SW4).
+    if (this.#staging === null || isFlowControl(p) || !this.#staging.stage(o, p, now)) out.add(p);
     this.#probe.occupancy(this.#outName[o] as string, now, out.dataCount + out.ownCount, out.bytes);
     if (!this.#congestionAtInputs && this.#congestion.has(o)) this.#own.ccps(o, this.#congestion.enqueue(o, p, now), now);
     this.#voq?.depth(o, out.dataCount, now);

@@ -12,7 +12,7 @@ import type { SwitchElementConfig, SwitchOutput } from './element.ts';
 
 /**
  * Random traffic through a 4-port element, random pulls, a driver that honours `input-paused`
- * (after a pause it may still deliver the frames it had already read: up to inputHold − 1 more),
+ * (after a pause it may still deliver the frames it had already read: up to inputBuffer − 1 more),
  * then pulls until everything is out. Source IDs are the input port numbers.
  */
 const PORTS = 4;
@@ -29,7 +29,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 const setup = fc.record({
   packets: fc.integer({ min: 1, max: 6 }),
   reserveShare: fc.nat(3),
-  inputHold: fc.integer({ min: 1, max: 4 }),
+  inputBuffer: fc.integer({ min: 1, max: 4 }),
   far: fc.array(fc.nat(PORTS - 1), { minLength: 4, maxLength: 4 }),
   congestion: fc.boolean(),
 });
@@ -62,7 +62,7 @@ test('issue 8 §1 "bounded buffers with backpressure (no loss)", Part 6 §6.11 r
     const routes: Record<number, number> = { 0: 0, 1: 1, 2: 2, 3: 3 };
     s.far.forEach((port, i) => (routes[4 + i] = port));
     const config: SwitchElementConfig = {
-      deviceId: 0x50, ports: PORTS, routes, inputBuffer: { packets: s.inputHold, reservePerPriority: 0 }, outputBuffer: { packets: s.packets, reservePerPriority: reserve },
+      deviceId: 0x50, ports: PORTS, routes, inputBuffer: { packets: s.inputBuffer, reservePerPriority: 0 }, outputBuffer: { packets: s.packets, reservePerPriority: reserve },
       ...(s.congestion ? { congestion: { highWatermark: 1, lowWatermark: 0 } } : {}),
     };
     const sw = new SwitchElement(config);
@@ -76,14 +76,14 @@ test('issue 8 §1 "bounded buffers with backpressure (no loss)", Part 6 §6.11 r
       for (const o of out) {
         if (o.kind === 'input-paused') {
           paused[o.port] = true;
-          slack[o.port] = s.inputHold - 1;
+          slack[o.port] = s.inputBuffer - 1;
         } else if (o.kind === 'input-resumed') paused[o.port] = false;
         else if (o.kind === 'packet' && o.packet.ftype === 11) delivered.push({ id: ((o.packet.payload[0] ?? 0) << 8) | (o.packet.payload[1] ?? 0), port: o.port });
         else if (o.kind === 'packet' && o.packet.ftype === 7 && o.packet.soc === 1) delivered.push({ id: o.packet.tgtdestinationID, port: o.port });
       }
       for (let p = 0; p < PORTS; p++) {
         assert.ok(sw.occupancy(p) <= s.packets, 'an output buffer holds no more than its capacity');
-        assert.ok(sw.holding(p) <= s.inputHold, 'an input holds no more than inputHold');
+        assert.ok(sw.holding(p) <= s.inputBuffer, 'an input holds no more than its buffer');
       }
       return out;
     };

@@ -30,6 +30,8 @@ export interface OwnPacketsContext<P extends SwitchPacket> {
   readonly ccpQueue: number;
   /** The width of the Base Device ID CSR's ID. */
   readonly tt: 0 | 1;
+  /** The Base Device ID CSR's value that means "no ID" (config.ts `hasDeviceId`), or −1 when the switch was given one. */
+  readonly noId: number;
   /** Probe names of the outputs. */
   readonly outName: readonly string[];
   /** The time of the input being handled. */
@@ -49,7 +51,13 @@ export class OwnPackets<P extends SwitchPacket> {
   constructor(context: OwnPacketsContext<P>) {
     this.#c = context;
     this.#reporting = context.host.event !== undefined;
-    this.#routeContext = { route: (id) => context.routes.lookup(id), deviceId: () => baseDeviceId(context.registers, context.tt) };
+    this.#routeContext = {
+      route: (id) => context.routes.lookup(id),
+      deviceId: () => {
+        const id = baseDeviceId(context.registers, context.tt);
+        return id === context.noId ? -1 : id;
+      },
+    };
   }
 
   /**

@@ -28,15 +28,19 @@ const buffer = (what: string, minPackets: number) => z.strictObject({
 
 const arbitrationPolicy = oneOf(ARBITRATIONS as Choices<Arbitration>);
 
-const arbitration = dispatch<Arbitration | { policy?: Arbitration | undefined; weights?: number[] | undefined; byClass?: boolean | undefined }>((v) => (typeof v === 'string' || v === undefined
+const arbitration = dispatch<Arbitration | { policy?: Arbitration | undefined; weights?: number[] | undefined; byClass?: boolean | undefined; seed?: number | undefined }>((v) => (typeof v === 'string' || v === undefined
   ? arbitrationPolicy
   : z.strictObject({
     policy: arbitrationPolicy.optional(),
     weights: z.array(int(1), { error: expecting('a list of positive integers, one per port') }).optional(),
     byClass: bool.optional(),
-  }, { error: expecting(`a policy (${ARBITRATIONS.join(', ')}) or {policy, weights?, byClass?}`) }).refine((a) => a.weights === undefined || a.policy === 'weighted', {
+    seed: int(0, 0xffffffff).optional(),
+  }, { error: expecting(`a policy (${ARBITRATIONS.join(', ')}) or {policy, weights?, byClass?, seed?}`) }).refine((a) => a.weights === undefined || a.policy === 'weighted', {
     path: ['weights'],
     error: 'expected only with policy weighted',
+  }).refine((a) => a.seed === undefined || a.policy === 'random', {
+    path: ['seed'],
+    error: 'expected only with policy random',
   })));
 
 const policy = z.discriminatedUnion('kind', [
@@ -110,6 +114,7 @@ export function checkSwitchSettings(s: Pick<SwitchSettingsIn, 'queueing' | 'outp
     ctx.addIssue({ code: 'custom', path: ['voq'], message: 'missing, expected VoQ settings {high, low} with queueing cioq-voq-backpressure' });
   }
   const inputQueued = queueing === 'input-fifo' || queueing === 'input-voq';
+  if (inputQueued && s.voq != null) ctx.addIssue({ code: 'custom', path: ['voq'], message: 'expected no VoQ settings with an input-queued switch (the generator watches output queues)' });
   const packets = s.outputBuffer?.packets;
   if (packets !== undefined && (inputQueued ? packets > 1 : packets < 1)) {
     ctx.addIssue({ code: 'custom', path: ['outputBuffer', 'packets'], message: inputQueued ? 'expected 0 or 1 with an input-queued switch' : 'expected an integer >= 1' });

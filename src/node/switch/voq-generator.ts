@@ -23,8 +23,9 @@ import type { SwitchSymbol } from './types.ts';
  * ackID_status 0 and buf_status 62, "at least 62" buffers, since a TCP link has neither ackIDs nor
  * a receive buffer to report), on CS64 links as its own symbol (Part 12 §3.2).
  *
- * §4.1 c "Devices may support only the generation of backpressure messages without the ability to
- * honor messages": VoQ symbols received from downstream are counted, not honoured (no staging).
+ * Received VoQ symbols are the staging's (voq-staging.ts): honoured by a 'cioq-voq-backpressure'
+ * switch, counted by the others (§4.1 c "Devices may support only the generation of backpressure
+ * messages without the ability to honor messages").
  */
 
 export interface VoqHost {

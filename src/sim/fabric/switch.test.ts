@@ -91,7 +91,7 @@ test('issue 7 §2 arbitration random: winners drawn from the switch stream, repr
   assert.deepEqual([...one].sort(), [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]);
   const orders = new Set([1, 2, 3, 4, 5, 6].map((s) => contention('random', s).join()));
   assert.ok(orders.size > 1, 'different seeds give different orders');
-  assert.throws(() => new Switch(new Scheduler(), { name: 'r', ports: 2, queueing: 'input-fifo', arbitration: 'random', routes: {}, inputBuffer: { packets: 8 } }, { ids }), /r\.arbitration random needs options\.streams/);
+  assert.throws(() => new Switch(new Scheduler(), { name: 'r', ports: 2, queueing: 'input-fifo', arbitration: 'random', routes: {}, inputBuffer: { packets: 8 } }, { ids }), /r\.arbitration random needs options\.streams or arbitration\.seed/);
 });
 
 for (const queueing of ['output-queued', 'cioq-voq-backpressure', 'input-voq'] as const) {

@@ -60,9 +60,9 @@ export class Switch implements Target, SwitchHost<SimPacket> {
     const { speedup, slot, ...element } = config;
     if (typeof config.name !== 'string' || config.name === '') throw new RangeError('switch name must be a non-empty string');
     const name = config.name;
-    const policy = typeof element.arbitration === 'string' ? element.arbitration : element.arbitration?.policy;
-    const rng = policy === 'random' && element.queueing !== 'input-voq' ? options.streams?.stream(`switch:${name}:arb`) : undefined;
-    if (policy === 'random' && element.queueing !== 'input-voq' && rng === undefined) throw new RangeError(`${name}.arbitration random needs options.streams`);
+    const arb = typeof element.arbitration === 'string' ? { policy: element.arbitration } : element.arbitration;
+    const rng = arb?.policy === 'random' && element.queueing !== 'input-voq' && arb.seed === undefined ? options.streams?.stream(`switch:${name}:arb`) : undefined;
+    if (arb?.policy === 'random' && element.queueing !== 'input-voq' && arb.seed === undefined && rng === undefined) throw new RangeError(`${name}.arbitration random needs options.streams or arbitration.seed`);
     this.name = name;
     this.#sched = sched;
     this.#ids = options.ids;
