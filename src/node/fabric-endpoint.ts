@@ -2,7 +2,6 @@ import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Engine, Time } from '../engine/contract.ts';
 import { pullCount } from '../engine/input-checks.ts';
 import { CcpEndpoint } from '../flow/ccp-endpoint.ts';
-import type { CcpEndpointInput, CcpEndpointOutput } from '../flow/ccp-endpoint-types.ts';
 import type { RegisterSpace } from '../registers/space.ts';
 import type { Participation } from '../session/local-advertisement.ts';
 import { flowIdLabel } from '../wire/flow-id.ts';
@@ -10,6 +9,7 @@ import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Packet } from '../wire/packet.ts';
 import type { Type7Packet } from '../wire/type7.ts';
 import { isPacket, untag } from './endpoint-input.ts';
+import { CcpReaction, malformedCcp } from './endpoint/ccp-reaction.ts';
 import { resolveFabricConfig } from './fabric-endpoint-config.ts';
 import type { ResolvedFabricConfig } from './fabric-endpoint-config.ts';
 import { FlowBook, flowSlot, gateFlows, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
@@ -68,9 +68,10 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   readonly #endpoint: SessionEndpoint;
   readonly #ccp: CcpEndpoint;
   readonly #held: HeldPackets;
+  readonly #reaction: CcpReaction;
   readonly #book = new FlowBook();
-  /** tgtdestinationIDs of the CCPs taken: the only destinations whose counters can be non-zero. */
-  readonly #ccpDestinations = new Set<number>();
+  /** While the CCP engine runs: the destinations to gate anew after it. */
+  #changed: Set<number> | null = null;
   /** The segmenter flows a gate may stop, in a fixed order: bit i of a `#gated` mask is flow i. */
   readonly #gateFlows: readonly GateFlow[];
   /** Per destination, the flows gated stopped (a bit mask over `#gateFlows`); absent: none. */
@@ -88,6 +89,18 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     this.#config = r;
     this.#endpoint = new SessionEndpoint(r.endpoint);
     this.#ccp = within('ccp', () => new CcpEndpoint(r.ccp));
+    this.#reaction = new CcpReaction(this.#ccp, r.nodeId, {
+      flowChanged: (destinationID, flowID, enabled, cause, at) => {
+        this.#changed?.add(destinationID);
+        this.#book.note(flowSlot(destinationID, flowID), destinationID, flowID);
+        this.#out.push({ kind: 'flow-state', at, destinationID, flowID, state: enabled ? 'xon' : 'xoff', cause });
+      },
+      orphanTimer: (at) => { this.#out.push({ kind: 'timer', name: ORPHAN_TIMER, at }); },
+      event: (e) => {
+        const { name, ...detail } = untag(e);
+        this.#event({ event: 'ccp', name, detail });
+      },
+    });
     this.#held = new HeldPackets(r.heldLimit);
     this.#gateFlows = r.gateFlows ? gateFlows(r.crfSupported) : [];
     this.#tm = fabricTm(r.tm, this.#endpoint, r.crfSupported, {
@@ -196,26 +209,20 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     this.#fromEndpoint(this.#endpoint.handle({ kind: 'packet', packet: p }, this.#now));
   }
 
-  /** Part 9 §3.2: "destinationID ... which end point the CCP is destined for". */
   #type7(p: Type7Packet): void {
-    const malformed = malformedCcp(p);
-    if (malformed !== undefined) {
-      this.#unsupported(`malformed Type 7: ${malformed}`);
-      return;
-    }
-    if (p.destinationID !== this.#config.nodeId) {
-      this.#unsupported(`Type 7 for destinationID ${p.destinationID}, not this end point`);
+    let refused: string | undefined;
+    this.#toCcp(() => { refused = this.#reaction.receive(p, this.#now); });
+    if (refused !== undefined) {
+      this.#unsupported(refused);
       return;
     }
     this.#counters.ccpIn++;
-    this.#ccpDestinations.add(p.tgtdestinationID);
     const flowID = flowIdLabel(p.flowIDCode);
     if (flowID !== 'RESERVED') this.#book.note(flowSlot(p.tgtdestinationID, flowID), p.tgtdestinationID, flowID);
-    this.#toCcp({ kind: 'ccp', packet: p });
   }
 
   #timer(name: FabricTimerName): void {
-    if (name === ORPHAN_TIMER) this.#toCcp({ kind: 'timer', name: 'orphan' });
+    if (name === ORPHAN_TIMER) this.#toCcp(() => { this.#reaction.orphanTimer(this.#now); });
     else if (this.#tm !== undefined && name.startsWith(TM_TIMERS)) this.#tm.timer(name.slice(TM_TIMERS.length), this.#now);
     else if (this.#arb !== undefined && name.startsWith(ARB_TIMERS)) this.#arb.timer(name.slice(ARB_TIMERS.length), this.#now);
     else this.#fromEndpoint(this.#endpoint.handle({ kind: 'timer', name: name as EndpointTimerName }, this.#now));
@@ -228,7 +235,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       this.#counters.discarded += discarded;
       this.#event({ event: 'link-down', discarded });
     }
-    for (const destinationID of [...this.#ccpDestinations].sort((a, b) => a - b)) this.#toCcp({ kind: 'reset-destination', destinationID });
+    this.#toCcp(() => { this.#reaction.linkChange(this.#now); });
   }
 
   /**
@@ -322,13 +329,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     }
   }
 
-  /**
-   * §2.4.5 rule 2: a flow sends when the counters of its flowID "and flowIDs of higher priority" are
-   * zero. Every non-zero counter is in the A.2 FIFO of XOFF'd flows, whose head the orphan timer
-   * watches: with no timer pending every counter is zero, and the per-packet check is skipped.
-   */
   #flowOpen(destinationID: number, flowID: FlowIdLabel): boolean {
-    return this.#ccp.orphanDeadline() === undefined || this.#ccp.canSend(destinationID, flowID);
+    return this.#reaction.flowOpen(destinationID, flowID);
   }
 
   // ---- Between the engines -------------------------------------------------------------------
@@ -368,34 +370,20 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   }
 
   /**
-   * Every destination whose flows changed is gated anew, and so is every destination already gated:
-   * with bounded counters a change may reach a destination the flow outputs do not name.
+   * Runs the CCP engine; then every destination whose flows changed is gated anew, and so is every
+   * destination already gated: with bounded counters a change may reach a destination the flow
+   * outputs do not name.
    */
-  #toCcp(input: CcpEndpointInput): void {
+  #toCcp(run: () => void): void {
     const changed = new Set<number>(this.#gated.keys());
-    this.#fromCcp(this.#ccp.handle(input, this.#now), changed);
+    this.#changed = changed;
+    try {
+      run();
+    } finally {
+      this.#changed = null;
+    }
     if (this.#gateFlows.length === 0) return;
     for (const destinationID of [...changed].sort((a, b) => a - b)) this.#regate(destinationID);
-  }
-
-  #fromCcp(outs: readonly CcpEndpointOutput[], changed: Set<number>): void {
-    for (const o of outs) {
-      switch (o.kind) {
-        case 'flow':
-          changed.add(o.destinationID);
-          this.#book.note(flowSlot(o.destinationID, o.flowID), o.destinationID, o.flowID);
-          this.#out.push({ kind: 'flow-state', at: this.#now, destinationID: o.destinationID, flowID: o.flowID, state: o.enabled ? 'xon' : 'xoff', cause: o.cause });
-          break;
-        case 'timer':
-          this.#out.push({ kind: 'timer', name: ORPHAN_TIMER, at: o.at });
-          break;
-        case 'event': {
-          const { name, ...detail } = untag(o);
-          this.#event({ event: 'ccp', name, detail });
-          break;
-        }
-      }
-    }
   }
 
   // ---- Outputs -------------------------------------------------------------------------------
@@ -418,19 +406,4 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     this.#counters.unsupportedPackets++;
     this.#event({ event: 'unsupported-packet', ftype: 7, reason });
   }
-}
-
-/** What a Type 7 from JSON lacks for the CCP engine (Part 9 §3.2 Figure 3-1 fields); undefined when it has it all. */
-function malformedCcp(p: Type7Packet): string | undefined {
-  const r = p as unknown as Record<string, unknown>;
-  if (!isId(r['tgtdestinationID'])) return 'tgtdestinationID is not a device ID';
-  for (const [field, max] of [['xonXoff', 1], ['fam', 7], ['flowIDCode', 127]] as const) {
-    const v = r[field];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) return `${field} is not an integer from 0 to ${max}`;
-  }
-  return undefined;
-}
-
-function isId(v: unknown): boolean {
-  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 }

@@ -25,8 +25,8 @@
 import type { Counters } from '../../engine/contract.ts';
 import { zeroCounters } from '../../engine/contract.ts';
 import { CcpEndpoint } from '../../flow/ccp-endpoint.ts';
-import type { CcpEndpointOutput } from '../../flow/ccp-endpoint-types.ts';
 import type { Type7Packet } from '../../wire/type7.ts';
+import { CcpReaction } from '../../node/endpoint/ccp-reaction.ts';
 import type { Scheduler, Target } from '../kernel/scheduler.ts';
 import type { Channel } from './channel.ts';
 import { resolveEndpointConfig } from './endpoint-config.ts';
@@ -57,6 +57,7 @@ export class Endpoint implements PortTx, PortRx, Target {
   readonly sink: EndpointSink;
   /** The Part 9 reaction engine; null when `ccp: false`. */
   readonly ccp: CcpEndpoint | null;
+  readonly #reaction: CcpReaction | null;
   /** Flow arbitration, traffic management, session management, as configured. */
   readonly features: readonly EndpointFeature[];
   readonly #c: ResolvedEndpointConfig;
@@ -78,6 +79,13 @@ export class Endpoint implements PortTx, PortRx, Target {
     this.ccp = this.#c.ccp === null ? null : new CcpEndpoint(this.#c.ccp);
     this.#ccpTimers = new EngineTimers(sched, this, EV_CCP_TIMER);
     this.source = new EndpointSource(sched, this.#c, ctx, this.#counters);
+    const source = this.source;
+    const timers = this.#ccpTimers;
+    this.#reaction = this.ccp === null ? null : new CcpReaction(this.ccp, this.id, {
+      flowChanged: (destinationID, flowID, enabled, _cause, now) => { source.setEnabled(destinationID, flowID, enabled, now); },
+      orphanTimer: (at) => { timers.apply({ kind: 'timer', name: 'orphan', at }); },
+      event: (e) => { ctx.probe.count(`ccp.${e.name}`); },
+    });
     this.sink = new EndpointSink(sched, this.#c, ctx.probe, this.#counters);
     this.features = this.#makeFeatures(config);
   }
@@ -143,7 +151,7 @@ export class Endpoint implements PortTx, PortRx, Target {
     const name = data as string;
     if (kind === EV_CCP_TIMER) {
       this.#ccpTimers.fired(name);
-      if (this.ccp !== null) this.#applyCcp(this.ccp.handle({ kind: 'timer', name: 'orphan' }, now), now);
+      this.#reaction?.orphanTimer(now);
       return;
     }
     const i = kind - EV_FEATURE_TIMER;
@@ -203,20 +211,10 @@ export class Endpoint implements PortTx, PortRx, Target {
   #ccp(p: SimPacket, now: number): void {
     this.#counters.ccpsReceived++;
     this.#ctx.probe.count('ccp.received');
-    const wire = p.wire as Partial<Type7Packet> | undefined;
-    if (this.ccp === null || wire?.ftype !== 7) {
+    const taken = this.#reaction !== null && this.#reaction.receive(p.wire as Type7Packet, now) === undefined;
+    if (!taken) {
       this.#counters.ccpsIgnored++;
       this.#ctx.probe.count('ccp.ignored');
-      return;
-    }
-    this.#applyCcp(this.ccp.handle({ kind: 'ccp', packet: wire as Type7Packet }, now), now);
-  }
-
-  #applyCcp(out: CcpEndpointOutput[], now: number): void {
-    for (const o of out) {
-      if (o.kind === 'flow') this.source.setEnabled(o.destinationID, o.flowID, o.enabled, now);
-      else if (o.kind === 'timer') this.#ccpTimers.apply(o);
-      else this.#ctx.probe.count(`ccp.${o.name}`);
     }
   }
 }
