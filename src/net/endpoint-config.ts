@@ -24,7 +24,7 @@ import type { LogLevel } from './log.ts';
 import type { TlsConfig } from './security.ts';
 import { TM_MODE_SETTINGS, TM_TYPES_SETTINGS } from '../streaming/tm-mode.ts';
 import { DEFAULT_CREDIT_POLICY, DEFAULT_RATE_POLICY } from '../streaming/tm-egress-config.ts';
-import type { FabricTmConfig } from '../node/fabric-endpoint-tm-config.ts';
+import type { FabricTmConfig } from '../node/endpoint/tm-config.ts';
 import { arbitrationShape } from '../node/endpoint/arbitration-schema.ts';
 import type { FabricArbitrationConfig } from '../node/fabric-endpoint-arb.ts';
 import { withoutUndefined } from '../config/zod-parts.ts';

@@ -2,7 +2,7 @@ import { booleanFlag, orDefault, positiveInteger } from '../engine/config-checks
 import type { CcpEndpointConfig } from '../flow/ccp-endpoint-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { FabricArbitrationConfig } from './fabric-endpoint-arb.ts';
-import type { FabricTmConfig } from './fabric-endpoint-tm-config.ts';
+import type { FabricTmConfig } from './endpoint/tm-config.ts';
 import type { FabricEndpointConfig } from './fabric-endpoint-types.ts';
 import type { SessionEndpointConfig } from './session-endpoint-types.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { octets } from '../../test/support/endpoint-net.ts';
 import { dataWires, flowOf, level, streamStarts, tmCounters, tmPair, tmWires } from '../../test/support/fabric-tm.ts';
 import type { TmPair } from '../../test/support/fabric-tm.ts';
-import type { FabricTmConfig } from './fabric-endpoint-tm-config.ts';
+import type { FabricTmConfig } from './endpoint/tm-config.ts';
 
 /** The stream's PDU starts (first segments) node 1 sent, times relative to `t0`. */
 function starts(p: TmPair, t0: number): number[] {

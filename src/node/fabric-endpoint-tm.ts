@@ -33,8 +33,8 @@ import type { Type9Packet, Type9TmPacket } from '../wire/type9-types.ts';
 import { untag } from './endpoint-input.ts';
 import { MALFORMED_REJECTIONS, badLevelInput, engineBytes, malformedTm, refuses, streamKey } from './fabric-endpoint-tm-check.ts';
 import { queueStep, reportStep, stepLevel } from '../streaming/tm-queue-steps.ts';
-import { resolveFabricTm } from './fabric-endpoint-tm-config.ts';
-import type { FabricTmConfig, ResolvedFabricTm, TmEndpointFacts } from './fabric-endpoint-tm-config.ts';
+import { resolveFabricTm } from './endpoint/tm-config.ts';
+import type { FabricTmConfig, FabricTmFacts, ResolvedFabricTm } from './endpoint/tm-config.ts';
 import { EgressLevels } from './fabric-endpoint-tm-levels.ts';
 import { TmOutbox } from './fabric-endpoint-tm-outbox.ts';
 import { TM_ENDPOINT_COUNTERS } from './fabric-endpoint-types.ts';
@@ -77,7 +77,7 @@ export function fabricTm(config: FabricTmConfig | undefined, endpoint: SessionEn
   if (config === undefined) return undefined;
   const snap = endpoint.snapshot();
   const type9 = snap['type9'] as { readonly normalFlow?: FlowIdLabel } | null;
-  const facts: TmEndpointFacts = { nodeId: snap['nodeId'] as number, tt: snap['tt'] as number, crfSupported, dataFlow: type9?.normalFlow ?? '0A' };
+  const facts: FabricTmFacts = { id: snap['nodeId'] as number, tt: snap['tt'] as number, crfSupported, dataFlow: type9?.normalFlow ?? '0A' };
   return new FabricTm(resolveFabricTm(facts, config), facts, new Set(snap['managementStreams'] as number[]), host);
 }
 
@@ -85,7 +85,7 @@ type SessionEvent = Extract<SessionEndpointOutput, { readonly kind: 'event' }>;
 
 export class FabricTm {
   readonly #host: TmHost;
-  readonly #facts: TmEndpointFacts;
+  readonly #facts: FabricTmFacts;
   readonly #ingress: TmIngress;
   readonly #egress: TmEgress;
   readonly #queuePdus: number;
@@ -105,7 +105,7 @@ export class FabricTm {
   #pumping = false;
   #pumpAgain = false;
 
-  constructor(r: ResolvedFabricTm, facts: TmEndpointFacts, managementStreams: ReadonlySet<number>, host: TmHost) {
+  constructor(r: ResolvedFabricTm, facts: FabricTmFacts, managementStreams: ReadonlySet<number>, host: TmHost) {
     this.#host = host;
     this.#facts = facts;
     this.#ingress = r.ingress;
@@ -149,7 +149,7 @@ export class FabricTm {
       this.#tm(p);
       return true;
     }
-    if ((p.segment === 'start' || p.segment === 'single') && p.destinationID === this.#facts.nodeId && !this.#managementStreams.has(p.streamID)) {
+    if ((p.segment === 'start' || p.segment === 'single') && p.destinationID === this.#facts.id && !this.#managementStreams.has(p.streamID)) {
       this.#counters.egressPdus++;
       this.#levels.seen(p.sourceID, p.cos, p.streamID);
       this.#toEgress({ kind: 'pdu', sourceID: p.sourceID, cos: p.cos, streamID: p.streamID, flow: { prio: p.prio, crf: p.crf, vc: p.vc } });
@@ -334,7 +334,7 @@ export class FabricTm {
       this.#event('endpoint', 'malformed', { reason: malformed });
       return;
     }
-    if (p.destinationID !== this.#facts.nodeId) {
+    if (p.destinationID !== this.#facts.id) {
       this.#counters.tmNotForUs++;
       this.#event('endpoint', 'not-for-us', { destinationID: p.destinationID, sourceID: p.sourceID });
       return;

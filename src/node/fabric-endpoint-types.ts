@@ -5,7 +5,7 @@ import type { TmEgressCommand, TmEgressCounterName, TmIngressCommand, TmIngressC
 import type { StreamRef } from '../session/types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { FabricArbitrationConfig } from './fabric-endpoint-arb.ts';
-import type { FabricTmConfig } from './fabric-endpoint-tm-config.ts';
+import type { FabricTmConfig } from './endpoint/tm-config.ts';
 import type { Type7Packet } from '../wire/type7.ts';
 import type {
   EndpointCounter, EndpointPacket, EndpointTimerName, EngineCounters, GateInput, PacketOutput, SessionEndpointConfig, SessionEndpointInput, SessionEndpointOutput,

@@ -4,7 +4,7 @@
  * with a `tm` section, the TM packets on the wire, the `tm` events of a node.
  */
 import type { FabricEndpointConfig, FabricTmCounters } from '../../src/node/fabric-endpoint.ts';
-import type { FabricTmConfig } from '../../src/node/fabric-endpoint-tm-config.ts';
+import type { FabricTmConfig } from '../../src/node/endpoint/tm-config.ts';
 import type { ProtocolSupport, StreamRef } from '../../src/session/types.ts';
 import type { Packet } from '../../src/wire/packet.ts';
 import type { Type9Packet, Type9TmPacket } from '../../src/wire/type9-types.ts';

@@ -1,12 +1,15 @@
 /**
- * Configuration of an end point's Part 10 traffic management (tm.ts): the settings a
- * scenario gives, checked, and the configurations of the two engines they become.
+ * Configuration of an end point's Part 10 traffic management, for every host: the settings, checked,
+ * and the configurations of the two engines they become. The simulator's end point (tm.ts) and the
+ * software fabric's (src/node/fabric-endpoint-tm.ts) resolve their `tm` sections here; they differ
+ * only in their clock (`TmClock`) and in the fabric's own queue and outbox bounds.
  *
  * Clocks. Simulator time is integer ps, but the ingress engine's token buckets hold bytes × rate
  * unit as safe integers (tm-ingress-config.ts: "(burst + 65536) × rate.unit stays below 2^51"),
  * which a one-second unit in ps (10^12) can never meet. The engines therefore run on a
- * nanosecond clock (`TM_TICK` ps per tick, time rounded down) and their timers are scaled back to
- * ps; `rate.unit` is given in ps and must be a whole number of ns.
+ * nanosecond clock (`tick` host time units per engine tick, time rounded down) and their timers
+ * are scaled back; `rate.unit` is given in host time units and must be a whole number of ticks.
+ * Over TCP the host's unit is the ns, so the tick is 1.
  */
 import { integerInRange, nonNegativeInteger, orDefault, positiveInteger } from '../../engine/config-checks.ts';
 import { TmEgress } from '../../streaming/tm-egress.ts';
@@ -17,6 +20,7 @@ import type { TmModeSetting, TmTypesSetting } from '../../streaming/tm-mode.ts';
 import type { TmEgressConfig, TmEgressPolicy, TmIngressConfig, TmRateConfig } from '../../streaming/tm-types.ts';
 import { defaultRateBounds } from '../../streaming/tm-rate-bounds.ts';
 import { DEFAULT_QUEUE_LEVEL_BITS } from '../../streaming/tm-queue-steps.ts';
+import type { FlowIdLabel } from '../../wire/flow-id.ts';
 
 /** ps per tick of the engines' clock (1 ns). */
 export const TM_TICK = 1000;
@@ -25,12 +29,28 @@ export const TM_TICK = 1000;
 export const SIM_TM_RATE_UNIT = 1_000_000_000_000;
 
 /**
- * Default `levelPeriod` in the rate modes, 1 µs: the egress's rate policy sends a REDUCE for every
+ * Default `levelPeriod` in the rate modes: the egress's rate policy sends a REDUCE for every
  * report at or above its high watermark, doubling the amount each time (§3.4.5 rule 6), so a
  * report at every packet would take a rate to its minimum within a few packets. XOFF and XON are
- * sent once per crossing of a watermark, and the other modes report every change.
+ * sent once per crossing of a watermark, and the other modes report every change. In the
+ * simulator 1 µs (in ps): its receive queue is sampled; over TCP 1 ms (in ns), the pace of the
+ * driver's `tm-level` reports of socket buffers.
  */
 export const RATE_LEVEL_PERIOD = 1_000_000;
+export const DEFAULT_TM_RATE_LEVEL_PERIOD = 1_000_000;
+
+/** A host's time as the engines see it. */
+export interface TmClock {
+  /** Host time units per engine tick (1 ns). */
+  readonly tick: number;
+  /** Default `levelPeriod` in the rate modes, in host time units. */
+  readonly rateLevelPeriod: number;
+}
+
+/** The simulator: ps. */
+export const SIM_TM_CLOCK: TmClock = { tick: TM_TICK, rateLevelPeriod: RATE_LEVEL_PERIOD };
+/** The software fabric: ns. */
+export const NS_TM_CLOCK: TmClock = { tick: 1, rateLevelPeriod: DEFAULT_TM_RATE_LEVEL_PERIOD };
 
 export interface EndpointTmConfig {
   /** TM Mode of both engines (Part 10 §5.5.1 Table 5-6). Default 'BASIC'. */
@@ -38,7 +58,7 @@ export interface EndpointTmConfig {
   /** TM Types Supported; default the fewest that support `mode`. */
   readonly types?: TmTypesSetting;
   /**
-   * Ingress rate modes: rates are bytes per `unit` ps (default 10^12 ps = 1 s: bytes per second);
+   * Ingress rate modes: rates are bytes per `unit` host time units (default 1 s: bytes per second);
    * `minRate` and `maxRate` default to `defaultRateBounds`, the other fields and their defaults
    * are the engine's (TmRateConfig).
    */
@@ -56,8 +76,9 @@ export interface EndpointTmConfig {
   /** Egress precision of received Q_STATUS levels in bits, 1..8. Default 8. */
   readonly levelBits?: number;
   /**
-   * ps between the egress's samples of its receive queue; 0: the level goes to the egress at
-   * every change. Default 0 in BASIC and CREDIT, `RATE_LEVEL_PERIOD` in RATE and CREDIT_RATE.
+   * Host time units between the levels given to the egress (the simulator samples its receive
+   * queue, the fabric its driver's `tm-level` inputs); 0: each change goes to the egress at once.
+   * Default 0 in BASIC and CREDIT, the clock's `rateLevelPeriod` in RATE and CREDIT_RATE.
    */
   readonly levelPeriod?: number;
   /** The egress's policy (TmEgressPolicy): on/off and rate watermarks, credit allocations. */
@@ -77,6 +98,11 @@ export interface TmEndpointFacts {
   readonly id: number;
   readonly tt: number;
   readonly crfSupported: boolean;
+  /**
+   * The flow of the end point's Type 9 data, the flow of every stream's TM messages too (Part 10
+   * §3.4.5 protocol rule 1 "all TM transactions occur in the same flows as the data"); default 0A.
+   */
+  readonly dataFlow?: FlowIdLabel;
 }
 
 /** Configurations also arrive from YAML and JSON: the value is checked, not its static type. */
@@ -84,23 +110,23 @@ function isMapping(v: unknown): boolean {
   return typeof v === 'object' && v !== null;
 }
 
-function rateInTicks(r: TmRateConfig | undefined): TmRateConfig {
+function rateInTicks(r: TmRateConfig | undefined, tick: number): TmRateConfig {
   const c = orDefault(r, {});
   if (!isMapping(c)) throw new RangeError('rate must be a mapping');
-  const unit = positiveInteger(orDefault(c.unit, SIM_TM_RATE_UNIT), 'rate.unit');
-  if (unit % TM_TICK !== 0) throw new RangeError('rate.unit must be a whole number of ns (a multiple of 1000 ps)');
+  const unit = positiveInteger(orDefault(c.unit, DEFAULT_RATE.unit * tick), 'rate.unit');
+  if (unit % tick !== 0) throw new RangeError(`rate.unit must be a whole number of ns (a multiple of ${tick} time units)`);
   const average = orDefault(c.average, DEFAULT_RATE.average);
   const peak = orDefault(c.peak, DEFAULT_RATE.peak);
   // A rate that is not an integer is left for the engine to name.
   const bounds = Number.isSafeInteger(average) && Number.isSafeInteger(peak) ? defaultRateBounds(average, peak) : {};
-  return { ...bounds, ...c, unit: unit / TM_TICK };
+  return { ...bounds, ...c, unit: unit / tick };
 }
 
 /**
  * Checks the settings and builds the engines; a RangeError names the field (`tm.<field> must be
  * …`), the engines' own checks included.
  */
-export function makeTmEngines(facts: TmEndpointFacts, c: EndpointTmConfig): EndpointTmEngines {
+export function makeTmEngines(facts: TmEndpointFacts, c: EndpointTmConfig, clock: TmClock): EndpointTmEngines {
   if (!isMapping(c)) throw new RangeError('tm must be a mapping');
   try {
     const common = {
@@ -109,7 +135,7 @@ export function makeTmEngines(facts: TmEndpointFacts, c: EndpointTmConfig): Endp
       ...(c.mode === undefined ? {} : { mode: c.mode }),
       ...(c.types === undefined ? {} : { types: c.types }),
     };
-    const rate = rateInTicks(c.rate);
+    const rate = rateInTicks(c.rate, clock.tick);
     const ingress: TmIngressConfig = {
       ...common,
       // Part 10 §3.2.2 "From the source's viewpoint: destination ID+cos+streamID represents a
@@ -122,6 +148,7 @@ export function makeTmEngines(facts: TmEndpointFacts, c: EndpointTmConfig): Endp
     const egress: TmEgressConfig = {
       ...common,
       crfSupported: facts.crfSupported,
+      ...(facts.dataFlow === undefined ? {} : { defaultFlow: facts.dataFlow }),
       ...(c.levelBits === undefined ? {} : { levelBits: c.levelBits }),
       ...(c.policy === undefined ? {} : { policy: c.policy }),
     };
@@ -129,9 +156,53 @@ export function makeTmEngines(facts: TmEndpointFacts, c: EndpointTmConfig): Endp
     return {
       ...e,
       queueLevelBits: integerInRange(orDefault(c.queueLevelBits, DEFAULT_QUEUE_LEVEL_BITS), 0, 8, 'queueLevelBits'),
-      levelPeriod: nonNegativeInteger(orDefault(c.levelPeriod, usesRate(e.ingress.mode()) ? RATE_LEVEL_PERIOD : 0), 'levelPeriod'),
+      levelPeriod: nonNegativeInteger(orDefault(c.levelPeriod, usesRate(e.ingress.mode()) ? clock.rateLevelPeriod : 0), 'levelPeriod'),
     };
   } catch (e) {
     throw e instanceof RangeError ? new RangeError(`tm.${e.message}`) : e;
+  }
+}
+
+/** Default `queuePdus` of the software fabric: PDUs held per transmit stream. */
+export const DEFAULT_TM_QUEUE_PDUS = 16;
+
+/** Default `outboxLimit` of the software fabric: TM packets waiting to be sent, all destinations together. */
+export const DEFAULT_TM_OUTBOX = 256;
+
+/**
+ * The software fabric end point's settings: the common ones, in ns, and the bounds of what its TM
+ * holds (src/node/fabric-endpoint-tm.ts). The simulator's flow queues have their own bound.
+ */
+export interface FabricTmConfig extends EndpointTmConfig {
+  /**
+   * PDUs held per Type 9 transmit stream while its gate is closed (the stream's TM queue). A `send`
+   * beyond it is refused with event `tm` `queue-full` and the PDU dropped. Default 16.
+   */
+  readonly queuePdus?: number;
+  /** TM packets waiting to be sent, at most; one beyond is dropped (event `tm` `outbox-full`). Default 256. */
+  readonly outboxLimit?: number;
+}
+
+/** The fabric end point's facts: its data flow is known (its Type 9 conveyance's `normalFlow`). */
+export interface FabricTmFacts extends TmEndpointFacts {
+  readonly dataFlow: FlowIdLabel;
+}
+
+export interface ResolvedFabricTm extends EndpointTmEngines {
+  readonly queuePdus: number;
+  readonly outboxLimit: number;
+}
+
+/** `makeTmEngines` on the ns clock, and the fabric's own bounds; a RangeError names the field (`tm.<field> must be …`). */
+export function resolveFabricTm(facts: FabricTmFacts, c: FabricTmConfig): ResolvedFabricTm {
+  const e = makeTmEngines(facts, c, NS_TM_CLOCK);
+  try {
+    return {
+      ...e,
+      queuePdus: positiveInteger(orDefault<unknown>(c.queuePdus, DEFAULT_TM_QUEUE_PDUS), 'queuePdus'),
+      outboxLimit: positiveInteger(orDefault<unknown>(c.outboxLimit, DEFAULT_TM_OUTBOX), 'outboxLimit'),
+    };
+  } catch (err) {
+    throw err instanceof RangeError ? new RangeError(`tm.${err.message}`) : err;
   }
 }

@@ -38,7 +38,7 @@ import type { Type9TmPacket } from '../../wire/type9-types.ts';
 import { FLOW_BLOCK } from './feature.ts';
 import type { ControlPacket, EndpointFeature, FeatureHost, PacketPosition, SentPacket } from './feature.ts';
 import type { TxFlow } from './flows.ts';
-import { TM_TICK, makeTmEngines } from './tm-config.ts';
+import { SIM_TM_CLOCK, TM_TICK, makeTmEngines } from './tm-config.ts';
 import type { EndpointTmConfig } from './tm-config.ts';
 import { dataCapacity, receiveQueueLevel, sentKind } from './tm-levels.ts';
 import { queueStep, reportStep, stepLevel } from '../../streaming/tm-queue-steps.ts';
@@ -115,7 +115,7 @@ export class TmFeature implements EndpointFeature {
 
   constructor(host: FeatureHost, config: EndpointTmConfig) {
     this.#host = host;
-    const e = makeTmEngines({ id: host.id, tt: host.tt, crfSupported: host.crfSupported }, config);
+    const e = makeTmEngines({ id: host.id, tt: host.tt, crfSupported: host.crfSupported }, config, SIM_TM_CLOCK);
     this.#ingress = e.ingress;
     this.#egress = e.egress;
     this.#queueLevelBits = e.queueLevelBits;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bench, withScriptedPeer } from '../../../test/support/sim-endpoint.ts';
 import { tmFeature } from '../../../test/support/sim-tm.ts';
-import { RATE_LEVEL_PERIOD, makeTmEngines } from '../../node/endpoint/tm-config.ts';
+import { RATE_LEVEL_PERIOD, SIM_TM_CLOCK, makeTmEngines } from '../../node/endpoint/tm-config.ts';
 import type { EndpointTmConfig } from '../../node/endpoint/tm-config.ts';
 
 const FACTS = { id: 1, tt: 0, crfSupported: true };
@@ -15,7 +15,7 @@ function snapshotOf(tm: EndpointTmConfig): Record<string, unknown> {
 test('Part 10 §5.5.1 Table 5-6: both engines run in the configured mode, BASIC by default', () => {
   assert.equal(snapshotOf({})['mode'], 'BASIC');
   assert.equal(snapshotOf({ mode: 'CREDIT_RATE' })['mode'], 'CREDIT_RATE');
-  const e = makeTmEngines(FACTS, { mode: 'RATE' });
+  const e = makeTmEngines(FACTS, { mode: 'RATE' }, SIM_TM_CLOCK);
   assert.deepEqual([e.ingress.mode(), e.egress.mode()], ['RATE', 'RATE']);
 });
 
@@ -40,7 +40,7 @@ test('Part 10 §3.4.5 rule 6 (escalating REDUCE): the egress samples its level e
 
 test('engine contract (constructor config): a bad setting is a RangeError naming the tm field, the engines\' own checks included', () => {
   const bad = (tm: unknown, message: RegExp): void => {
-    assert.throws(() => makeTmEngines(FACTS, tm as EndpointTmConfig), (e: unknown) => e instanceof RangeError && message.test(e.message));
+    assert.throws(() => makeTmEngines(FACTS, tm as EndpointTmConfig, SIM_TM_CLOCK), (e: unknown) => e instanceof RangeError && message.test(e.message));
   };
   bad(null, /^tm must be a mapping$/);
   bad({ rate: { unit: 1500 } }, /^tm\.rate\.unit must be a whole number of ns/);
