@@ -26,3 +26,20 @@ export interface NodePacket extends SwitchPacket {
   /** Position within its PDU, for PDU latency and plain (not segmented) traffic. */
   readonly pdu?: { readonly id: number; readonly index: number; readonly count: number; readonly bytes: number };
 }
+
+/**
+ * The ftype a packet is classified by when its `wire` names none: Part 9 §2.4.3 "Maintenance and
+ * flow control transaction request flows must never cause the generation of a flow control
+ * transaction", so CCPs and flow arbitration messages are Type 7; everything else is request
+ * traffic, taken as Type 9 (data streaming, the traffic Part 10 and the end points carry).
+ */
+const KIND_FTYPE: Readonly<Record<PacketKind, number>> = { data: 9, tm: 9, smp: 9, ccp: 7, arb: 7 };
+
+/** A packet's ftype: its decoded form's, else its kind's. */
+export function ftypeOf(kind: PacketKind, wire: unknown): number {
+  if (typeof wire === 'object' && wire !== null) {
+    const v = (wire as Record<string, unknown>)['ftype'];
+    if (typeof v === 'number') return v;
+  }
+  return KIND_FTYPE[kind];
+}

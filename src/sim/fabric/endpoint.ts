@@ -113,7 +113,7 @@ export class Endpoint implements PortTx, PortRx, Target {
   }
 
   pull(now: number, freeBuffers: number, reservePerPriority: number): SimPacket | null {
-    return this.source.pull(now, freeBuffers, reservePerPriority);
+    return this.source.queues.pull(now, freeBuffers, reservePerPriority);
   }
 
   /** Credits are the channel's; an end point has no use for a VoQ backpressure symbol (it sends no VoQ traffic). */
