@@ -100,8 +100,7 @@ export function arbFabric(configs: readonly EndpointConfig[], seed = 1): ArbFabr
     ep.attach(link.ab, link.ba);
     sw.attach(i, link, 'b');
     const obs = observer(i, trace);
-    ep.source.features = [...ep.source.features, obs];
-    ep.sink.features = [...ep.sink.features, obs];
+    ep.core.features = [...ep.core.features, obs];
     const receive = ep.receive.bind(ep);
     ep.receive = (p: SimPacket, now: number): void => {
       if (p.kind === 'arb') trace.arbIn.push(arbEvent(i, now, p));

@@ -7,18 +7,16 @@
  * Offered load: a PDU is offered when its traffic source generates it (`EndpointProbe.offered`),
  * whether its flow's queue takes it or, full, drops it at the source.
  */
-import type { Counters } from '../../engine/contract.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import type { Scheduler, Target } from '../kernel/scheduler.ts';
 import { makeDestinations } from '../traffic/destinations.ts';
 import { TrafficGenerator } from '../traffic/generator.ts';
 import type { Channel } from './channel.ts';
 import type { ResolvedEndpointConfig } from './endpoint-config.ts';
-import { FlowQueues } from '../../node/endpoint/flow-queues.ts';
-import type { QueuedFlow } from '../../node/endpoint/flow-queues.ts';
+import type { FlowQueues, FlowQueuesHost, QueuedFlow } from '../../node/endpoint/flow-queues.ts';
 import { plainPackets, pduWireTime, sarPackets } from '../../node/endpoint/packets.ts';
 import type { PduPackets } from '../../node/endpoint/packets.ts';
-import type { EndpointContext, EndpointCounterName } from './endpoint-types.ts';
+import type { EndpointContext } from './endpoint-types.ts';
 import type { ControlPacket, EndpointFeature, FlowBlockBit } from '../../node/endpoint/feature.ts';
 import { dataRate } from './link-rate.ts';
 import type { SimPacket } from './types.ts';
@@ -34,9 +32,7 @@ interface Source {
   readonly crf: 0 | 1;
 }
 
-export class EndpointSource implements Target {
-  /** The node element's flow queues this source feeds. */
-  readonly queues: FlowQueues;
+export class EndpointSource implements Target, FlowQueuesHost {
   readonly #c: ResolvedEndpointConfig;
   readonly #ctx: EndpointContext;
   readonly #sched: Scheduler;
@@ -45,25 +41,65 @@ export class EndpointSource implements Target {
   readonly #srcName: string;
   #sources: Source[] = [];
   #out: Channel | null = null;
+  #queues: FlowQueues | null = null;
 
-  constructor(sched: Scheduler, c: ResolvedEndpointConfig, ctx: EndpointContext, counters: Counters<EndpointCounterName>) {
+  constructor(sched: Scheduler, c: ResolvedEndpointConfig, ctx: EndpointContext) {
     this.#sched = sched;
     this.#c = c;
     this.#ctx = ctx;
     this.#srcName = `${c.name}:src`;
-    this.queues = new FlowQueues(c, {
-      flowNumber: (dst, prio, crf, flowID) => this.#register(dst, prio, crf, flowID),
-      offered: (f, bytes, accepted, now) => { ctx.probe.offered(f.index, now, bytes, this.#out === null ? 0 : this.pduTime(bytes), accepted); },
-      occupancy: (pdus, bytes, now) => { ctx.probe.occupancy(this.#srcName, now, pdus, bytes); },
-      xoff: (f, stopped, now) => { ctx.probe.xoff(f.index, now, stopped); },
-      kick: (now) => { this.#out?.kick(now); },
-      nextPacketId: () => ctx.ids.nextPacketId(),
-    }, counters);
-    for (const f of c.flows) this.queues.flow(f.dst, f.prio, f.crf, f.flowID, sched.now);
-    for (const t of c.traffic) {
-      for (const dst of makeDestinations(t.spec.destinations, c.id).destinations()) this.queues.flow(dst, t.prio, t.crf, t.flowID, sched.now);
-    }
   }
+
+  /** The flows to register first, in order: the configured ones, then each source's destinations. */
+  initialFlows(): { dst: number; prio: 0 | 1 | 2; crf: 0 | 1; flowID: FlowIdLabel }[] {
+    const c = this.#c;
+    const out = c.flows.map((f) => ({ ...f }));
+    for (const t of c.traffic) {
+      for (const dst of makeDestinations(t.spec.destinations, c.id).destinations()) out.push({ dst, prio: t.prio, crf: t.crf, flowID: t.flowID });
+    }
+    return out;
+  }
+
+  /** The node element's flow queues this source feeds (set once the element is built). */
+  get queues(): FlowQueues {
+    if (this.#queues === null) throw new RangeError(`${this.#c.name}: the source has no flow queues yet`);
+    return this.#queues;
+  }
+
+  bind(queues: FlowQueues): void {
+    this.#queues = queues;
+  }
+
+  // ---- FlowQueuesHost ------------------------------------------------------------------------
+
+  flowNumber(dst: number, prio: 0 | 1 | 2, crf: 0 | 1, flowID: FlowIdLabel): number {
+    const index = this.#ctx.flows.register(this.#c.id, dst, prio, crf, flowID);
+    const info = this.#ctx.flows.get(index);
+    if (info !== undefined && this.#out !== null) info.linkRate = dataRate(this.#out.spec);
+    return index;
+  }
+
+  offered(f: QueuedFlow, bytes: number, accepted: boolean, now: number): void {
+    this.#ctx.probe.offered(f.index, now, bytes, this.#out === null ? 0 : this.pduTime(bytes), accepted);
+  }
+
+  occupancy(pdus: number, bytes: number, now: number): void {
+    this.#ctx.probe.occupancy(this.#srcName, now, pdus, bytes);
+  }
+
+  xoff(f: QueuedFlow, stopped: boolean, now: number): void {
+    this.#ctx.probe.xoff(f.index, now, stopped);
+  }
+
+  kick(now: number): void {
+    this.#out?.kick(now);
+  }
+
+  nextPacketId(): number {
+    return this.#ctx.ids.nextPacketId();
+  }
+
+  // ---- Traffic -------------------------------------------------------------------------------
 
   /** The flows, growing as traffic creates them. */
   get flows(): readonly SourceFlow[] {
@@ -83,7 +119,7 @@ export class EndpointSource implements Target {
     this.#out = out;
     this.#pduTimes.clear();
     const rate = dataRate(out.spec);
-    for (const f of this.queues.flows) {
+    for (const f of this.#queues?.flows ?? []) {
       const info = this.#ctx.flows.get(f.index);
       if (info !== undefined) info.linkRate = rate;
     }
@@ -172,12 +208,5 @@ export class EndpointSource implements Target {
 
   segmenterSnapshot(): Record<string, unknown> | null {
     return this.queues.segmenterSnapshot();
-  }
-
-  #register(dst: number, prio: 0 | 1 | 2, crf: 0 | 1, flowID: FlowIdLabel): number {
-    const index = this.#ctx.flows.register(this.#c.id, dst, prio, crf, flowID);
-    const info = this.#ctx.flows.get(index);
-    if (info !== undefined && this.#out !== null) info.linkRate = dataRate(this.#out.spec);
-    return index;
   }
 }
