@@ -5,6 +5,8 @@ import { octets, type9Node } from '../../test/support/endpoint-net.ts';
 import type { ProtocolSupport } from '../session/types.ts';
 import type { Type9Packet } from '../wire/type9-types.ts';
 import type { FabricArbitrationConfig } from './fabric-endpoint-arb.ts';
+import { FabricEndpoint } from './fabric-endpoint.ts';
+import type { FabricEndpointConfig } from './fabric-endpoint.ts';
 import type { FabricWire } from '../../test/support/fabric-endpoint.ts';
 
 const PROTO = 0x1234;
@@ -100,4 +102,20 @@ test('Part 9 §3.3, issue 15: without arbitration configured an end point has no
   assert.deepEqual(net.deliveriesTo(3).map((d) => d.pdu), [octets(3000, 1)]);
   assert.equal(net.node(1).counters().arbitration, undefined);
   assert.equal(net.packets(1, 3, 7).length, 0);
+});
+
+test('issue 8 §1 configuration, issue 15: a bad arbitration field is one RangeError naming it once (arbitration.<field>), flows included', () => {
+  const node = type9Node(1, 0xfff1, { protocols: [DATA3] });
+  const refused = (arbitration: unknown): string => {
+    try {
+      new FabricEndpoint({ ...node, arbitration } as FabricEndpointConfig);
+    } catch (e) {
+      return e instanceof RangeError ? e.message : `not a RangeError: ${String(e)}`;
+    }
+    return 'accepted';
+  };
+  assert.match(refused({ mode: 'both' }), /^arbitration\.mode must be/);
+  assert.match(refused({ flows: ['0A', 'ZZ'] }), /^arbitration\.flows must list flowIDs of Part 9 Table 3-1/);
+  assert.match(refused({ flows: [] }), /^arbitration\.flows must list/);
+  assert.equal(refused({ flows: ['0A', '1A'] }), 'accepted');
 });

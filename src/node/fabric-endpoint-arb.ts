@@ -1,6 +1,7 @@
 import type { Counters } from '../engine/contract.ts';
 import { flowKey } from '../flow/flows.ts';
 import { flowBits } from '../streaming/segment-pdu.ts';
+import { FLOW_ID_LABELS } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { serialPacketLength } from '../wire/packet.ts';
 import type { Packet } from '../wire/packet.ts';
@@ -120,7 +121,7 @@ export class FabricArbitration {
     this.#endpoint = endpoint;
     this.#host = host;
     this.#crfSupported = node.crfSupported;
-    this.#arbitrated = new Set(flows ?? [node.normalFlow]);
+    this.#arbitrated = new Set(checkFlows(flows) ?? [node.normalFlow]);
     const featureHost: FeatureHost = {
       name: `node ${node.nodeId}`,
       id: node.nodeId,
@@ -232,4 +233,13 @@ function nodePacket(p: Type7Packet | Type9Packet, kind: PacketKind, src: number,
     id: 0, kind, ftype: p.ftype, src, dst: p.destinationID, prio: (p.prio & 3) as Priority, crf: p.crf === 1 ? 1 : 0, vc: p.vc,
     bytes: serialPacketLength(p), flow: -1, createdAt: now, wire: p,
   };
+}
+
+/** Configurations also come from JSON: every entry must be a flowID of Part 9 Table 3-1. */
+function checkFlows(flows: unknown): readonly FlowIdLabel[] | undefined {
+  if (flows === undefined) return undefined;
+  if (!Array.isArray(flows) || flows.length === 0 || !flows.every((f) => typeof f === 'string' && (FLOW_ID_LABELS as readonly string[]).includes(f))) {
+    throw new RangeError(`arbitration.flows must list flowIDs of Part 9 Table 3-1 (${FLOW_ID_LABELS.join(', ')})`);
+  }
+  return flows as FlowIdLabel[];
 }

@@ -115,7 +115,7 @@ export type TmCommandInput =
   | { readonly kind: 'tm-command'; readonly side: 'egress'; readonly to: TmDesignation; readonly command: TmEgressCommand };
 
 /** `tm:` timers are the traffic management's (its rate engine, `tm:rate:<queue>`, and its level samples, `tm:level`). */
-export type FabricTimerName = EndpointTimerName | 'ccp:orphan' | `tm:${string}`;
+export type FabricTimerName = EndpointTimerName | 'ccp:orphan' | `tm:${string}` | `arb:${string}`;
 
 /**
  * Everything `SessionEndpoint` takes (a received `packet` may now also be Type 7), plus link state

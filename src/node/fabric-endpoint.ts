@@ -15,7 +15,6 @@ import type { ResolvedFabricConfig } from './fabric-endpoint-config.ts';
 import { FlowBook, flowSlot, gateFlows, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
 import type { GateFlow } from './fabric-endpoint-hold.ts';
 import { FabricArbitration } from './fabric-endpoint-arb.ts';
-import type { FabricArbitrationConfig } from './fabric-endpoint-arb.ts';
 import { fabricTm } from './fabric-endpoint-tm.ts';
 import type { FabricTm } from './fabric-endpoint-tm.ts';
 import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
@@ -108,10 +107,10 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       output: (o) => { this.#out.push(o); },
       invalid: (detail) => { this.#invalid(detail); },
     });
-    this.#arb = r.arbitration === undefined ? undefined : within('arbitration', () => new FabricArbitration(r.arbitration as FabricArbitrationConfig, this.#endpoint, r, {
+    this.#arb = r.arbitration === undefined ? undefined : new FabricArbitration(r.arbitration, this.#endpoint, r, {
       timer: (name, at) => { this.#out.push({ kind: 'timer', name: name as FabricTimerName, at }); },
       regate: (destinationID) => { this.#regate(destinationID); },
-    }));
+    });
   }
 
   handle(input: FabricEndpointInput, now: Time): FabricEndpointOutput[] {

@@ -60,7 +60,7 @@ export interface EndpointArbitrationConfig {
   readonly maxQueued?: number | null;
   /** One REQUEST pipelined ahead of the current PDU's end (§2.2.2). Default true. */
   readonly pipelining?: boolean;
-  /** Time without an answer before a REQUEST is re-sent with the same sequence bit; null: never. Default 100 µs (simulator), 10 ms (software fabric). */
+  /** Time without an answer before a REQUEST is re-sent with the same sequence bit; null: never. Default 100 µs (simulator), 1 s (software fabric, FABRIC_ARB_TIMES). */
   readonly requestTimeout?: number | null;
   /** Time after XOFF(ARB) before the flow asks again. Default 10 µs (simulator), 1 ms (software fabric). */
   readonly retryDelay?: number;
