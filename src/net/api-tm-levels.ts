@@ -1,6 +1,6 @@
 /**
  * The levels of the end point's receive buffers that its Part 10 traffic management egress acts
- * on (src/node/fabric-endpoint-tm.ts `tm-level`; decision EA19). Part 10 §3.3: "Egress queuing
+ * on (src/node/endpoint/tm-streams.ts `tm-level`; decision EA19). Part 10 §3.3: "Egress queuing
  * should be based on: source ID+cos". The application's receive queue of each stream is that
  * buffer; the level of a source and class is the fullest of its streams in that class, as
  * n/255 of `api.rxHigh` PDUs (not of `rxLimit`): the egress's default XOFF at 240/255 and XON at

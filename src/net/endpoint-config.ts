@@ -109,7 +109,7 @@ const level = int(0, 0xff);
 const optional = <T extends z.ZodType>(t: T): z.ZodOptional<T> => t.optional();
 
 /**
- * `tm`: Part 10 traffic management of the end point (src/node/fabric-endpoint-tm-config.ts
+ * `tm`: Part 10 traffic management of the end point (src/node/endpoint/tm-config.ts
  * FabricTmConfig, docs/fabric-api.md §3). Ranges are checked here; what depends on several
  * fields (a rate between its bounds, watermarks in order) the engines check, and a RangeError
  * names the field.

@@ -28,7 +28,7 @@ export interface ResolvedFabricConfig {
   readonly verifyOnReassemblyTimeout: boolean;
   /** The system's CRF setting (DECISIONS §3), as the Type 9 conveyance takes it: how a packet's prio/CRF name its flow. */
   readonly crfSupported: boolean;
-  /** Traffic management's settings, checked when its engines are built (fabric-endpoint-tm-config.ts); undefined: none. */
+  /** Traffic management's settings, checked when its engines are built (endpoint/tm-config.ts); undefined: none. */
   readonly tm: FabricTmConfig | undefined;
   /** Flow arbitration's settings, checked when its engines are built (arbitration-config.ts); undefined: none. */
   readonly arbitration: FabricArbitrationConfig | undefined;

@@ -60,7 +60,7 @@ export interface FabricEndpointConfig extends SessionEndpointConfig {
    */
   readonly verifyOnReassemblyTimeout?: boolean;
   /**
-   * Part 10 traffic management (fabric-endpoint-tm.ts, docs/fabric-endpoint.md "Traffic
+   * Part 10 traffic management (endpoint/tm-streams.ts, docs/fabric-endpoint.md "Traffic
    * management"): an ingress queue per Type 9 transmit stream, whose PDUs are held in the end point
    * and handed to the session stack one at a time while the egress lets them go, and an egress
    * directing the senders of the data this end point receives from the levels the driver gives

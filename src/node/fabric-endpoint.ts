@@ -15,8 +15,8 @@ import type { ResolvedFabricConfig } from './fabric-endpoint-config.ts';
 import { FlowBook, flowSlot, gateFlows, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
 import type { GateFlow } from './fabric-endpoint-hold.ts';
 import { FabricArbitration } from './fabric-endpoint-arb.ts';
-import { fabricTm } from './fabric-endpoint-tm.ts';
-import type { FabricTm } from './fabric-endpoint-tm.ts';
+import { fabricTm } from './endpoint/tm-streams.ts';
+import type { FabricTm } from './endpoint/tm-streams.ts';
 import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
 import type {
   FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEvent, FabricPacket, FabricTimerName, FlowState,
@@ -59,7 +59,7 @@ const ARB_TIMERS = 'arb:';
  * - `link-down` discards the held packets; `link-down` and `link-up` both reset the XON/XOFF
  *   counters of every destination a CCP named (§2.4.2.3 "The counter is initialized to zero at
  *   start up"): a new link is a new path, and the XONs owed on the old one will not come.
- * - With `tm`, Part 10 traffic management (fabric-endpoint-tm.ts) takes the `send`s of Type 9
+ * - With `tm`, Part 10 traffic management (endpoint/tm-streams.ts) takes the `send`s of Type 9
  *   transmit streams, received TM packets and `tm-level`s; its TM packets go ahead of the session stack's.
  */
 export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpointOutput> {

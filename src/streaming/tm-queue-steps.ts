@@ -1,7 +1,7 @@
 /**
  * The level a Part 10 ingress reports of one of its queues (Table 4-4 Q_STATUS "Source queue is
  * n/255 full ... 0 = empty, 0xFF = full"), in steps, and when a change is worth a message. Used by
- * every end point that feeds `TmIngress` its queue levels (src/node/fabric-endpoint-tm.ts, the
+ * every end point that feeds `TmIngress` its queue levels (src/node/endpoint/tm-streams.ts, the
  * simulator's src/sim/fabric/endpoint-tm.ts).
  */
 

@@ -1,7 +1,6 @@
 /**
- * The rate bounds an end point gives its `TmIngress` when its configuration names none (the
- * simulator's end points, src/sim/fabric/endpoint-tm-config.ts, and the fabric end point,
- * src/node/fabric-endpoint-tm-config.ts).
+ * The rate bounds an end point gives its `TmIngress` when its configuration names none (every end
+ * point's TM configuration, src/node/endpoint/tm-config.ts).
  */
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Configuration of an end point's Part 10 traffic management, for every host: the settings, checked,
  * and the configurations of the two engines they become. The simulator's end point (tm.ts) and the
- * software fabric's (src/node/fabric-endpoint-tm.ts) resolve their `tm` sections here; they differ
+ * software fabric's (src/node/endpoint/tm-streams.ts) resolve their `tm` sections here; they differ
  * only in their clock (`TmClock`) and in the fabric's own queue and outbox bounds.
  *
  * Clocks. Simulator time is integer ps, but the ingress engine's token buckets hold bytes × rate
@@ -171,7 +171,7 @@ export const DEFAULT_TM_OUTBOX = 256;
 
 /**
  * The software fabric end point's settings: the common ones, in ns, and the bounds of what its TM
- * holds (src/node/fabric-endpoint-tm.ts). The simulator's flow queues have their own bound.
+ * holds (src/node/endpoint/tm-streams.ts). The simulator's flow queues have their own bound.
  */
 export interface FabricTmConfig extends EndpointTmConfig {
   /**

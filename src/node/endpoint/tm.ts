@@ -1,9 +1,10 @@
 /**
- * Part 10 traffic management in a simulated end point (issue 7 §2 "Endpoints: … traffic
- * management"): the end point runs `tm-ingress` for the data it sends and `tm-egress` for the
- * data it receives (src/streaming/), in the configured mode (BASIC XON/XOFF, RATE, CREDIT,
- * CREDIT_RATE). The engines decide everything; this file only feeds them and carries out what
- * they say.
+ * Part 10 traffic management of an end point whose data goes through flow queues (flow-queues.ts,
+ * the simulator's end points; issue 7 §2 "Endpoints: … traffic management"): the end point runs
+ * `tm-ingress` for the data it sends and `tm-egress` for the data it receives (src/streaming/), in
+ * the configured mode (BASIC XON/XOFF, RATE, CREDIT, CREDIT_RATE). The engines decide everything;
+ * tm-engines.ts feeds them and orders what they say, as for every end point; this file is the
+ * flow queues' port.
  *
  * Ingress. Each source flow is one TM queue: the stream (destination, cos 0, streamID = the
  * flow's index & 0xffff, the streamID the segmenter uses) in a per-stream queue (§3.2.2 "From the
@@ -20,28 +21,26 @@
  *
  * TM packets are control packets of kind 'tm' in the flow the engine gives them (the data's flow,
  * §3.4.5 protocol rule 1), of their Type 9 length in LP-Serial framing. A received one goes to the
- * engine its message is for (§3.4.2–§3.4.4 list "Egress to Ingress" and "Ingress to Egress").
+ * engine its message is for (tm-engines.ts).
  *
  * A packet is being pulled onto the link while `packetSent` runs, so nothing may be sent or
  * restarted then: what the ingress answers to `pdu-sent` waits for a zero-delay timer ('flush');
  * gates that close take effect at once.
  */
-import { PDU_BYTES_MAX } from '../../streaming/tm-ingress-config.ts';
-import type { TmEgress } from '../../streaming/tm-egress.ts';
-import type { TmIngress } from '../../streaming/tm-ingress.ts';
-import { tmDirection } from '../../streaming/tm-packet.ts';
-import type { TmEgressInput, TmEgressOutput, TmIngressInput, TmIngressOutput, TmRateTimerName, TmStreamRef } from '../../streaming/tm-types.ts';
+import type { TmEgressInput, TmIngressInput, TmRateTimerName, TmStreamRef } from '../../streaming/tm-types.ts';
+import { stepLevel } from '../../streaming/tm-queue-steps.ts';
 import { serialLength } from '../../wire/serial.ts';
-import { tmMessage } from '../../wire/type9-tm.ts';
 import { type9Length } from '../../wire/type9.ts';
 import type { Type9TmPacket } from '../../wire/type9-types.ts';
 import { FLOW_BLOCK } from './feature.ts';
 import type { ControlPacket, EndpointFeature, FeatureHost, PacketPosition, SentPacket } from './feature.ts';
 import type { TxFlow } from './flows.ts';
-import { SIM_TM_CLOCK, TM_TICK, makeTmEngines } from './tm-config.ts';
+import { engineBytes } from './tm-check.ts';
+import { SIM_TM_CLOCK, makeTmEngines } from './tm-config.ts';
 import type { EndpointTmConfig } from './tm-config.ts';
+import { TmEngines } from './tm-engines.ts';
+import type { TmQueueLevel } from './tm-engines.ts';
 import { dataCapacity, receiveQueueLevel, sentKind } from './tm-levels.ts';
-import { queueStep, reportStep, stepLevel } from '../../streaming/tm-queue-steps.ts';
 import type { TmSentKind } from './tm-levels.ts';
 import type { Priority, NodePacket } from './packet.ts';
 
@@ -58,12 +57,9 @@ const COUNTER_NAMES = [
 type TmCounter = (typeof COUNTER_NAMES)[number];
 
 /** One source flow as its ingress queue. */
-interface TmFlow {
+interface TmFlow extends TmQueueLevel {
   readonly flow: TxFlow;
-  readonly stream: TmStreamRef;
   readonly queue: string;
-  /** The step of the last queue level given to the ingress. */
-  step: number;
 }
 
 /** One of the egress's own queues: a source (cos 0), with the first stream it was seen on. */
@@ -76,27 +72,15 @@ interface EgressQueue {
   fed: number | null;
 }
 
-/** A Type 9 packet with xh = 1 (Part 10 §4.3 Figure 4-5), as far as the end point can tell. */
-function isTmPacket(w: unknown): w is Type9TmPacket {
-  return typeof w === 'object' && w !== null && (w as { ftype?: unknown }).ftype === 9 && (w as { segment?: unknown }).segment === 'tm';
-}
-
 function streamOf(flow: number): number {
   return flow & 0xffff;
-}
-
-/** Part 10 Table 4-1 "0x0000 - 64kbytes": a longer plain PDU is reported to the engine as the largest. */
-function engineBytes(bytes: number): number {
-  return Math.min(PDU_BYTES_MAX, Math.max(1, bytes));
 }
 
 export class TmFeature implements EndpointFeature {
   readonly name = 'tm';
   readonly kinds = ['tm'] as const;
   readonly #host: FeatureHost;
-  readonly #ingress: TmIngress;
-  readonly #egress: TmEgress;
-  readonly #queueLevelBits: number;
+  readonly #tm: TmEngines;
   readonly #levelPeriod: number;
   readonly #flows = new Map<number, TmFlow>();
   readonly #byQueue = new Map<string, TmFlow[]>();
@@ -116,23 +100,24 @@ export class TmFeature implements EndpointFeature {
   constructor(host: FeatureHost, config: EndpointTmConfig) {
     this.#host = host;
     const e = makeTmEngines({ id: host.id, tt: host.tt, crfSupported: host.crfSupported }, config, SIM_TM_CLOCK);
-    this.#ingress = e.ingress;
-    this.#egress = e.egress;
-    this.#queueLevelBits = e.queueLevelBits;
     this.#levelPeriod = e.levelPeriod;
+    this.#tm = new TmEngines(e, SIM_TM_CLOCK.tick, {
+      send: (packet, _fromIngress, now) => { this.#send(packet, now); },
+      gate: (o, now) => {
+        if (!o.open) for (const t of this.#byQueue.get(o.queue) ?? []) this.#setGate(t, false, now);
+      },
+      opened: (queues, now) => {
+        for (const q of queues) for (const t of this.#byQueue.get(q) ?? []) this.#setGate(t, true, now);
+      },
+      timer: (name, at) => { this.#host.timer({ kind: 'timer', name, at }); },
+      event: (_side, o) => { this.#host.count(`tm.${o.name}`); },
+    });
   }
 
   receive(p: NodePacket, now: number): void {
     this.#count('received');
-    const packet = p.wire;
-    if (!isTmPacket(packet)) {
-      // Not a TM packet at all: nothing either engine could take.
-      this.#count('malformed');
-      return;
-    }
-    // Messages either end may receive (user and application defined, reserved) go to the ingress.
-    if (tmDirection(tmMessage(packet.tmOp, packet.parameter1, packet.parameter2)) === 'to-egress') this.#toEgress({ kind: 'tm', packet }, now);
-    else this.#toIngress({ kind: 'tm', packet }, now);
+    // Not a TM packet at all, or not one for this end point: nothing either engine could take.
+    if (this.#tm.receive(p.wire as Type9TmPacket, this.#host.id, now) !== undefined) this.#count('malformed');
   }
 
   flowCreated(f: TxFlow): void {
@@ -143,7 +128,7 @@ export class TmFeature implements EndpointFeature {
     const t = this.#flowOf(f);
     this.#toIngress({ kind: 'pdu-ready', stream: t.stream, bytes: engineBytes(bytes) }, now);
     // A queue's gate starts as it is when the engine creates it: no output reports it.
-    this.#setGate(t, this.#ingress.mayTransmit(t.queue), now);
+    this.#setGate(t, this.#tm.ingress.mayTransmit(t.queue), now);
     this.#reportLevel(t, now);
   }
 
@@ -192,24 +177,24 @@ export class TmFeature implements EndpointFeature {
 
   counters(): Record<string, number> {
     const out: Record<string, number> = { ...this.#counters };
-    for (const [k, v] of Object.entries(this.#ingress.counters())) out[`ingress.${k}`] = v;
-    for (const [k, v] of Object.entries(this.#egress.counters())) out[`egress.${k}`] = v;
+    for (const [k, v] of Object.entries(this.#tm.ingress.counters())) out[`ingress.${k}`] = v;
+    for (const [k, v] of Object.entries(this.#tm.egress.counters())) out[`egress.${k}`] = v;
     return out;
   }
 
   snapshot(): Record<string, unknown> {
     return {
-      mode: this.#ingress.mode(),
-      queueLevelBits: this.#queueLevelBits,
+      mode: this.#tm.ingress.mode(),
+      queueLevelBits: this.#tm.queueLevelBits,
       levelPeriod: this.#levelPeriod,
       receiveQueue: { packets: this.#packets, capacity: this.#capacity },
       flows: [...this.#flows.values()].map((t) => ({
-        flow: t.flow.index, queue: t.queue, gate: (t.flow.blocked & FLOW_BLOCK.tm) === 0 ? 'open' : 'closed', level: stepLevel(t.step, this.#queueLevelBits),
+        flow: t.flow.index, queue: t.queue, gate: (t.flow.blocked & FLOW_BLOCK.tm) === 0 ? 'open' : 'closed', level: stepLevel(t.step, this.#tm.queueLevelBits),
       })),
       egressQueues: [...this.#sources.values()].map((q) => ({ sourceID: q.sourceID, streamID: q.streamID, level: q.fed })),
       deferred: this.#deferred.length,
-      ingress: this.#ingress.snapshot(),
-      egress: this.#egress.snapshot(),
+      ingress: this.#tm.ingress.snapshot(),
+      egress: this.#tm.egress.snapshot(),
     };
   }
 
@@ -222,7 +207,7 @@ export class TmFeature implements EndpointFeature {
     let t = this.#flows.get(f.index);
     if (t !== undefined) return t;
     const stream: TmStreamRef = { target: { destinationID: f.dst, cos: COS, streamID: streamOf(f.index), flowID: f.flowID } };
-    t = { flow: f, stream, queue: this.#ingress.queueOf(stream) as string, step: 0 };
+    t = { flow: f, stream, queue: this.#tm.ingress.queueOf(stream) as string, step: 0 };
     this.#flows.set(f.index, t);
     const same = this.#byQueue.get(t.queue);
     if (same === undefined) this.#byQueue.set(t.queue, [t]);
@@ -231,11 +216,7 @@ export class TmFeature implements EndpointFeature {
   }
 
   #reportLevel(t: TmFlow, now: number): void {
-    const q = t.flow.queue;
-    const step = queueStep(q.length, q.limit, this.#queueLevelBits);
-    if (!reportStep(t.step, step)) return;
-    t.step = step;
-    this.#toIngress({ kind: 'queue-level', stream: t.stream, level: stepLevel(step, this.#queueLevelBits) }, now);
+    this.#tm.reportLevel(t, t.flow.queue.length, t.flow.queue.limit, now);
   }
 
   /**
@@ -252,35 +233,12 @@ export class TmFeature implements EndpointFeature {
     }
   }
 
-  /**
-   * Closing gates first, so that no PDU starts through a gate the same answer closes; then the
-   * TM packets, so that a CREDIT STATUS goes before the PDUs it opens; then the gates that open.
-   */
   #toIngress(input: TmIngressInput, now: number): void {
-    const out: TmIngressOutput[] = this.#ingress.handle(input, Math.floor(now / TM_TICK));
-    let opened: TmFlow[] | null = null;
-    for (const o of out) {
-      if (o.kind === 'gate') {
-        for (const t of this.#byQueue.get(o.queue) ?? []) {
-          if (!o.open) this.#setGate(t, false, now);
-          else (opened ??= []).push(t);
-        }
-      } else if (o.kind === 'timer') {
-        this.#host.timer({ kind: 'timer', name: o.name, at: o.at === null ? null : o.at * TM_TICK });
-      } else if (o.kind === 'event') {
-        this.#host.count(`tm.${o.name}`);
-      }
-    }
-    for (const o of out) if (o.kind === 'tm') this.#send(o.packet, now);
-    if (opened !== null) for (const t of opened) this.#setGate(t, true, now);
+    this.#tm.toIngress(input, now);
   }
 
   #toEgress(input: TmEgressInput, now: number): void {
-    const out: TmEgressOutput[] = this.#egress.handle(input, Math.floor(now / TM_TICK));
-    for (const o of out) {
-      if (o.kind === 'tm') this.#send(o.packet, now);
-      else this.#host.count(`tm.${o.name}`);
-    }
+    this.#tm.toEgress(input, now);
   }
 
   #send(packet: Type9TmPacket, now: number): void {
@@ -324,7 +282,7 @@ export class TmFeature implements EndpointFeature {
     for (const c of this.#deferred.splice(0)) this.#host.sendControl(c, now);
     const dirty = [...this.#dirty];
     this.#dirty.clear();
-    for (const t of dirty) this.#setGate(t, this.#ingress.mayTransmit(t.queue), now);
+    for (const t of dirty) this.#setGate(t, this.#tm.ingress.mayTransmit(t.queue), now);
   }
 
   #count(name: TmCounter): void {

@@ -6,8 +6,8 @@
  * doubles each time (§3.4.5 rule 6 "a second DECREASE with a larger requested decrease amount"), so
  * in the rate modes the reports must come at a pace, not at every packet the driver buffers.
  */
-import type { Time } from '../engine/contract.ts';
-import type { TmLevelInput } from './fabric-endpoint-types.ts';
+import type { Time } from '../../engine/contract.ts';
+import type { TmLevelInput } from '../fabric-endpoint-types.ts';
 
 /** A level for the egress's `queue-level` input. */
 export interface LevelFeed {

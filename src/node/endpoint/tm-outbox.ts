@@ -1,5 +1,5 @@
 /**
- * The TM packets a `FabricEndpoint` has to send (fabric-endpoint-tm.ts), in the order the data
+ * The TM packets a `FabricEndpoint` has to send (tm-streams.ts), in the order the data
  * they speak of needs.
  *
  * Part 10 §3.4.5 protocol rule 1: "all TM transactions occur in the same flows as the data", so a
@@ -15,9 +15,9 @@
  * Packets leave in the order they were made, except that a packet whose flow may not send (Part 9,
  * `maySend`) or which waits for its data lets the packets of other (destination, flow) pairs pass.
  */
-import { flowIdForChannel, flowIdForPacket } from '../wire/flow-id.ts';
-import type { FlowIdLabel } from '../wire/flow-id.ts';
-import type { Type9TmPacket } from '../wire/type9-types.ts';
+import { flowIdForChannel, flowIdForPacket } from '../../wire/flow-id.ts';
+import type { FlowIdLabel } from '../../wire/flow-id.ts';
+import type { Type9TmPacket } from '../../wire/type9-types.ts';
 
 interface Entry {
   readonly packet: Type9TmPacket;

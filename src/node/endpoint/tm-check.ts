@@ -1,13 +1,12 @@
 /**
- * What a `FabricEndpoint`'s traffic management (fabric-endpoint-tm.ts) checks of what it is
- * handed, and the levels its ingress reports. Packets and inputs also arrive as JSON (`riodp
- * model`), so their shape is looked at at run time: what does not fit is counted and reported,
- * never thrown.
+ * What an end point's traffic management (tm-engines.ts and its two queue ports) checks of what
+ * it is handed. Packets and inputs also arrive as JSON (`riodp model`), so their shape is looked
+ * at at run time: what does not fit is counted and reported, never thrown.
  */
-import type { StreamRef } from '../session/types.ts';
-import type { Type9TmPacket } from '../wire/type9-types.ts';
-import type { SessionEndpointOutput } from './session-endpoint-types.ts';
-import { PDU_BYTES_MAX } from '../streaming/tm-ingress-config.ts';
+import type { StreamRef } from '../../session/types.ts';
+import type { Type9TmPacket } from '../../wire/type9-types.ts';
+import type { SessionEndpointOutput } from '../session-endpoint-types.ts';
+import { PDU_BYTES_MAX } from '../../streaming/tm-ingress-config.ts';
 
 /** The Figure 4-5 fields of a TM packet and their largest values (Part 10 §4.3: TM_OP 4 bits, wildcard 3, mask and parameters 8). */
 const TM_FIELDS = [
@@ -15,9 +14,12 @@ const TM_FIELDS = [
   ['prio', 3], ['crf', 1], ['vc', 1],
 ] as const;
 
-/** Why a Type 9 packet with segment 'tm' cannot be given to a TM engine; undefined when it can. */
+/** Why a packet cannot be given to a TM engine as a Type 9 TM packet (Part 10 §4.3 Figure 4-5, xh = 1); undefined when it can. */
 export function malformedTm(p: Type9TmPacket): string | undefined {
-  const r = p as unknown as Record<string, unknown>;
+  const u: unknown = p;
+  if (typeof u !== 'object' || u === null) return 'not a TM packet';
+  const r = u as Record<string, unknown>;
+  if (r['ftype'] !== 9 || r['segment'] !== 'tm') return 'not a TM packet';
   for (const field of ['sourceID', 'destinationID'] as const) {
     const v = r[field];
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) return `${field} is not a device ID`;

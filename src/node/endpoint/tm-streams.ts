@@ -1,5 +1,6 @@
 /**
- * Part 10 traffic management in a `FabricEndpoint` (fabric-endpoint.ts): the end point runs
+ * Part 10 traffic management of an end point whose data goes through its session stack (the
+ * software fabric's `FabricEndpoint`, src/node/fabric-endpoint.ts), the session streams' port of tm-engines.ts: the end point runs
  * `TmIngress` for the data it sends and `TmEgress` for the data it receives (src/streaming/). The
  * engines decide; this file feeds them and carries out what they say.
  *
@@ -17,30 +18,28 @@
  * `queue-level`s.
  *
  * TM packets go out through a `TmOutbox` (its header says in which order) and are pulled like the
- * session stack's packets; a received one goes to the engine its message is for (§3.4.2–§3.4.4
- * list "Egress to Ingress" and "Ingress to Egress" messages), never to the session stack.
+ * session stack's packets; a received one goes to the engine its message is for (tm-engines.ts,
+ * shared with the flow queues' port tm.ts), never to the session stack.
  */
-import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Time } from '../engine/contract.ts';
-import type { SendCommand, StreamInfo, StreamRef } from '../session/types.ts';
-import type { TmEgress } from '../streaming/tm-egress.ts';
-import type { TmIngress } from '../streaming/tm-ingress.ts';
-import { tmDirection } from '../streaming/tm-packet.ts';
-import type { TmEgressInput, TmIngressInput, TmRateTimerName, TmStreamRef } from '../streaming/tm-types.ts';
-import type { FlowIdLabel } from '../wire/flow-id.ts';
-import { tmMessage } from '../wire/type9-tm.ts';
-import type { Type9Packet, Type9TmPacket } from '../wire/type9-types.ts';
-import { untag } from './endpoint-input.ts';
-import { MALFORMED_REJECTIONS, badLevelInput, engineBytes, malformedTm, refuses, streamKey } from './fabric-endpoint-tm-check.ts';
-import { queueStep, reportStep, stepLevel } from '../streaming/tm-queue-steps.ts';
-import { resolveFabricTm } from './endpoint/tm-config.ts';
-import type { FabricTmConfig, FabricTmFacts, ResolvedFabricTm } from './endpoint/tm-config.ts';
-import { EgressLevels } from './fabric-endpoint-tm-levels.ts';
-import { TmOutbox } from './fabric-endpoint-tm-outbox.ts';
-import { TM_ENDPOINT_COUNTERS } from './fabric-endpoint-types.ts';
-import type { FabricEndpointOutput, FabricTmCounters, TmCommandInput, TmEndpointCounter, TmLevelInput } from './fabric-endpoint-types.ts';
-import type { SessionEndpoint } from './session-endpoint.ts';
-import type { EndpointPacket, SessionEndpointOutput } from './session-endpoint-types.ts';
+import { zeroCounters } from '../../engine/contract.ts';
+import type { Counters, Time } from '../../engine/contract.ts';
+import type { SendCommand, StreamInfo, StreamRef } from '../../session/types.ts';
+import type { TmEgressInput, TmIngressInput, TmRateTimerName, TmStreamRef } from '../../streaming/tm-types.ts';
+import type { FlowIdLabel } from '../../wire/flow-id.ts';
+import type { Type9Packet, Type9TmPacket } from '../../wire/type9-types.ts';
+import { untag } from '../endpoint-input.ts';
+import { badLevelInput, engineBytes, refuses, streamKey } from './tm-check.ts';
+import { stepLevel } from '../../streaming/tm-queue-steps.ts';
+import { NS_TM_CLOCK, resolveFabricTm } from './tm-config.ts';
+import { TmEngines } from './tm-engines.ts';
+import type { TmQueueLevel } from './tm-engines.ts';
+import type { FabricTmConfig, FabricTmFacts, ResolvedFabricTm } from './tm-config.ts';
+import { EgressLevels } from './tm-egress-levels.ts';
+import { TmOutbox } from './tm-outbox.ts';
+import { TM_ENDPOINT_COUNTERS } from '../fabric-endpoint-types.ts';
+import type { FabricEndpointOutput, FabricTmCounters, TmCommandInput, TmEndpointCounter, TmLevelInput } from '../fabric-endpoint-types.ts';
+import type { SessionEndpoint } from '../session-endpoint.ts';
+import type { EndpointPacket, SessionEndpointOutput } from '../session-endpoint-types.ts';
 
 /** What the traffic management asks of its end point. */
 export interface TmHost {
@@ -52,20 +51,17 @@ export interface TmHost {
   invalid(detail: string): void;
 }
 
-/** One transmit stream as its ingress queue. */
-interface TmStream {
+/** One transmit stream as its ingress queue (`stream`: its engine reference). */
+interface TmStream extends TmQueueLevel {
   readonly key: string;
   readonly ref: StreamRef;
   readonly cos: number;
-  readonly target: TmStreamRef;
   readonly queue: string;
   readonly held: Uint8Array[];
   /** The hand-on number (TmOutbox) of the PDU in the session stack; 0 when none. */
   inFlight: number;
   /** Whether that PDU's first segment was pulled. */
   started: boolean;
-  /** The step of the last queue level given to the ingress. */
-  step: number;
 }
 
 /**
@@ -86,10 +82,8 @@ type SessionEvent = Extract<SessionEndpointOutput, { readonly kind: 'event' }>;
 export class FabricTm {
   readonly #host: TmHost;
   readonly #facts: FabricTmFacts;
-  readonly #ingress: TmIngress;
-  readonly #egress: TmEgress;
+  readonly #tm: TmEngines;
   readonly #queuePdus: number;
-  readonly #queueLevelBits: number;
   readonly #outbox: TmOutbox;
   readonly #levels: EgressLevels;
   /** Annex 2 §3.3 "<StreamID> identifies a stream dedicated for the reception of management messages": their PDUs are not data. */
@@ -108,10 +102,22 @@ export class FabricTm {
   constructor(r: ResolvedFabricTm, facts: FabricTmFacts, managementStreams: ReadonlySet<number>, host: TmHost) {
     this.#host = host;
     this.#facts = facts;
-    this.#ingress = r.ingress;
-    this.#egress = r.egress;
     this.#queuePdus = r.queuePdus;
-    this.#queueLevelBits = r.queueLevelBits;
+    this.#tm = new TmEngines(r, NS_TM_CLOCK.tick, {
+      send: (packet, fromIngress) => { this.#queue(packet, fromIngress); },
+      gate: (o) => {
+        this.#counters[o.open ? 'gateOpens' : 'gateCloses']++;
+        // Rate gates close and open at every PDU: only XOFF/XON (and a mode change) are told.
+        if (o.reason === 'on-off' || o.reason === 'mode') this.#event('ingress', 'gate', { queue: o.queue, open: o.open, reason: o.reason });
+      },
+      opened: () => { this.#pumpAll(); },
+      timer: (name, at) => { this.#host.output({ kind: 'timer', name: `tm:${name}`, at }); },
+      event: (side, o, malformed) => {
+        if (malformed) this.#counters.tmMalformed++;
+        const { name, ...detail } = untag(o);
+        this.#event(side, name, detail);
+      },
+    });
     this.#outbox = new TmOutbox(r.outboxLimit, facts.crfSupported);
     this.#levels = new EgressLevels(r.levelPeriod);
     this.#managementStreams = managementStreams;
@@ -136,7 +142,7 @@ export class FabricTm {
     this.#counters.pdusHeld++;
     const phantoms = this.#phantoms.get(s.key) ?? 0;
     if (phantoms > 0) this.#phantoms.set(s.key, phantoms - 1);
-    else this.#toIngress({ kind: 'pdu-ready', stream: s.target, bytes: engineBytes(c.pdu.length) });
+    else this.#toIngress({ kind: 'pdu-ready', stream: s.stream, bytes: engineBytes(c.pdu.length) });
     this.#reportLevel(s);
     this.#pumpAll();
     return true;
@@ -146,7 +152,7 @@ export class FabricTm {
   received(p: Type9Packet, now: Time): boolean {
     this.#now = now;
     if (p.segment === 'tm') {
-      this.#tm(p);
+      this.#tmPacket(p);
       return true;
     }
     if ((p.segment === 'start' || p.segment === 'single') && p.destinationID === this.#facts.id && !this.#managementStreams.has(p.streamID)) {
@@ -167,7 +173,7 @@ export class FabricTm {
     const r = c.stream as Partial<StreamRef> | null | undefined;
     const s = r?.direction === 'tx' ? this.#streams.get(streamKey(r.remote as number, r.streamID as number)) : undefined;
     if (s === undefined) this.#host.invalid('tm-command: the stream is not an open Type 9 transmit stream with a TM queue');
-    else this.#toIngress({ kind: 'command', stream: s.target, command: c.command });
+    else this.#toIngress({ kind: 'command', stream: s.stream, command: c.command });
   }
 
   level(i: TmLevelInput, now: Time): void {
@@ -215,23 +221,23 @@ export class FabricTm {
   }
 
   counters(): FabricTmCounters {
-    return { endpoint: { ...this.#counters }, ingress: this.#ingress.counters(), egress: this.#egress.counters() };
+    return { endpoint: { ...this.#counters }, ingress: this.#tm.ingress.counters(), egress: this.#tm.egress.counters() };
   }
 
   snapshot(): Record<string, unknown> {
     return {
-      mode: this.#ingress.mode(),
+      mode: this.#tm.ingress.mode(),
       queuePdus: this.#queuePdus,
-      queueLevelBits: this.#queueLevelBits,
+      queueLevelBits: this.#tm.queueLevelBits,
       streams: [...this.#streams.values()].map((s) => ({
         stream: s.ref, cos: s.cos, queue: s.queue, held: s.held.length, inFlight: s.inFlight !== 0, started: s.started,
-        gate: this.#ingress.mayTransmit(s.queue, this.#now) ? 'open' : 'closed', level: stepLevel(s.step, this.#queueLevelBits),
+        gate: this.#tm.mayTransmit(s.queue, this.#now) ? 'open' : 'closed', level: stepLevel(s.step, this.#tm.queueLevelBits),
       })),
       phantoms: [...this.#phantoms].map(([stream, pdus]) => ({ stream, pdus })),
       levels: this.#levels.snapshot(),
       outbox: this.#outbox.snapshot(),
-      ingress: this.#ingress.snapshot(),
-      egress: this.#egress.snapshot(),
+      ingress: this.#tm.ingress.snapshot(),
+      egress: this.#tm.egress.snapshot(),
       counters: { ...this.#counters },
     };
   }
@@ -244,9 +250,9 @@ export class FabricTm {
     const key = streamKey(info.remote, info.streamID);
     this.#closed({ remote: info.remote, direction: 'tx', streamID: info.streamID });
     const target: TmStreamRef = { target: { destinationID: info.remote, cos: info.cos, streamID: info.streamID, flowID: this.#facts.dataFlow } };
-    const queue = this.#ingress.queueOf(target) as string;
+    const queue = this.#tm.ingress.queueOf(target) as string;
     const ref: StreamRef = { remote: info.remote, direction: 'tx', streamID: info.streamID };
-    this.#streams.set(key, { key, ref, cos: info.cos, target, queue, held: [], inFlight: 0, started: false, step: 0 });
+    this.#streams.set(key, { key, ref, cos: info.cos, stream: target, queue, held: [], inFlight: 0, started: false, step: 0 });
     // The queue exists from now on, so that a directive of the egress before the first PDU finds it
     // (an egress may XOFF a class before any of its data came); its level, 0, is its first Q_STATUS.
     this.#toIngress({ kind: 'queue-level', stream: target, level: 0 });
@@ -297,7 +303,7 @@ export class FabricTm {
   }
 
   #pump(s: TmStream): void {
-    while (s.inFlight === 0 && this.#streams.get(s.key) === s && this.#ingress.mayTransmit(s.queue, this.#now)) {
+    while (s.inFlight === 0 && this.#streams.get(s.key) === s && this.#tm.mayTransmit(s.queue, this.#now)) {
       const pdu = s.held.shift();
       if (pdu === undefined) return;
       const seq = this.#outbox.handOn(s.ref.remote);
@@ -306,7 +312,7 @@ export class FabricTm {
       this.#counters.pdusHandedOn++;
       const taken = !this.#host.handOn(s.ref, pdu).some((o) => refuses(o, s.ref));
       // After the hand-on, so that what the ingress answers follows this PDU (TmOutbox).
-      this.#toIngress({ kind: 'pdu-sent', stream: s.target, bytes: engineBytes(pdu.length) });
+      this.#toIngress({ kind: 'pdu-sent', stream: s.stream, bytes: engineBytes(pdu.length) });
       if (!taken) {
         this.#counters.handOnRefused++;
         this.#outbox.started(s.ref.remote, seq);
@@ -318,71 +324,31 @@ export class FabricTm {
   }
 
   #reportLevel(s: TmStream): void {
-    const step = queueStep(s.held.length, this.#queuePdus, this.#queueLevelBits);
-    if (!reportStep(s.step, step)) return;
-    s.step = step;
-    this.#toIngress({ kind: 'queue-level', stream: s.target, level: stepLevel(step, this.#queueLevelBits) });
+    this.#tm.reportLevel(s, s.held.length, this.#queuePdus, this.#now);
   }
 
   // ---- Received TM packets -------------------------------------------------------------------
 
-  #tm(p: Type9TmPacket): void {
+  #tmPacket(p: Type9TmPacket): void {
     this.#counters.tmReceived++;
-    const malformed = malformedTm(p);
-    if (malformed !== undefined) {
+    const refused = this.#tm.receive(p, this.#facts.id, this.#now);
+    if (refused?.why === 'malformed') {
       this.#counters.tmMalformed++;
-      this.#event('endpoint', 'malformed', { reason: malformed });
-      return;
-    }
-    if (p.destinationID !== this.#facts.id) {
+      this.#event('endpoint', 'malformed', { reason: refused.reason });
+    } else if (refused?.why === 'not-for-us') {
       this.#counters.tmNotForUs++;
       this.#event('endpoint', 'not-for-us', { destinationID: p.destinationID, sourceID: p.sourceID });
-      return;
     }
-    // Messages either end may receive (user and application defined, reserved) go to the ingress.
-    if (tmDirection(tmMessage(p.tmOp, p.parameter1, p.parameter2)) === 'to-egress') this.#toEgress({ kind: 'tm', packet: p });
-    else this.#toIngress({ kind: 'tm', packet: p });
   }
 
   // ---- The engines ---------------------------------------------------------------------------
 
   #toIngress(input: TmIngressInput): void {
-    let opened = false;
-    for (const o of this.#ingress.handle(input, this.#now)) {
-      switch (o.kind) {
-        case 'tm':
-          this.#queue(o.packet, true);
-          break;
-        case 'gate':
-          this.#counters[o.open ? 'gateOpens' : 'gateCloses']++;
-          opened ||= o.open;
-          // Rate gates close and open at every PDU: only XOFF/XON (and a mode change) are told.
-          if (o.reason === 'on-off' || o.reason === 'mode') this.#event('ingress', 'gate', { queue: o.queue, open: o.open, reason: o.reason });
-          break;
-        case 'timer':
-          this.#host.output({ kind: 'timer', name: `tm:${o.name}`, at: o.at });
-          break;
-        case 'event': {
-          const { name, ...detail } = untag(o);
-          if (MALFORMED_REJECTIONS.has(name) && input.kind === 'tm') this.#counters.tmMalformed++;
-          this.#event('ingress', name, detail);
-          break;
-        }
-      }
-    }
-    if (opened) this.#pumpAll();
+    this.#tm.toIngress(input, this.#now);
   }
 
   #toEgress(input: TmEgressInput): void {
-    for (const o of this.#egress.handle(input, this.#now)) {
-      if (o.kind === 'tm') {
-        this.#queue(o.packet, false);
-        continue;
-      }
-      const { name, ...detail } = untag(o);
-      if (MALFORMED_REJECTIONS.has(name) && input.kind === 'tm') this.#counters.tmMalformed++;
-      this.#event('egress', name, detail);
-    }
+    this.#tm.toEgress(input, this.#now);
   }
 
   /** The egress's queue levels to give now (EgressLevels), and its sample timer. */
