@@ -119,3 +119,12 @@ test('issue 8 §1 configuration, issue 15: a bad arbitration field is one RangeE
   assert.match(refused({ flows: [] }), /^arbitration\.flows must list/);
   assert.equal(refused({ flows: ['0A', '1A'] }), 'accepted');
 });
+
+test('Part 9 §4.2 Table 4-1, issue 15: the fabric end point advertises flow control (PE Features bit 24) always, and flow arbitration (bit 20, the port\'s Flow Arbitration Participant bit) when it arbitrates; its own register settings win', () => {
+  const node = type9Node(1, 0xfff1, { protocols: [DATA3] });
+  const pe = (c: FabricEndpointConfig): number => new FabricEndpoint(c).registers.readWord(0x10) & 0x00000880;
+  assert.equal(pe(node), 0x00000080);
+  assert.equal(pe({ ...node, arbitration: {} }), 0x00000880);
+  assert.equal(new FabricEndpoint({ ...node, arbitration: {} }).registers.readWord(0x15c) & 0x00010000, 0x00010000);
+  assert.equal(pe({ ...node, registers: { flowControl: false } }), 0);
+});

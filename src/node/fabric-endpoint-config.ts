@@ -46,7 +46,14 @@ export function resolveFabricConfig(c: FabricEndpointConfig): ResolvedFabricConf
   const crf = orDefault<unknown>(type9.crfSupported, true);
   return {
     nodeId: c.nodeId,
-    endpoint: { ...endpoint, type9: { ...type9, idleTimeout: orDefault(type9.idleTimeout, DEFAULT_REASSEMBLY_IDLE) } },
+    endpoint: {
+      ...endpoint,
+      // Part 9 §4.2 Table 4-1: the end point reacts to CCPs (PE Features bit 24) and, with
+      // arbitration, takes part in flow arbitration (bit 20, and the port's Flow Arbitration
+      // Participant bit); the configuration's own register settings come last.
+      registers: { flowControl: true, ...((arbitration as unknown) == null ? {} : { flowArb: true }), ...endpoint.registers },
+      type9: { ...type9, idleTimeout: orDefault(type9.idleTimeout, DEFAULT_REASSEMBLY_IDLE) },
+    },
     ccp: ccpConfig,
     heldLimit: positiveInteger(orDefault<unknown>(heldLimit, DEFAULT_HELD_LIMIT), 'heldLimit'),
     gateFlows: booleanFlag(orDefault<unknown>(gateFlows, true), 'gateFlows'),
