@@ -1,5 +1,4 @@
 import type { Packet } from '../../wire/packet.ts';
-import { type7Length } from '../../wire/type7.ts';
 import type { PacketKind, Priority, SimPacket } from './types.ts';
 
 /**
@@ -14,6 +13,6 @@ export function simPacketOf(wire: Packet, bytes: number, now: number, from: SimP
   const src = wire.ftype === 7 ? wire.tgtdestinationID : wire.sourceID;
   return {
     id: ids.nextPacketId(), kind, ftype: wire.ftype, src, dst: wire.destinationID, prio: (wire.prio & 3) as Priority, crf: wire.crf === 1 ? 1 : 0,
-    vc: 0, bytes: wire.ftype === 7 ? type7Length(wire) : bytes, flow: -1, createdAt: now, wire,
+    vc: 0, bytes, flow: -1, createdAt: now, wire,
   };
 }

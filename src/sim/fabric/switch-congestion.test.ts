@@ -34,19 +34,20 @@ test('Part 9 §2.4.6 rule 1, Annex A.1: an output queue that passes its high wat
   const [xoff] = got;
   assert.ok(xoff !== undefined);
   // §3.2 Table 3-1: destinationID = the offending packets' sourceID, tgtdestinationID = their
-  // destinationID; SOC 0 from a switch; §2.4.2 prio 3, CRF 1; Dev16 (the switch's default tt): 8 octets.
+  // destinationID; SOC 0 from a switch; §2.4.2 prio 3, CRF 1; Dev16 (the switch's default tt): 8
+  // octets, 12 on the link with the CRC-16 and the pad to 32 bits (decision SW8).
   assert.equal(xoff.wire.destinationID, 0);
   assert.equal(xoff.wire.tgtdestinationID, 2);
   assert.equal(xoff.wire.soc, 0);
   assert.equal(xoff.wire.flowID, '0A');
   // The SimPacket carries the CCP's second ID (tgtdestinationID) as its source.
   assert.deepEqual([got[0]?.wire.tgtdestinationID, (f.ends[0] as TestEnd).got('ccp')[0]?.p.src], [2, 2]);
-  assert.deepEqual([xoff.prio, xoff.crf, xoff.bytes], [3, 1, 8]);
+  assert.deepEqual([xoff.prio, xoff.crf, xoff.bytes], [3, 1, 12]);
   // A.1 "on a packet by packet basis": it leaves when the fourth packet enters the queue, then
-  // takes its wire time (8 octets + an 8-character delimiter), after at most one credit symbol
+  // takes its wire time (12 octets + an 8-character delimiter), after at most one credit symbol
   // already on the link.
   const t4 = occ.find(([, n]) => n === 4)?.[0] as number;
-  assert.ok(xoff.at >= t4 + 16 * 8000 && xoff.at <= t4 + 16 * 8000 + SYMBOL, `XOFF at ${xoff.at}, queue at 4 at ${t4}`);
+  assert.ok(xoff.at >= t4 + 20 * 8000 && xoff.at <= t4 + 20 * 8000 + SYMBOL, `XOFF at ${xoff.at}, queue at 4 at ${t4}`);
   // End 1's flow was never the largest: no CCP for it.
   assert.deepEqual(ccps(f.ends[1]), []);
   assert.equal(f.probe.counts.get('ccp.sent'), 2);
@@ -123,10 +124,10 @@ test('Part 9 §2.4.3: flow control and flow arbitration packets (Type 7) fill a 
 test('Part 9 §3.2: a CCP takes the tt of the packets that caused it (from their decoded header when the SimPacket carries one)', () => {
   const f = singleSwitch({ ports: 3, queueing: 'output-queued', inputBuffer: { packets: 8 }, congestion: { highWatermark: 2, lowWatermark: 0 } });
   (f.ends[2] as TestEnd).serviceTime = 3 * PT;
-  // A Dev8 Type 9 header: the CCP is Dev8 too, 6 octets.
+  // A Dev8 Type 9 header: the CCP is Dev8 too, 6 octets (8 on the link with the CRC-16).
   f.ends[0]?.send(Array.from({ length: 14 }, () => ({ ...packet(f.ids, 0, 2), wire: { tt: 0, ftype: 9 } })));
   f.sched.run();
   const got = ccps(f.ends[0]);
   assert.equal(got[0]?.wire.tt, 0);
-  assert.equal(got[0].bytes, 6);
+  assert.equal(got[0].bytes, 8);
 });
