@@ -26,7 +26,7 @@ import { TM_MODE_SETTINGS, TM_TYPES_SETTINGS } from '../streaming/tm-mode.ts';
 import { DEFAULT_CREDIT_POLICY, DEFAULT_RATE_POLICY } from '../streaming/tm-egress-config.ts';
 import type { FabricTmConfig } from '../node/endpoint/tm-config.ts';
 import { arbitrationShape } from '../node/endpoint/arbitration-schema.ts';
-import type { FabricArbitrationConfig } from '../node/fabric-endpoint-arb.ts';
+import type { FabricArbitrationConfig } from '../node/endpoint/session-features.ts';
 import { withoutUndefined } from '../config/zod-parts.ts';
 import { FLOW_ID_LABELS } from '../wire/flow-id.ts';
 
@@ -208,7 +208,7 @@ export const endpointConfigSchema = z.strictObject({
   ccp: z.strictObject({ orphanPeriod: ns.optional(), counterBits: int(1, 31).optional() }).optional(),
   heldLimit: int(1).optional(),
   tm: tmSchema().optional(),
-  // Part 9 flow arbitration (src/node/fabric-endpoint-arb.ts): the settings every host shares, ns, and the Type 9 flows it arbitrates.
+  // Part 9 flow arbitration (src/node/endpoint/session-features.ts): the settings every host shares, ns, and the Type 9 flows it arbitrates.
   arbitration: z.strictObject({
     ...arbitrationShape({ duration: int(0), period: ns }),
     flows: z.array(z.enum(FLOW_ID_LABELS, { error: expecting(`a flowID (${FLOW_ID_LABELS.join(', ')})`) }), { error: expecting('a list of flowIDs') }).min(1, { error: expecting('at least one flowID') }).optional(),

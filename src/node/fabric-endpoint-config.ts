@@ -1,7 +1,7 @@
 import { booleanFlag, orDefault, positiveInteger } from '../engine/config-checks.ts';
 import type { CcpEndpointConfig } from '../flow/ccp-endpoint-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
-import type { FabricArbitrationConfig } from './fabric-endpoint-arb.ts';
+import type { FabricArbitrationConfig } from './endpoint/session-features.ts';
 import type { FabricTmConfig } from './endpoint/tm-config.ts';
 import type { FabricEndpointConfig } from './fabric-endpoint-types.ts';
 import type { SessionEndpointConfig } from './session-endpoint-types.ts';

@@ -4,7 +4,7 @@ import type { TmDesignation } from '../streaming/tm-operand-match.ts';
 import type { TmEgressCommand, TmEgressCounterName, TmIngressCommand, TmIngressCounterName } from '../streaming/tm-types.ts';
 import type { StreamRef } from '../session/types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
-import type { FabricArbitrationConfig } from './fabric-endpoint-arb.ts';
+import type { FabricArbitrationConfig } from './endpoint/session-features.ts';
 import type { FabricTmConfig } from './endpoint/tm-config.ts';
 import type { Type7Packet } from '../wire/type7.ts';
 import type {
@@ -69,7 +69,7 @@ export interface FabricEndpointConfig extends SessionEndpointConfig {
    */
   readonly tm?: FabricTmConfig;
   /**
-   * Part 9 flow arbitration (fabric-endpoint-arb.ts, docs/fabric-endpoint.md "Flow arbitration"):
+   * Part 9 flow arbitration (endpoint/session-features.ts, docs/fabric-endpoint.md "Flow arbitration"):
    * every PDU of the arbitrated Type 9 flows (default the conveyance's normalFlow: DATA3 streams)
    * waits for a grant from its destination, and this end point grants its own resources to the
    * flows that end at it. Times in ns, defaults for a real clock (decision FE17). Absent: none; a

@@ -14,7 +14,7 @@ import { resolveFabricConfig } from './fabric-endpoint-config.ts';
 import type { ResolvedFabricConfig } from './fabric-endpoint-config.ts';
 import { FlowBook, flowSlot, gateFlows, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
 import type { GateFlow } from './fabric-endpoint-hold.ts';
-import { FabricArbitration } from './fabric-endpoint-arb.ts';
+import { SessionFeatures } from './endpoint/session-features.ts';
 import { fabricTm } from './endpoint/tm-streams.ts';
 import type { FabricTm } from './endpoint/tm-streams.ts';
 import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
@@ -29,7 +29,6 @@ export type * from './fabric-endpoint-types.ts';
 
 const ORPHAN_TIMER = 'ccp:orphan';
 const TM_TIMERS = 'tm:';
-const ARB_TIMERS = 'arb:';
 
 /**
  * The end point processing element of issue 8's software fabric (fabric-endpoint-types.ts): a
@@ -80,7 +79,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   #now: Time = 0;
   #out: FabricEndpointOutput[] = [];
   readonly #tm: FabricTm | undefined;
-  readonly #arb: FabricArbitration | undefined;
+  /** The end point features over the session stack's flows (flow arbitration); undefined: none configured. */
+  readonly #arb: SessionFeatures | undefined;
   readonly #maySend = (destinationID: number, flowID: FlowIdLabel, packet?: FabricPacket): boolean => this.#flowOpen(destinationID, flowID) && (packet === undefined || this.#arb?.mustHold(packet) !== true);
 
   constructor(config: FabricEndpointConfig) {
@@ -107,7 +107,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       output: (o) => { this.#out.push(o); },
       invalid: (detail) => { this.#invalid(detail); },
     });
-    this.#arb = r.arbitration === undefined ? undefined : new FabricArbitration(r.arbitration, this.#endpoint, r, {
+    this.#arb = r.arbitration === undefined ? undefined : new SessionFeatures({ arbitration: r.arbitration }, this.#endpoint, r, {
       timer: (name, at) => { this.#out.push({ kind: 'timer', name: name as FabricTimerName, at }); },
       regate: (destinationID) => { this.#regate(destinationID); },
     });
@@ -151,7 +151,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   counters(): FabricCounters {
     const c = { fabric: { ...this.#counters }, endpoint: this.#endpoint.counters(), engines: this.#endpoint.engineCounters(), ccp: this.#ccp.counters() };
     const withTm = this.#tm === undefined ? c : { ...c, tm: this.#tm.counters() };
-    return this.#arb === undefined ? withTm : { ...withTm, arbitration: this.#arb.counters() };
+    const arbitration = this.#arb?.counters()['arbitration'];
+    return arbitration === undefined ? withTm : { ...withTm, arbitration };
   }
 
   /** Every (destination, flowID) this end point has sent on or been told about, by destination then Table 3-1 order. */
@@ -191,7 +192,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       endpoint: this.#endpoint.snapshot(),
       ccp: this.#ccp.snapshot(),
       tm: this.#tm?.snapshot() ?? null,
-      arbitration: this.#arb?.snapshot() ?? null,
+      arbitration: this.#arb?.snapshot('arbitration') ?? null,
     };
   }
 
@@ -199,7 +200,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
 
   #packet(p: Packet): void {
     if (isPacket(p) && p.ftype === 7) {
-      if (this.#arb?.takes(p) === true && malformedCcp(p) === undefined) this.#arb.receive(p, this.#now);
+      // Part 9 §3.3: FAM 000 is XON/XOFF; the others are flow arbitration messages when the end point arbitrates.
+      if ((p.fam & 7) !== 0 && this.#arb?.takes('arb') === true && malformedCcp(p) === undefined) this.#arb.receive(p, 'arb', this.#now);
       else this.#type7(p);
       return;
     }
@@ -223,7 +225,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   #timer(name: FabricTimerName): void {
     if (name === ORPHAN_TIMER) this.#toCcp(() => { this.#reaction.orphanTimer(this.#now); });
     else if (this.#tm !== undefined && name.startsWith(TM_TIMERS)) this.#tm.timer(name.slice(TM_TIMERS.length), this.#now);
-    else if (this.#arb !== undefined && name.startsWith(ARB_TIMERS)) this.#arb.timer(name.slice(ARB_TIMERS.length), this.#now);
+    else if (this.#arb?.timer(name, this.#now) === true) return;
     else this.#fromEndpoint(this.#endpoint.handle({ kind: 'timer', name: name as EndpointTimerName }, this.#now));
   }
 

@@ -7,7 +7,7 @@ import { ArbitrationFeature } from './arbitration.ts';
 import type { EndpointFeature, FeatureHost } from './feature.ts';
 import { SessionFeature } from './session.ts';
 import { TmFeature } from './tm.ts';
-import type { EndpointArbitrationConfig } from './arbitration-config.ts';
+import type { ArbitrationTimes, EndpointArbitrationConfig } from './arbitration-config.ts';
 import type { EndpointSessionConfig } from './session-config.ts';
 import type { EndpointTmConfig } from './tm.ts';
 
@@ -20,12 +20,22 @@ export interface EndpointFeatureConfig {
   readonly tm?: EndpointTmConfig;
 }
 
-/** `host()` is called once per feature, in order: each feature has its own host (its own timers). */
-export function makeEndpointFeatures(c: EndpointFeatureConfig, host: () => FeatureHost): EndpointFeature[] {
+/** What differs between hosts: the defaults of durations that are not the same in every host. */
+export interface EndpointFeatureOptions {
+  /** Flow arbitration's default timeouts (arbitration-config.ts: SIM_ARB_TIMES by default, FABRIC_ARB_TIMES over TCP). */
+  readonly arbitrationTimes?: ArbitrationTimes;
+}
+
+/**
+ * `host(name)` is called once per feature, in order, with the feature's name: each feature has its
+ * own host (its own timers). The flow queues (core.ts) and the session streams
+ * (session-features.ts) are the two hosts' sides.
+ */
+export function makeEndpointFeatures(c: EndpointFeatureConfig, host: (name: string) => FeatureHost, options: EndpointFeatureOptions = {}): EndpointFeature[] {
   const out: EndpointFeature[] = [];
-  if (c.session !== undefined) out.push(new SessionFeature(host(), c.session));
-  if (c.arbitration !== undefined) out.push(new ArbitrationFeature(host(), c.arbitration));
-  if (c.tm !== undefined) out.push(new TmFeature(host(), c.tm));
+  if (c.session !== undefined) out.push(new SessionFeature(host('session'), c.session));
+  if (c.arbitration !== undefined) out.push(new ArbitrationFeature(host('arbitration'), c.arbitration, options.arbitrationTimes));
+  if (c.tm !== undefined) out.push(new TmFeature(host('tm'), c.tm));
   const owner = new Map<string, string>();
   for (const f of out) {
     for (const k of f.kinds) {

@@ -4,7 +4,7 @@ import { discoverAndOpenAll, FabricNet } from '../../test/support/fabric-endpoin
 import { octets, type9Node } from '../../test/support/endpoint-net.ts';
 import type { ProtocolSupport } from '../session/types.ts';
 import type { Type9Packet } from '../wire/type9-types.ts';
-import type { FabricArbitrationConfig } from './fabric-endpoint-arb.ts';
+import type { FabricArbitrationConfig } from './endpoint/session-features.ts';
 import { FabricEndpoint } from './fabric-endpoint.ts';
 import type { FabricEndpointConfig } from './fabric-endpoint.ts';
 import type { FabricWire } from '../../test/support/fabric-endpoint.ts';
