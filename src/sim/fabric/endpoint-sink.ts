@@ -18,6 +18,8 @@ import type { Scheduler, Target } from '../kernel/scheduler.ts';
 import type { Channel } from './channel.ts';
 import type { ResolvedEndpointConfig } from './endpoint-config.ts';
 import type { EndpointCore } from '../../node/endpoint/core.ts';
+import type { FlowQueuePath } from '../../node/endpoint/flow-queue-path.ts';
+import type { NodePacket } from '../../node/endpoint/packet.ts';
 import { Ring } from '../../engine/ring.ts';
 import type { EndpointCounterName, EndpointProbe } from './endpoint-types.ts';
 import type { SimPacket } from './types.ts';
@@ -30,13 +32,13 @@ export class EndpointSink implements Target {
   readonly #probe: EndpointProbe;
   readonly #counters: Counters<EndpointCounterName>;
   readonly #rxName: string;
-  readonly #element: EndpointCore;
+  readonly #element: EndpointCore<NodePacket, FlowQueuePath>;
   readonly #waiting = new Ring<SimPacket>();
   #waitingBytes = 0;
   #busy = false;
   #in: Channel | null = null;
 
-  constructor(sched: Scheduler, c: ResolvedEndpointConfig, probe: EndpointProbe, counters: Counters<EndpointCounterName>, element: EndpointCore) {
+  constructor(sched: Scheduler, c: ResolvedEndpointConfig, probe: EndpointProbe, counters: Counters<EndpointCounterName>, element: EndpointCore<NodePacket, FlowQueuePath>) {
     this.#sched = sched;
     this.#c = c;
     this.#probe = probe;

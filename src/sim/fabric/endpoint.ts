@@ -26,8 +26,11 @@
 import type { Counters } from '../../engine/contract.ts';
 import { zeroCounters } from '../../engine/contract.ts';
 import type { CcpEndpoint } from '../../flow/ccp-endpoint.ts';
-import { CCP_TIMERS, EndpointCore, RX_TIMERS } from '../../node/endpoint/core.ts';
+import { EndpointCore } from '../../node/endpoint/core.ts';
 import type { EndpointCoreHost } from '../../node/endpoint/core.ts';
+import { FlowQueuePath, RX_TIMERS } from '../../node/endpoint/flow-queue-path.ts';
+import type { FlowQueuePathHost } from '../../node/endpoint/flow-queue-path.ts';
+import type { NodePacket } from '../../node/endpoint/packet.ts';
 import type { EndpointFeature } from '../../node/endpoint/feature.ts';
 import type { Scheduler, Target } from '../kernel/scheduler.ts';
 import type { Channel } from './channel.ts';
@@ -54,8 +57,8 @@ export class Endpoint implements PortTx, PortRx, Target {
   readonly buffers: RxBufferSpec;
   readonly source: EndpointSource;
   readonly sink: EndpointSink;
-  /** The node end point element this host drives. */
-  readonly core: EndpointCore;
+  /** The node end point element this host drives, with the flow queues as its data path. */
+  readonly core: EndpointCore<NodePacket, FlowQueuePath>;
   readonly #ctx: EndpointContext;
   readonly #sched: Scheduler;
   readonly #counters: Counters<EndpointCounterName> = zeroCounters(COUNTER_NAMES);
@@ -74,14 +77,16 @@ export class Endpoint implements PortTx, PortRx, Target {
     this.#ccpTimers = new EngineTimers(sched, this, EV_CCP_TIMER);
     this.#rxTimers = new EngineTimers(sched, this, EV_RX_TIMER);
     this.source = new EndpointSource(sched, c, ctx);
+    const path = new FlowQueuePath({ ...c, flows: this.source.initialFlows() }, this.#pathHost(), this.#counters, sched.now);
     this.core = new EndpointCore({
-      ...c,
+      id: c.id,
+      name: c.name,
+      ccp: c.ccp,
       ...(config.session === undefined ? {} : { session: config.session }),
       ...(config.arbitration === undefined ? {} : { arbitration: config.arbitration }),
       ...(config.tm === undefined ? {} : { tm: config.tm }),
-      flows: this.source.initialFlows(),
-    }, this.#host(), this.#counters, sched.now);
-    this.source.bind(this.core.queues);
+    }, this.#coreHost(), path, sched.now);
+    this.source.bind(path.queues);
     this.sink = new EndpointSink(sched, c, ctx.probe, this.#counters, this.core);
   }
 
@@ -118,7 +123,7 @@ export class Endpoint implements PortTx, PortRx, Target {
   }
 
   pull(now: number, freeBuffers: number, reservePerPriority: number): SimPacket | null {
-    return this.core.queues.pull(now, freeBuffers, reservePerPriority);
+    return this.core.path.queues.pull(now, freeBuffers, reservePerPriority);
   }
 
   /** Credits are the channel's; an end point has no use for a VoQ backpressure symbol (it sends no VoQ traffic). */
@@ -146,14 +151,14 @@ export class Endpoint implements PortTx, PortRx, Target {
     const name = data as string;
     if (kind === EV_CCP_TIMER) {
       this.#ccpTimers.fired(name);
-      this.core.timer(CCP_TIMERS, name, now);
+      this.core.ccpTimer(now);
     } else if (kind === EV_RX_TIMER) {
       this.#rxTimers.fired(name);
-      this.core.timer(RX_TIMERS, name, now);
+      this.core.path.rxTimer(name, now);
     } else {
       const i = kind - EV_FEATURE_TIMER;
       this.#featureTimers[i]?.fired(name);
-      this.core.timer(i, name, now);
+      this.core.featureTimer(i, name, now);
     }
   }
 
@@ -171,14 +176,14 @@ export class Endpoint implements PortTx, PortRx, Target {
       rxWaiting: this.sink.waiting,
       ccp: this.ccp?.snapshot() ?? null,
       segmenter: this.source.segmenterSnapshot(),
-      reassembler: this.core.reassemblerSnapshot(),
+      reassembler: this.core.path.reassemblerSnapshot(),
       timers: this.#ccpTimers.pending(),
       stats: this.counters(),
       features: Object.fromEntries(this.features.map((f, i) => [f.name, { ...f.snapshot(), timers: this.#featureTimers[i]?.pending() ?? [], counters: f.counters() }])),
     };
   }
 
-  #host(): EndpointCoreHost {
+  #pathHost(): FlowQueuePathHost {
     const source = this.source;
     const probe = this.#ctx.probe;
     return {
@@ -195,8 +200,25 @@ export class Endpoint implements PortTx, PortRx, Target {
     };
   }
 
+  #coreHost(): EndpointCoreHost<NodePacket> {
+    const probe = this.#ctx.probe;
+    const counters = this.#counters;
+    return {
+      ccpTimer: (at) => { this.#ccpTimers.apply({ kind: 'timer', name: 'orphan', at }); },
+      ccpEvent: (e) => { probe.count(`ccp.${e.name}`); },
+      ccpArrived: () => {
+        counters.ccpsReceived++;
+        probe.count('ccp.received');
+      },
+      ccpDone: (_p, refusal) => {
+        if (refusal === undefined) return;
+        counters.ccpsIgnored++;
+        probe.count('ccp.ignored');
+      },
+    };
+  }
+
   #timersOf(owner: number): EngineTimers {
-    if (owner === CCP_TIMERS) return this.#ccpTimers;
     if (owner === RX_TIMERS) return this.#rxTimers;
     let t = this.#featureTimers[owner];
     while (t === undefined) {
