@@ -6,10 +6,15 @@ import type { RegisterSpace } from '../registers/space.ts';
 import type { Participation } from '../session/local-advertisement.ts';
 import { flowIdLabel } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
+import { serialPacketLength } from '../wire/packet.ts';
 import type { Packet } from '../wire/packet.ts';
 import type { Type7Packet } from '../wire/type7.ts';
 import { isPacket, untag } from './endpoint-input.ts';
-import { CcpReaction, malformedCcp } from './endpoint/ccp-reaction.ts';
+import { malformedCcp } from './endpoint/ccp-reaction.ts';
+import { EndpointCore } from './endpoint/core.ts';
+import type { EndpointPath } from './endpoint/core.ts';
+import { FABRIC_ARB_TIMES } from './endpoint/arbitration-config.ts';
+import type { NodePacket, PacketKind, Priority } from './endpoint/packet.ts';
 import { resolveFabricConfig } from './fabric-endpoint-config.ts';
 import type { ResolvedFabricConfig } from './fabric-endpoint-config.ts';
 import { FlowBook, flowSlot, gateFlows, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
@@ -66,7 +71,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   readonly #endpoint: SessionEndpoint;
   readonly #ccp: CcpEndpoint;
   readonly #held: HeldPackets;
-  readonly #reaction: CcpReaction;
+  /** The end point element, with this end point's session streams as its data path. */
+  readonly #core: EndpointCore<NodePacket, EndpointPath<NodePacket>>;
   readonly #book = new FlowBook();
   /** While the CCP engine runs: the destinations to gate anew after it. */
   #changed: Set<number> | null = null;
@@ -79,7 +85,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   #now: Time = 0;
   #out: FabricEndpointOutput[] = [];
   readonly #tm: FabricTm | undefined;
-  /** The end point features over the session stack's flows (flow arbitration); undefined: none configured. */
+  /** The session stack's flows as the features' (flow arbitration) host; undefined: no feature configured. */
   readonly #arb: SessionFeatures | undefined;
   readonly #maySend = (destinationID: number, flowID: FlowIdLabel, packet?: FabricPacket): boolean => this.#flowOpen(destinationID, flowID) && (packet === undefined || this.#arb?.mustHold(packet) !== true);
 
@@ -88,18 +94,6 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     this.#config = r;
     this.#endpoint = new SessionEndpoint(r.endpoint);
     this.#ccp = within('ccp', () => new CcpEndpoint(r.ccp));
-    this.#reaction = new CcpReaction(this.#ccp, r.nodeId, {
-      flowChanged: (destinationID, flowID, enabled, cause, at) => {
-        this.#changed?.add(destinationID);
-        this.#book.note(flowSlot(destinationID, flowID), destinationID, flowID);
-        this.#out.push({ kind: 'flow-state', at, destinationID, flowID, state: enabled ? 'xon' : 'xoff', cause });
-      },
-      orphanTimer: (at) => { this.#out.push({ kind: 'timer', name: ORPHAN_TIMER, at }); },
-      event: (e) => {
-        const { name, ...detail } = untag(e);
-        this.#event({ event: 'ccp', name, detail });
-      },
-    });
     this.#held = new HeldPackets(r.heldLimit);
     this.#gateFlows = r.gateFlows ? gateFlows(r.crfSupported) : [];
     this.#tm = fabricTm(r.tm, this.#endpoint, r.crfSupported, {
@@ -107,10 +101,26 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       output: (o) => { this.#out.push(o); },
       invalid: (detail) => { this.#invalid(detail); },
     });
-    this.#arb = r.arbitration === undefined ? undefined : new SessionFeatures({ arbitration: r.arbitration }, this.#endpoint, r, {
+    const { flows, ...arbitration } = r.arbitration ?? {};
+    this.#arb = r.arbitration === undefined ? undefined : new SessionFeatures(flows, this.#endpoint, r, {
       timer: (name, at) => { this.#out.push({ kind: 'timer', name: name as FabricTimerName, at }); },
       regate: (destinationID) => { this.#regate(destinationID); },
     });
+    this.#core = new EndpointCore(
+      { id: r.nodeId, name: `node ${r.nodeId}`, ccp: this.#ccp, ...(r.arbitration === undefined ? {} : { arbitration }) },
+      {
+        ccpTimer: (at) => { this.#out.push({ kind: 'timer', name: ORPHAN_TIMER, at }); },
+        ccpEvent: (e) => {
+          const { name, ...detail } = untag(e);
+          this.#event({ event: 'ccp', name, detail });
+        },
+        ccpArrived: () => undefined,
+        ccpDone: (p, refusal) => { this.#ccpDone(p.wire as Type7Packet, refusal); },
+      },
+      this.#sessionPath(),
+      0,
+      { arbitrationTimes: FABRIC_ARB_TIMES },
+    );
   }
 
   handle(input: FabricEndpointInput, now: Time): FabricEndpointOutput[] {
@@ -198,21 +208,38 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
 
   // ---- Inputs --------------------------------------------------------------------------------
 
+  /** A received packet, as the element reads it (NodePacket), goes through the element's dispatch (endpoint/core.ts). */
   #packet(p: Packet): void {
-    if (isPacket(p) && p.ftype === 7) {
-      // Part 9 §3.3: FAM 000 is XON/XOFF; the others are flow arbitration messages when the end point arbitrates.
-      if ((p.fam & 7) !== 0 && this.#arb?.takes('arb') === true && malformedCcp(p) === undefined) this.#arb.receive(p, 'arb', this.#now);
-      else this.#type7(p);
+    if (!isPacket(p)) {
+      // The session stack words the report of what is not a packet.
+      this.#fromEndpoint(this.#endpoint.handle({ kind: 'packet', packet: p }, this.#now));
       return;
     }
-    if (this.#tm !== undefined && isPacket(p) && p.ftype === 9 && this.#tm.received(p, this.#now)) return;
-    if (this.#arb !== undefined && isPacket(p) && p.ftype === 9) this.#arb.received(p, this.#now);
-    this.#fromEndpoint(this.#endpoint.handle({ kind: 'packet', packet: p }, this.#now));
+    this.#core.receive(this.#view(p), this.#now);
   }
 
-  #type7(p: Type7Packet): void {
-    let refused: string | undefined;
-    this.#toCcp(() => { refused = this.#reaction.receive(p, this.#now); });
+  /**
+   * Part 9 §3.3: a Type 7 with FAM 000 is XON/XOFF, the others are flow arbitration messages when
+   * the end point arbitrates (a well-formed one; a malformed one goes to the CCP checks, which
+   * report it). A Type 9 TM packet is traffic management's; other Type 9 packets are data (of
+   * streams and of management streams alike: the session stack tells them apart); the rest is
+   * session management's.
+   */
+  #view(p: Packet): NodePacket {
+    let kind: PacketKind;
+    let src: number;
+    if (p.ftype === 7) {
+      kind = (p.fam & 7) !== 0 && this.#core.takes('arb') && malformedCcp(p) === undefined ? 'arb' : 'ccp';
+      src = p.tgtdestinationID;
+    } else {
+      kind = p.ftype !== 9 ? 'smp' : p.segment === 'tm' ? 'tm' : 'data';
+      src = p.sourceID;
+    }
+    return { id: 0, kind, ftype: p.ftype, src, dst: p.destinationID, prio: (p.prio & 3) as Priority, crf: p.crf === 1 ? 1 : 0, vc: p.vc, bytes: serialPacketLength(p), flow: -1, createdAt: this.#now, wire: p };
+  }
+
+  /** A CCP the element's reaction took or refused (Part 9 §3.2: "destinationID ... which end point the CCP is destined for"). */
+  #ccpDone(p: Type7Packet, refused: string | undefined): void {
     if (refused !== undefined) {
       this.#unsupported(refused);
       return;
@@ -222,8 +249,35 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     if (flowID !== 'RESERVED') this.#book.note(flowSlot(p.tgtdestinationID, flowID), p.tgtdestinationID, flowID);
   }
 
+  /** The session streams as the element's data path (endpoint/core.ts `EndpointPath`). */
+  #sessionPath(): EndpointPath<NodePacket> {
+    return {
+      featureHost: (name) => {
+        if (this.#arb === undefined) throw new RangeError(`${name}: the session streams carry flow arbitration only`);
+        return this.#arb.featureHost(name);
+      },
+      featuresBuilt: (features) => { this.#arb?.bind(features); },
+      useFeatures: (features) => { this.#arb?.bind(features); },
+      flowChanged: (destinationID, flowID, enabled, cause, at) => {
+        this.#changed?.add(destinationID);
+        this.#book.note(flowSlot(destinationID, flowID), destinationID, flowID);
+        this.#out.push({ kind: 'flow-state', at, destinationID, flowID, state: enabled ? 'xon' : 'xoff', cause });
+      },
+      aroundCcp: (run) => { this.#toCcp(run); },
+      dataPosition: (v) => this.#arb?.position(v.wire as Packet),
+      receive: (v) => { this.#received(v.wire as Packet, v.kind); },
+    };
+  }
+
+  /** What no feature takes: TM packets to traffic management, the rest to the session stack (a data PDU's start tells the TM egress first). */
+  #received(p: Packet, kind: PacketKind): void {
+    if (this.#tm !== undefined && p.ftype === 9 && this.#tm.received(p, this.#now)) return;
+    if (kind === 'ccp' || kind === 'arb') return;
+    this.#fromEndpoint(this.#endpoint.handle({ kind: 'packet', packet: p }, this.#now));
+  }
+
   #timer(name: FabricTimerName): void {
-    if (name === ORPHAN_TIMER) this.#toCcp(() => { this.#reaction.orphanTimer(this.#now); });
+    if (name === ORPHAN_TIMER) this.#core.ccpTimer(this.#now);
     else if (this.#tm !== undefined && name.startsWith(TM_TIMERS)) this.#tm.timer(name.slice(TM_TIMERS.length), this.#now);
     else if (this.#arb?.timer(name, this.#now) === true) return;
     else this.#fromEndpoint(this.#endpoint.handle({ kind: 'timer', name: name as EndpointTimerName }, this.#now));
@@ -236,7 +290,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       this.#counters.discarded += discarded;
       this.#event({ event: 'link-down', discarded });
     }
-    this.#toCcp(() => { this.#reaction.linkChange(this.#now); });
+    this.#core.linkChange(this.#now);
   }
 
   /**
@@ -331,7 +385,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   }
 
   #flowOpen(destinationID: number, flowID: FlowIdLabel): boolean {
-    return this.#reaction.flowOpen(destinationID, flowID);
+    return this.#core.flowOpen(destinationID, flowID);
   }
 
   // ---- Between the engines -------------------------------------------------------------------

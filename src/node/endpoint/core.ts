@@ -59,8 +59,8 @@ export interface EndpointCoreHost<P extends NodePacket> {
 
 export interface EndpointCoreConfig extends EndpointFeatureConfig {
   readonly id: number;
-  /** The Part 9 reaction engine's settings, in the host's time unit; null: CCPs are refused (counted). */
-  readonly ccp: CcpEndpointConfig | null;
+  /** The Part 9 reaction engine, or its settings in the host's time unit; null: CCPs are refused (counted). */
+  readonly ccp: CcpEndpointConfig | CcpEndpoint | null;
 }
 
 export class EndpointCore<P extends NodePacket, D extends EndpointPath<P>> {
@@ -75,7 +75,7 @@ export class EndpointCore<P extends NodePacket, D extends EndpointPath<P>> {
   constructor(c: EndpointCoreConfig, host: EndpointCoreHost<P>, path: D, now: number, options: EndpointFeatureOptions = {}) {
     this.#host = host;
     this.path = path;
-    this.ccp = c.ccp === null ? null : new CcpEndpoint(c.ccp);
+    this.ccp = c.ccp === null || c.ccp instanceof CcpEndpoint ? c.ccp : new CcpEndpoint(c.ccp);
     this.#reaction = this.ccp === null ? null : new CcpReaction(this.ccp, c.id, {
       flowChanged: (destinationID, flowID, enabled, cause, at) => { path.flowChanged(destinationID, flowID, enabled, cause, at); },
       orphanTimer: (at) => { host.ccpTimer(at); },

@@ -5,15 +5,12 @@ import { FLOW_ID_LABELS } from '../../wire/flow-id.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import { serialPacketLength } from '../../wire/packet.ts';
 import type { Packet } from '../../wire/packet.ts';
-import type { Type7Packet } from '../../wire/type7.ts';
 import type { Type9Packet } from '../../wire/type9-types.ts';
-import { FABRIC_ARB_TIMES } from './arbitration-config.ts';
 import type { EndpointArbitrationConfig } from './arbitration-config.ts';
 import { PDU_START_BLOCKS } from './feature.ts';
 import type { EndpointFeature, FeatureHost, PacketPosition } from './feature.ts';
-import { makeEndpointFeatures } from './features.ts';
 import type { FlowBacklog, TxFlow } from './flows.ts';
-import type { NodePacket, PacketKind, Priority } from './packet.ts';
+import type { Priority } from './packet.ts';
 import { stoppableFlow } from '../fabric-endpoint-hold.ts';
 import type { SessionEndpoint } from '../session-endpoint.ts';
 import type { FabricPacket } from '../fabric-endpoint-types.ts';
@@ -46,11 +43,6 @@ export interface FabricArbitrationConfig extends EndpointArbitrationConfig {
    * `normalFlow`, which carries DATA3 streams and the 'normal' management PDUs over Type 9.
    */
   readonly flows?: readonly FlowIdLabel[];
-}
-
-/** The feature sections the session streams carry. */
-export interface SessionFeaturesConfig {
-  readonly arbitration?: FabricArbitrationConfig;
 }
 
 /** What the features need of their end point. */
@@ -120,57 +112,39 @@ function position(p: Type9Packet): PacketPosition | undefined {
 }
 
 export class SessionFeatures {
-  readonly features: readonly EndpointFeature[];
   readonly #endpoint: SessionEndpoint;
   readonly #host: SessionFeaturesHost;
+  readonly #node: { readonly nodeId: number; readonly tt: number; readonly crfSupported: boolean };
   /** The segmenter flows the features hold back (arbitration's `flows`, default the conveyance's normalFlow). */
   readonly #managed: ReadonlySet<string>;
   readonly #crfSupported: boolean;
   readonly #flows = new Map<string, SessionFlow>();
   readonly #list: SessionFlow[] = [];
   readonly #outbox: FabricPacket[] = [];
-  readonly #byKind = new Map<string, EndpointFeature>();
   readonly #byPrefix = new Map<string, EndpointFeature>();
+  #features: readonly EndpointFeature[] = [];
 
-  constructor(config: SessionFeaturesConfig, endpoint: SessionEndpoint, node: { readonly nodeId: number; readonly tt: number; readonly crfSupported: boolean; readonly normalFlow: FlowIdLabel }, host: SessionFeaturesHost) {
+  /** `flows`: the segmenter flows the features hold back; undefined: the conveyance's normalFlow. */
+  constructor(flows: unknown, endpoint: SessionEndpoint, node: { readonly nodeId: number; readonly tt: number; readonly crfSupported: boolean; readonly normalFlow: FlowIdLabel }, host: SessionFeaturesHost) {
     this.#endpoint = endpoint;
     this.#host = host;
+    this.#node = node;
     this.#crfSupported = node.crfSupported;
-    let managed: readonly FlowIdLabel[] = [node.normalFlow];
-    let arbitration: EndpointArbitrationConfig | undefined;
-    if (config.arbitration !== undefined) {
-      const { flows, ...settings } = config.arbitration;
-      managed = checkFlows(flows) ?? managed;
-      arbitration = settings;
-    }
-    this.#managed = new Set(managed);
-    this.features = makeEndpointFeatures(
-      { name: `node ${node.nodeId}`, ...(arbitration === undefined ? {} : { arbitration }) },
-      (name) => this.#featureHost(name, node),
-      { arbitrationTimes: FABRIC_ARB_TIMES },
-    );
-    for (const f of this.features) {
-      for (const k of f.kinds) this.#byKind.set(k, f);
-      this.#byPrefix.set(TIMER_PREFIX[f.name] ?? f.name, f);
-    }
+    this.#managed = new Set(checkFlows(flows) ?? [node.normalFlow]);
   }
 
-  /** Whether a feature takes received packets of `kind` (an 'arb' Type 7: Part 9 §3.3, FAM ≠ 000). */
-  takes(kind: PacketKind): boolean {
-    return this.#byKind.has(kind);
+  /** The features the element built over these flows (core.ts `featuresBuilt`). */
+  bind(features: readonly EndpointFeature[]): void {
+    this.#features = features;
+    this.#byPrefix.clear();
+    for (const f of features) this.#byPrefix.set(TIMER_PREFIX[f.name] ?? f.name, f);
   }
 
-  /** A received packet of a kind a feature takes. */
-  receive(p: Type7Packet, kind: PacketKind, now: number): void {
-    this.#byKind.get(kind)?.receive(nodePacket(p, kind, p.tgtdestinationID, now), now);
-  }
-
-  /** A Type 9 data segment received: the features hear of it (the destination's ArbRx follows the PDUs of its arbitrated flows, rule 5, §2.4.8). */
-  received(p: Type9Packet, now: number): void {
+  /** The position in its PDU of a received data segment of a flow the features follow (ArbRx follows the PDUs of its arbitrated flows, rule 5, §2.4.8). */
+  position(p: Packet): PacketPosition | undefined {
+    if (p.ftype !== 9) return undefined;
     const at = position(p);
-    if (at === undefined || !this.#managed.has(stoppableFlow(p, this.#crfSupported) ?? '')) return;
-    const view = nodePacket(p, 'data', p.sourceID, now);
-    for (const f of this.features) f.dataReceived?.(view, at, now);
+    return at === undefined || !this.#managed.has(stoppableFlow(p, this.#crfSupported) ?? '') ? undefined : at;
   }
 
   /** After an input: PDUs the session stack queued on the flows are told to the features (arbitration asks for grants). */
@@ -182,7 +156,7 @@ export class SessionFeatures {
       // Segmenter numbers increase by one per PDU accepted, for all flows together: one call per new PDU is enough.
       if (newest > f.newest) {
         f.newest = newest;
-        for (const ft of this.features) ft.pduQueued?.(f, 0, now);
+        for (const ft of this.#features) ft.pduQueued?.(f, 0, now);
       }
     }
   }
@@ -197,7 +171,7 @@ export class SessionFeatures {
     if (f === undefined) return;
     f.queue.inProgress = at === 'start' || at === 'continuation';
     const sent = { position: at, bytes: serialPacketLength(p), pduBytes: 0, wire: p };
-    for (const ft of this.features) ft.packetSent?.(f, sent, now);
+    for (const ft of this.#features) ft.packetSent?.(f, sent, now);
     // The PDU ended: a flow without its permissions closes its gate now.
     if (at === 'end' || at === 'single') this.#host.regate(p.destinationID);
   }
@@ -232,16 +206,18 @@ export class SessionFeatures {
 
   /** Each feature's counters, by its name. */
   counters(): Readonly<Record<string, Counters<string>>> {
-    return Object.fromEntries(this.features.map((f) => [f.name, f.counters()]));
+    return Object.fromEntries(this.#features.map((f) => [f.name, f.counters()]));
   }
 
   snapshot(name: string): Record<string, unknown> | null {
-    const f = this.features.find((x) => x.name === name);
+    const f = this.#features.find((x) => x.name === name);
     if (f === undefined) return null;
     return { ...f.snapshot(), outbox: this.#outbox.length, flows: this.#list.map((x) => ({ destinationID: x.dst, flowID: x.flowID, blocked: (x.blocked & PDU_START_BLOCKS) !== 0, queued: x.queue.length })) };
   }
 
-  #featureHost(name: string, node: { readonly nodeId: number; readonly tt: number; readonly crfSupported: boolean }): FeatureHost {
+  /** The host side of feature `name`: these flows, the control outbox, timers `<prefix>:<name>`. */
+  featureHost(name: string): FeatureHost {
+    const node = this.#node;
     const prefix = TIMER_PREFIX[name] ?? name;
     return {
       name: `node ${node.nodeId}`,
@@ -268,17 +244,9 @@ export class SessionFeatures {
     f = { index: -1, dst, prio: (bits?.prio ?? 0) as Priority, crf: bits?.crf === 1 ? 1 : 0, flowID, queue: new SegmenterBacklog(this.#endpoint, dst, flowID), enabled: true, blocked: 0, newest: 0 };
     this.#flows.set(key, f);
     this.#list.push(f);
-    for (const ft of this.features) ft.flowCreated?.(f, now);
+    for (const ft of this.#features) ft.flowCreated?.(f, now);
     return f;
   }
-}
-
-/** A decoded packet as the feature reads it (NodePacket): the fields its engines and flow rules use. */
-function nodePacket(p: Type7Packet | Type9Packet, kind: PacketKind, src: number, now: number): NodePacket {
-  return {
-    id: 0, kind, ftype: p.ftype, src, dst: p.destinationID, prio: (p.prio & 3) as Priority, crf: p.crf === 1 ? 1 : 0, vc: p.vc,
-    bytes: serialPacketLength(p), flow: -1, createdAt: now, wire: p,
-  };
 }
 
 /** Configurations also come from JSON: every entry must be a flowID of Part 9 Table 3-1. */
