@@ -18,8 +18,8 @@ import type { NodePacket, PacketKind, Priority } from './endpoint/packet.ts';
 import { resolveFabricConfig } from './fabric-endpoint-config.ts';
 import type { ResolvedFabricConfig } from './fabric-endpoint-config.ts';
 import { FlowBook, flowSlot, gateFlows, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
-import type { GateFlow } from './fabric-endpoint-hold.ts';
 import { SessionFeatures } from './endpoint/session-features.ts';
+import { SessionGates } from './endpoint/session-gates.ts';
 import { fabricTm } from './endpoint/tm-streams.ts';
 import type { FabricTm } from './endpoint/tm-streams.ts';
 import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
@@ -36,35 +36,31 @@ const ORPHAN_TIMER = 'ccp:orphan';
 const TM_TIMERS = 'tm:';
 
 /**
- * The end point processing element of issue 8's software fabric (fabric-endpoint-types.ts): a
- * `SessionEndpoint` whose transmit side obeys Part 9 congestion control through a `CcpEndpoint`.
+ * The end point processing element of issue 8's software fabric (fabric-endpoint-types.ts): the
+ * end point element (endpoint/core.ts `EndpointCore`: Part 9 CCP reaction, features, dispatch by
+ * kind) with a `SessionEndpoint` as its data path, the session streams, as an `Engine` for
+ * drivers on real links (src/net) and `riodp model`.
  *
- * - A received Type 7 packet addressed to this end point (Part 9 §3.2 destinationID "which end
- *   point the CCP is destined for") goes to the CCP engine; every other packet, command and
- *   session timer goes to the `SessionEndpoint` unchanged.
- * - Gating (`gateFlows`): whenever the CCP engine's flow states change, the session stack's Type 9
- *   flows whose segments may not send are gated, and those that may again are restarted (§2.4.5
- *   rule 1 "A XOFF flow control transaction stops all transaction request flows of the specified
- *   priority and lower targeted to the specified destination"; rule 2 "the transaction request
- *   flows for that flowID and flowIDs of higher priority are restarted"): a stopped flow's
- *   segments stay in the segmenter and the pulls go to its other flows, other destinations and
- *   responses at the full rate of the link.
- * - `pull`: packets come from the session stack; a request whose (destinationID, flowID) the CCP
- *   engine has stopped (a Type 9 segment staged before its XOFF came, a Type 11 segment, a
- *   discovery read) is held, FIFO per flow, and the pull goes on to the next packet. When the flow may send again (XON, orphaned
- *   XOFF restart, link restart) its held packets are sent first, in order.
+ * - Received packets go through the element: a Type 7 addressed to this end point (Part 9 §3.2
+ *   destinationID "which end point the CCP is destined for") to the CCP engine or, FAM ≠ 000 with
+ *   arbitration, to flow arbitration; TM packets to traffic management; the rest to the session
+ *   stack.
+ * - A stopped flow is realised by gating the session stack's segmenter flows (endpoint/
+ *   session-gates.ts, decision FE10) and, for a request staged before its stop (a Type 9 segment,
+ *   a Type 11 segment, a discovery read), by the hold: FIFO per flow, sent first, in order, when
+ *   the flow may send again (XON, orphaned XOFF restart, link restart).
  * - The hold is bounded (`heldLimit`); with gating it takes a few packets per stopped flow and
- *   practically never fills. The session stack hands out its packets one at a time and
- *   cannot be asked for "a response, if it has one", so while the hold is full the end point pulls
- *   nothing from it and answers idle (`blockedPulls`) until a held flow restarts (decision FE1).
- *   Some flow always does: §2.4.2.1 "there shall be an orphaned XOFF mechanism", which restarts
- *   the stopped counters one after the other, oldest first (A.2), so nothing waits for ever and
- *   memory stays bounded.
+ *   practically never fills. The session stack hands out its packets one at a time and cannot be
+ *   asked for "a response, if it has one", so while the hold is full the end point pulls nothing
+ *   from it and answers idle (`blockedPulls`) until a held flow restarts (decision FE1). Some flow
+ *   always does: §2.4.2.1 "there shall be an orphaned XOFF mechanism", which restarts the stopped
+ *   counters one after the other, oldest first (A.2), so nothing waits for ever.
  * - `link-down` discards the held packets; `link-down` and `link-up` both reset the XON/XOFF
- *   counters of every destination a CCP named (§2.4.2.3 "The counter is initialized to zero at
- *   start up"): a new link is a new path, and the XONs owed on the old one will not come.
+ *   counters of every destination a CCP named (§2.4.2.3; endpoint/ccp-reaction.ts).
  * - With `tm`, Part 10 traffic management (endpoint/tm-streams.ts) takes the `send`s of Type 9
- *   transmit streams, received TM packets and `tm-level`s; its TM packets go ahead of the session stack's.
+ *   transmit streams, received TM packets and `tm-level`s; its TM packets go ahead of the session
+ *   stack's. With `arbitration`, Part 9 flow arbitration runs over the segmenter flows
+ *   (endpoint/session-features.ts).
  */
 export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpointOutput> {
   readonly #config: ResolvedFabricConfig;
@@ -74,12 +70,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   /** The end point element, with this end point's session streams as its data path. */
   readonly #core: EndpointCore<NodePacket, EndpointPath<NodePacket>>;
   readonly #book = new FlowBook();
-  /** While the CCP engine runs: the destinations to gate anew after it. */
-  #changed: Set<number> | null = null;
-  /** The segmenter flows a gate may stop, in a fixed order: bit i of a `#gated` mask is flow i. */
-  readonly #gateFlows: readonly GateFlow[];
-  /** Per destination, the flows gated stopped (a bit mask over `#gateFlows`); absent: none. */
-  readonly #gated = new Map<number, number>();
+  readonly #gates: SessionGates;
   readonly #counters: Counters<FabricCounter> = zeroCounters(FABRIC_COUNTERS);
   #link: 'unknown' | 'up' | 'down' = 'unknown';
   #now: Time = 0;
@@ -95,7 +86,11 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     this.#endpoint = new SessionEndpoint(r.endpoint);
     this.#ccp = within('ccp', () => new CcpEndpoint(r.ccp));
     this.#held = new HeldPackets(r.heldLimit);
-    this.#gateFlows = r.gateFlows ? gateFlows(r.crfSupported) : [];
+    this.#gates = new SessionGates(r.gateFlows ? gateFlows(r.crfSupported) : [], {
+      flowOpen: (destinationID, flowID) => this.#flowOpen(destinationID, flowID),
+      featureStops: (destinationID, flowID) => this.#arb?.gateStops(destinationID, flowID) === true,
+      gate: (gate) => { this.#fromEndpoint(this.#endpoint.handle(gate, this.#now)); },
+    }, this.#counters);
     this.#tm = fabricTm(r.tm, this.#endpoint, r.crfSupported, {
       handOn: (stream, pdu) => this.#passOn(this.#endpoint.handle({ kind: 'send', stream, pdu }, this.#now)),
       output: (o) => { this.#out.push(o); },
@@ -104,7 +99,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     const { flows, ...arbitration } = r.arbitration ?? {};
     this.#arb = r.arbitration === undefined ? undefined : new SessionFeatures(flows, this.#endpoint, r, {
       timer: (name, at) => { this.#out.push({ kind: 'timer', name: name as FabricTimerName, at }); },
-      regate: (destinationID) => { this.#regate(destinationID); },
+      regate: (destinationID) => { this.#gates.regate(destinationID); },
     });
     this.#core = new EndpointCore(
       { id: r.nodeId, name: `node ${r.nodeId}`, ccp: this.#ccp, ...(r.arbitration === undefined ? {} : { arbitration }) },
@@ -195,9 +190,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       link: this.#link,
       held: this.#held.total,
       flows: this.flows(),
-      gated: [...this.#gated].sort((a, b) => a[0] - b[0]).map(([destinationID, mask]) => ({
-        destinationID, flowIDs: this.#gateFlows.filter((_, i) => (mask & (1 << i)) !== 0).map((f) => f.flowID),
-      })),
+      gated: this.#gates.snapshot(),
       counters: { ...this.#counters },
       endpoint: this.#endpoint.snapshot(),
       ccp: this.#ccp.snapshot(),
@@ -259,11 +252,11 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       featuresBuilt: (features) => { this.#arb?.bind(features); },
       useFeatures: (features) => { this.#arb?.bind(features); },
       flowChanged: (destinationID, flowID, enabled, cause, at) => {
-        this.#changed?.add(destinationID);
+        this.#gates.changed(destinationID);
         this.#book.note(flowSlot(destinationID, flowID), destinationID, flowID);
         this.#out.push({ kind: 'flow-state', at, destinationID, flowID, state: enabled ? 'xon' : 'xoff', cause });
       },
-      aroundCcp: (run) => { this.#toCcp(run); },
+      aroundCcp: (run) => { this.#gates.aroundCcp(run); },
       dataPosition: (v) => this.#arb?.position(v.wire as Packet),
       receive: (v) => { this.#received(v.wire as Packet, v.kind); },
     };
@@ -355,33 +348,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     this.#counters.held++;
     // With bounded counters a destination no CCP named may share a stopped counter (ccp-endpoint.ts):
     // no flow change told of it, so it is gated when its first packet is held.
-    this.#regate(dest);
+    this.#gates.regate(dest);
     return true;
-  }
-
-  /**
-   * Gates the session stack's flows to `destinationID` as the CCP engine's state says now: a flow
-   * is stopped while the flow the hold would put its packets in may not send (decision FE10).
-   */
-  #regate(destinationID: number): void {
-    const flows = this.#gateFlows;
-    if (flows.length === 0) return;
-    let mask = 0;
-    for (let i = 0; i < flows.length; i++) {
-      const f = flows[i] as GateFlow;
-      if (!this.#flowOpen(destinationID, f.heldAs) || this.#arb?.gateStops(destinationID, f.flowID) === true) mask |= 1 << i;
-    }
-    const before = this.#gated.get(destinationID) ?? 0;
-    if (mask === before) return;
-    if (mask === 0) this.#gated.delete(destinationID);
-    else this.#gated.set(destinationID, mask);
-    for (let i = 0; i < flows.length; i++) {
-      const bit = 1 << i;
-      if (((mask ^ before) & bit) === 0) continue;
-      this.#counters.gates++;
-      const gate = { kind: 'gate', destinationID, flowID: (flows[i] as GateFlow).flowID, stopped: (mask & bit) !== 0 } as const;
-      this.#fromEndpoint(this.#endpoint.handle(gate, this.#now));
-    }
   }
 
   #flowOpen(destinationID: number, flowID: FlowIdLabel): boolean {
@@ -422,23 +390,6 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     if (o.source === 'type9' && o.detail.name === 'idle-timeout') node = o.detail.vsid.sourceID;
     else if (o.source === 'type11' && o.detail.name === 'reassembly-timeout') node = o.detail.from;
     if (node !== undefined) this.#fromEndpoint(this.#endpoint.handle({ kind: 'verify', node }, this.#now));
-  }
-
-  /**
-   * Runs the CCP engine; then every destination whose flows changed is gated anew, and so is every
-   * destination already gated: with bounded counters a change may reach a destination the flow
-   * outputs do not name.
-   */
-  #toCcp(run: () => void): void {
-    const changed = new Set<number>(this.#gated.keys());
-    this.#changed = changed;
-    try {
-      run();
-    } finally {
-      this.#changed = null;
-    }
-    if (this.#gateFlows.length === 0) return;
-    for (const destinationID of [...changed].sort((a, b) => a - b)) this.#regate(destinationID);
   }
 
   // ---- Outputs -------------------------------------------------------------------------------
