@@ -39,7 +39,7 @@ const TM_TIMERS = 'tm:';
  * The end point processing element of issue 8's software fabric (fabric-endpoint-types.ts): the
  * end point element (endpoint/core.ts `EndpointCore`: Part 9 CCP reaction, features, dispatch by
  * kind) with a `SessionEndpoint` as its data path, the session streams, as an `Engine` for
- * drivers on real links (src/net) and `riodp model`.
+ * drivers on real links (src/net) and manual clocks in tests.
  *
  * - Received packets go through the element: a Type 7 addressed to this end point (Part 9 §3.2
  *   destinationID "which end point the CCP is destined for") to the CCP engine or, FAM ≠ 000 with
@@ -170,7 +170,6 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     }));
   }
 
-  /** What this end point's registers advertise (Annex 2 §3.2), as its own processor reads them. */
   /** The end point's configuration space (SessionEndpoint's), as MAINTENANCE requests see it. */
   get registers(): RegisterSpace {
     return this.#endpoint.registers;

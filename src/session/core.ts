@@ -22,7 +22,7 @@ import type { Contact, SessionCounter, SessionEvent, SessionOutput } from './typ
 /**
  * The state of one session management end point and the operations every part of the engine
  * shares (sending, events, suspects, requests with retries). `SessionEngine` owns one and hands it
- * to the modules that implement each command (open-*.ts, close.ts, stream-flow.ts, data-path.ts,
+ * to the modules that implement each command (open-*.ts, close.ts, stream-flow.ts, data-tx.ts, data-rx.ts,
  * status.ts); `now` and `out` are those of the `handle()` call in progress.
  */
 export class SessionCore {

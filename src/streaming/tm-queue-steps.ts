@@ -2,7 +2,7 @@
  * The level a Part 10 ingress reports of one of its queues (Table 4-4 Q_STATUS "Source queue is
  * n/255 full ... 0 = empty, 0xFF = full"), in steps, and when a change is worth a message. Used by
  * every end point that feeds `TmIngress` its queue levels (src/node/endpoint/tm-streams.ts, the
- * simulator's src/sim/fabric/endpoint-tm.ts).
+ * simulator's src/node/endpoint/tm.ts).
  */
 
 /** Default precision of the queue levels an ingress reports with Q_STATUS: quarters. */

@@ -55,6 +55,8 @@ export interface Observed {
   readonly pdus: Map<string, number[]>;
   /** Part 9 XOFF CCPs each end point received. */
   readonly xoffs: Map<number, number>;
+  /** The destinations the XOFFs named (tgtdestinationID, Part 9 §3.2). */
+  readonly xoffTargets: Set<number>;
   /** Per destination, the most PDUs of different flows ever in reception at once. */
   readonly interleaved: Map<number, number>;
   /** Per flow, the time its last PDU was delivered (the host's unit). */
@@ -62,7 +64,7 @@ export interface Observed {
 }
 
 function observed(): Observed {
-  return { segments: new Map(), pdus: new Map(), xoffs: new Map(), interleaved: new Map(), lastAt: new Map() };
+  return { segments: new Map(), pdus: new Map(), xoffs: new Map(), xoffTargets: new Set(), interleaved: new Map(), lastAt: new Map() };
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
@@ -94,8 +96,9 @@ class SegmentFollower {
     }
   }
 
-  xoff(node: number): void {
+  xoff(node: number, target: number): void {
     this.o.xoffs.set(node, (this.o.xoffs.get(node) ?? 0) + 1);
+    this.o.xoffTargets.add(target);
   }
 }
 
@@ -123,7 +126,8 @@ export function runSim(w: Workload): { readonly o: Observed; readonly endpoints:
     const receive = ep.receive.bind(ep);
     ep.receive = (p: SimPacket, now: number): void => {
       if (p.kind === 'data' && isType9(p.wire)) f.segment(p.src, p.dst, p.wire, now);
-      if (p.kind === 'ccp' && (p.wire as { xonXoff?: number } | undefined)?.xonXoff === 0) f.xoff(i);
+      const ccp = p.wire as { xonXoff?: number; tgtdestinationID?: number } | undefined;
+      if (p.kind === 'ccp' && ccp?.xonXoff === 0) f.xoff(i, ccp.tgtdestinationID ?? -1);
       receive(p, now);
     };
     return ep;
@@ -196,7 +200,7 @@ export function runManual(w: Workload): { readonly o: Observed; readonly net: Fa
     }
     if (data && x.at >= t0) f.segment(x.from, x.to, p, x.at);
   }
-  for (const n of NODES) for (const s of net.flowStates.filter((x) => x.node === n && x.state === 'xoff' && x.cause === 'xoff')) f.xoff(s.node);
+  for (const n of NODES) for (const s of net.flowStates.filter((x) => x.node === n && x.state === 'xoff' && x.cause === 'xoff')) f.xoff(s.node, s.destinationID);
   return { o: f.o, net };
 }
 

@@ -1,5 +1,5 @@
 /**
- * Test fabric for flow arbitration in simulated end points (src/sim/fabric/endpoint-arbitration.ts):
+ * Test fabric for flow arbitration in simulated end points (src/node/endpoint/arbitration.ts):
  * real `Endpoint`s on the ports of one output-queued `Switch` (host d on port d, device ID d), 1x
  * 1.25 Gbaud links, and a `Trace` that records, per end point, the data packets it sends and
  * receives and the 'arb' packets it sends and receives, each with its time. The trace taps the end

@@ -1,5 +1,5 @@
 /**
- * Test fabric for session management in simulated end points (src/sim/fabric/endpoint-session.ts):
+ * Test fabric for session management in simulated end points (src/node/endpoint/session.ts):
  * real `Endpoint`s, one per port of one output-queued `Switch` (device ID i on port i), with a
  * results collector. Links are 1x 1.25 Gbaud 8b/10b (8000 ps per octet), no propagation delay.
  *

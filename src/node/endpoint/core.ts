@@ -7,7 +7,7 @@
  * - the flow queues (flow-queue-path.ts): the host offers whole PDUs, queued per flow, segmented
  *   and reassembled here; the simulator's end points (src/sim/fabric/endpoint.ts);
  * - the session streams (src/node/fabric-endpoint.ts): the application's PDUs go through the
- *   session stack's conveyances; the software fabric's end point and `riodp model`.
+ *   session stack's conveyances; the software fabric's end point.
  * A path gives the features their flows (a `FeatureHost`), realises a Part 9 flow change (flow
  * bits, or segmenter gates and a hold) and takes what no feature takes.
  *

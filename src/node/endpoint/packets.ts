@@ -6,7 +6,7 @@
  * the rest), each a Type 9 packet of `type9Length` octets (Figures 4-1 to 4-4) in LP-Serial
  * framing (`serialLength`: CRC-16, the early CRC after 80 octets, pad to 32 bits, Part 6
  * §2.4–§2.5). The end point sizes the segments it sends from the packets themselves; the closed
- * form here, checked against the engine in endpoint-packets.prop.test.ts, prices whole PDUs for
+ * form here, checked against the engine in packets.prop.test.ts, prices whole PDUs for
  * the offered load.
  *
  * Plain traffic: a PDU is cut into packets of at most `mtu` payload bytes, each framed as a Type 9

@@ -95,11 +95,11 @@ export interface EndpointConfig {
    */
   readonly ccp?: CcpEndpointConfig | false;
   readonly sink?: EndpointSinkConfig;
-  /** Part 9 flow arbitration (§2.4.7): a grant from the destination before each PDU (endpoint-arbitration.ts). */
+  /** Part 9 flow arbitration (§2.4.7): a grant from the destination before each PDU (src/node/endpoint/arbitration.ts). */
   readonly arbitration?: EndpointArbitrationConfig;
-  /** Part 10 traffic management (§3.4): tm-ingress on the sending side, tm-egress on the receiving side (endpoint-tm.ts). */
+  /** Part 10 traffic management (§3.4): tm-ingress on the sending side, tm-egress on the receiving side (src/node/endpoint/tm.ts). */
   readonly tm?: EndpointTmConfig;
-  /** Annex 2 session management: discovery and a stream opened before a flow's data goes (endpoint-session.ts). */
+  /** Annex 2 session management: discovery and a stream opened before a flow's data goes (src/node/endpoint/session.ts). */
   readonly session?: EndpointSessionConfig;
 }
 

@@ -6,8 +6,8 @@ import { bool, expecting, int, oneOf } from '../../config/zod-parts.ts';
 import { time } from './schema-parts.ts';
 
 /**
- * `endpoints.session`: Annex 2 session management in every end point (src/sim/fabric/
- * endpoint-session.ts), each field with its default, so the output is a complete
+ * `endpoints.session`: Annex 2 session management in every end point (src/node/endpoint/
+ * session.ts), each field with its default, so the output is a complete
  * `EndpointSessionConfig`. Times are ps after parsing, like every scenario time.
  */
 

@@ -11,7 +11,7 @@ import { expecting, int, oneOf } from '../../config/zod-parts.ts';
 import { size, time } from './schema-parts.ts';
 
 /**
- * `endpoints.tm`: Part 10 traffic management in every end point (src/sim/fabric/endpoint-tm.ts),
+ * `endpoints.tm`: Part 10 traffic management in every end point (src/node/endpoint/tm.ts),
  * docs/simulator.md ("Traffic management"). Every field has a default, so `tm: {}` runs BASIC XON/XOFF; the checks
  * the engines would make at build time are made here, with the path of the field.
  */
@@ -86,7 +86,7 @@ const policy = z.strictObject({
   }
 });
 
-/** endpoints.tm: output assignable to EndpointTmConfig (src/sim/fabric/endpoint-tm.ts). */
+/** endpoints.tm: output assignable to EndpointTmConfig (src/node/endpoint/tm.ts). */
 export const tmSettings = z.strictObject({
   mode: oneOf(TM_MODE_SETTINGS).default('BASIC'),
   types: oneOf(TM_TYPES_SETTINGS).optional(),
