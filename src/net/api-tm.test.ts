@@ -46,13 +46,13 @@ test('Part 10 §3.3, §3.4.2 (decision EA19): with tm BASIC, a receiver that doe
   }
 });
 
-test('issue 8 §1 configuration (decision EA19): the tm section maps onto the end point; a bad mode or level names its path', () => {
+test('issue 8 §1 configuration (decision EA19), issue 15 one schema: the tm section maps onto the end point; a bad mode or level names its path, in the simulator\'s words (src/node/endpoint/tm-schema.ts)', () => {
   const c = endpointConfig({ nodeId: 1, switch: { port: 4000 }, tm: { mode: 'CREDIT', queuePdus: 4, policy: { credit: { credits: 8 }, onOff: null } } });
   assert.deepEqual(c.engine.tm, { mode: 'CREDIT', queuePdus: 4, policy: { onOff: null, credit: { credits: 8, auCount: 16, maxOutstanding: 2, lowCredits: 2 } } });
   assert.equal(endpointConfig({ nodeId: 1, switch: { port: 4000 } }).engine.tm, undefined);
   assert.throws(
     () => endpointConfig({ nodeId: 1, switch: { port: 4000 }, tm: { mode: 'FAST', policy: { onOff: { high: 300, low: 1 } } } }),
-    (e: unknown) => e instanceof EndpointConfigError && /tm\.mode: expected DISABLED, BASIC, RATE, CREDIT, CREDIT_RATE/.test(e.message) && /tm\.policy\.onOff\.high: expected an integer 0\.\.255/.test(e.message),
+    (e: unknown) => e instanceof EndpointConfigError && /tm\.mode: expected one of DISABLED, BASIC, RATE, CREDIT, CREDIT_RATE/.test(e.message) && /tm\.policy\.onOff\.high: expected an integer 0\.\.255/.test(e.message),
   );
 });
 
@@ -89,4 +89,20 @@ test('Part 10 §3.4.2, §3.4.5 rule 5 (RiodpEndpoint.tmCommand): the receiving a
     await Promise.all([a.close(), b.close(), c.close()]);
     await relay.close();
   }
+});
+
+test('issue 15 one configuration schema: riodp endpoint\'s tm section is checked across fields as a scenario\'s endpoints.tm is (rate bounds, watermarks, credit outstanding), before the engines are built', () => {
+  const refused = (tm: unknown): string => {
+    try {
+      endpointConfig({ nodeId: 1, switch: { port: 4000 }, tm });
+    } catch (e) {
+      return e instanceof EndpointConfigError ? e.message : `not an EndpointConfigError: ${String(e)}`;
+    }
+    return 'accepted';
+  };
+  assert.match(refused({ mode: 'RATE', types: 'BASIC_CREDIT' }), /tm\.types: expected TM types that support mode RATE/);
+  assert.match(refused({ rate: { average: 10, minRate: 20 } }), /tm\.rate\.average: expected a rate from minRate \(20\) to maxRate/);
+  assert.match(refused({ policy: { onOff: { high: 100, low: 100 } } }), /tm\.policy\.onOff\.low: expected a level below high \(100\)/);
+  assert.match(refused({ policy: { credit: { auCount: 2, maxOutstanding: 3 } } }), /tm\.policy\.credit\.maxOutstanding: expected at most auCount \(2\)/);
+  assert.equal(refused({ mode: 'CREDIT', policy: { onOff: { high: 200 } } }), 'accepted');
 });

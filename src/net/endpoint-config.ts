@@ -22,9 +22,11 @@ import { FILE_TRANSFER_SUPPORT } from './api-file-format.ts';
 import { LOG_LEVELS } from './log.ts';
 import type { LogLevel } from './log.ts';
 import type { TlsConfig } from './security.ts';
-import { TM_MODE_SETTINGS, TM_TYPES_SETTINGS } from '../streaming/tm-mode.ts';
-import { DEFAULT_CREDIT_POLICY, DEFAULT_RATE_POLICY } from '../streaming/tm-egress-config.ts';
+import { DEFAULT_RATE } from '../streaming/tm-ingress-config.ts';
+import { NS_TM_CLOCK } from '../node/endpoint/tm-config.ts';
 import type { FabricTmConfig } from '../node/endpoint/tm-config.ts';
+import { checkTm, tmPolicy, tmShape } from '../node/endpoint/tm-schema.ts';
+import type { TmSchemaUnits } from '../node/endpoint/tm-schema.ts';
 import { arbitrationShape } from '../node/endpoint/arbitration-schema.ts';
 import type { FabricArbitrationConfig } from '../node/endpoint/session-features.ts';
 import { withoutUndefined } from '../config/zod-parts.ts';
@@ -105,35 +107,18 @@ const hexKey = z
   .regex(/^(?:[0-9a-fA-F]{2}){16,64}$/, { error: expecting('16 to 64 bytes in hex') })
   .transform((h) => Uint8Array.from(Buffer.from(h, 'hex')));
 
-const level = int(0, 0xff);
-const optional = <T extends z.ZodType>(t: T): z.ZodOptional<T> => t.optional();
 
 /**
  * `tm`: Part 10 traffic management of the end point (src/node/endpoint/tm-config.ts
- * FabricTmConfig, docs/fabric-api.md §3). Ranges are checked here; what depends on several
- * fields (a rate between its bounds, watermarks in order) the engines check, and a RangeError
- * names the field.
+ * FabricTmConfig, docs/fabric-api.md §3): the fields and checks of every host's `tm` section
+ * (src/node/endpoint/tm-schema.ts), times in ns, rates in bytes per `rate.unit` ns, and the
+ * fabric end point's own bounds (queuePdus, outboxLimit). Defaults are the end point's.
  */
+const TM_UNITS: TmSchemaUnits = { rateUnit: ns, rate: int(1), bytes: int(1), duration: int(0), tick: NS_TM_CLOCK.tick, defaultRateUnit: DEFAULT_RATE.unit };
+
 function tmSchema() {
-  return z.strictObject({
-    mode: optional(z.enum(TM_MODE_SETTINGS, { error: expecting(TM_MODE_SETTINGS.join(', ')) })),
-    types: optional(z.enum(TM_TYPES_SETTINGS, { error: expecting(TM_TYPES_SETTINGS.join(', ')) })),
-    rate: optional(z.strictObject({ unit: optional(ns), average: optional(int(1)), peak: optional(int(1)), burst: optional(int(1)), peakBurst: optional(int(1)), minRate: optional(int(1)), maxRate: optional(int(1)) })),
-    amountBits: optional(int(1, 8)),
-    lowCredits: optional(level),
-    queuePdus: optional(int(1)),
-    queueLevelBits: optional(int(0, 8)),
-    levelBits: optional(int(1, 8)),
-    levelPeriod: optional(int(0)),
-    outboxLimit: optional(int(1)),
-    policy: optional(
-      z.strictObject({
-        onOff: optional(z.strictObject({ high: level, low: level }).nullable()),
-        rate: optional(z.strictObject({ high: level, low: level, reduce: optional(int(1, 0xff)), increase: optional(int(1, 0xfe)), rate: optional(z.enum(['average', 'peak'], { error: expecting('average or peak') })) }).nullable()),
-        credit: optional(z.strictObject({ credits: optional(int(1, 0xff)), auCount: optional(int(2, 16)), maxOutstanding: optional(int(1, 16)), lowCredits: optional(level) }).nullable()),
-      }),
-    ),
-  });
+  return z.strictObject({ ...tmShape(TM_UNITS), queuePdus: int(1).optional(), outboxLimit: int(1).optional() })
+    .superRefine((c, ctx) => { checkTm(c, ctx, TM_UNITS); });
 }
 
 const tlsSchema = z.union(
@@ -289,19 +274,11 @@ function engineConfig(c: Parsed): FabricEndpointConfig {
   };
 }
 
-/** The `tm` section without the fields left out (exactOptionalPropertyTypes), nested ones too. */
+/** The `tm` section without the fields left out (exactOptionalPropertyTypes), nested ones too; a policy part given in part takes the rest from its defaults. */
 function tmConfig(t: NonNullable<Parsed['tm']>): FabricTmConfig {
-  const p = t.policy;
-  const policy = p === undefined ? undefined : {
-    ...(p.onOff === undefined ? {} : { onOff: p.onOff }),
-    ...(p.rate === undefined ? {} : { rate: p.rate === null ? null : { ...DEFAULT_RATE_POLICY, ...dropUndefined(p.rate) } }),
-    ...(p.credit === undefined ? {} : { credit: p.credit === null ? null : { ...DEFAULT_CREDIT_POLICY, ...dropUndefined(p.credit) } }),
-  };
-  return {
-    ...dropUndefined({ ...t, rate: undefined, policy: undefined }),
-    ...(t.rate === undefined ? {} : { rate: dropUndefined(t.rate) }),
-    ...(policy === undefined ? {} : { policy }),
-  };
+  const { policy, ...rest } = t;
+  // Deeply without the undefined fields, which is what the FabricTmConfig type allows.
+  return withoutUndefined({ ...rest, ...(policy === undefined ? {} : { policy: tmPolicy(policy, false) }) }) as FabricTmConfig;
 }
 
 function tlsConfig(t: NonNullable<Parsed['switch']['tls']>, base: string, issues: Issue[]): TlsConfig {
