@@ -26,6 +26,7 @@ import { DEFAULT_RATE } from '../streaming/tm-ingress-config.ts';
 import { NS_TM_CLOCK } from '../node/endpoint/tm-config.ts';
 import type { FabricTmConfig } from '../node/endpoint/tm-config.ts';
 import { checkTm, tmPolicy, tmShape } from '../node/endpoint/tm-schema.ts';
+import { ccpShape } from '../node/endpoint/ccp-schema.ts';
 import type { TmSchemaUnits } from '../node/endpoint/tm-schema.ts';
 import { arbitrationShape } from '../node/endpoint/arbitration-schema.ts';
 import type { FabricArbitrationConfig } from '../node/endpoint/session-features.ts';
@@ -190,7 +191,7 @@ export const endpointConfigSchema = z.strictObject({
   type11: z
     .strictObject({ segmentSize: int(8, 256).optional(), responseTimeout: ns.optional(), maxRetries: int(0).optional(), reassemblyTimeout: nsOrNull.optional() })
     .optional(),
-  ccp: z.strictObject({ orphanPeriod: ns.optional(), counterBits: int(1, 31).optional() }).optional(),
+  ccp: z.strictObject(ccpShape(ns), { error: expecting('CCP settings {orphanPeriod, counterBits}') }).optional(),
   heldLimit: int(1).optional(),
   tm: tmSchema().optional(),
   // Part 9 flow arbitration (src/node/endpoint/session-features.ts): the settings every host shares, ns, and the Type 9 flows it arbitrates.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ccpShape } from '../../node/endpoint/ccp-schema.ts';
 import { checkSwitchSettings, switchSettingsShape } from '../../node/switch/schema.ts';
 import { BAUD_MAX, BAUD_MIN } from '../fabric/link-rate.ts';
 import { arbitrationSettings } from './schema-arbitration.ts';
@@ -57,10 +58,9 @@ const sw = z.strictObject({
   slot: z.union([time(1), z.null()]).default(null),
 }, { error: expecting('switch settings') }).superRefine((s, ctx) => { checkSwitchSettings(s, ctx); });
 
-const ccp = z.strictObject({
-  orphanPeriod: time(1).default(1_000_000_000),
-  counterBits: int(1, 31).optional(),
-}, { error: expecting('false or CCP settings {orphanPeriod, counterBits}') });
+/** endpoints.ccp: the fields of every host's `ccp` section (src/node/endpoint/ccp-schema.ts); the orphan period defaults to 1 ms in ps. */
+const ccp = z.strictObject(ccpShape(time(1)), { error: expecting('false or CCP settings {orphanPeriod, counterBits}') })
+  .transform(({ orphanPeriod, counterBits }) => ({ orphanPeriod: orphanPeriod ?? 1_000_000_000, ...(counterBits === undefined ? {} : { counterBits }) }));
 
 /**
  * An end point feature that `null` switches off, like absence. Variants merge `null` as a value
