@@ -27,6 +27,7 @@ import { NS_TM_CLOCK } from '../node/endpoint/tm-config.ts';
 import type { FabricTmConfig } from '../node/endpoint/tm-config.ts';
 import { checkTm, tmPolicy, tmShape } from '../node/endpoint/tm-schema.ts';
 import { ccpShape } from '../node/endpoint/ccp-schema.ts';
+import { MANAGEMENT_WHAT, managementContactShape, sessionTimersShape } from '../node/endpoint/session-schema.ts';
 import type { TmSchemaUnits } from '../node/endpoint/tm-schema.ts';
 import { arbitrationShape } from '../node/endpoint/arbitration-schema.ts';
 import type { FabricArbitrationConfig } from '../node/endpoint/session-features.ts';
@@ -157,9 +158,7 @@ export const endpointConfigSchema = z.strictObject({
     .optional(),
   control: text.optional(),
   log: z.enum(LOG_LEVELS, { error: expecting(`one of ${LOG_LEVELS.join(', ')}`) }).optional(),
-  management: z
-    .strictObject({ conveyance: conveyance.optional(), streamID: int(0xe000, 0xfffe).optional(), cos: int(0, 0xff).optional(), mailbox: int(0, 63).optional() })
-    .optional(),
+  management: z.strictObject(managementContactShape(), { error: MANAGEMENT_WHAT }).optional(),
   conveyances: z.array(conveyance, { error: expecting('a list of type9, type11') }).min(1).optional(),
   protocols: z.array(protocolSchema, { error: expecting('a list of protocols') }).optional(),
   fileTransfer: bool.optional(),
@@ -176,8 +175,7 @@ export const endpointConfigSchema = z.strictObject({
     .optional(),
   session: z
     .strictObject({
-      retryPeriod: ns.optional(),
-      timeoutPeriod: ns.optional(),
+      ...sessionTimersShape(ns),
       xonTimeout: ns.optional(),
       rtsRetry: ns.optional(),
       rtsLimit: ns.optional(),

@@ -3,7 +3,7 @@ import { ccpShape } from '../../node/endpoint/ccp-schema.ts';
 import { checkSwitchSettings, switchSettingsShape } from '../../node/switch/schema.ts';
 import { BAUD_MAX, BAUD_MIN } from '../fabric/link-rate.ts';
 import { arbitrationSettings } from './schema-arbitration.ts';
-import { bool, expecting, int, oneOf, real, text } from '../../config/zod-parts.ts';
+import { bool, dispatch, expecting, int, oneOf, real, text } from '../../config/zod-parts.ts';
 import { hostIds, size, time } from './schema-parts.ts';
 import { reassemblySettings } from './schema-reassembly.ts';
 import { sessionSettings } from './schema-session.ts';
@@ -80,7 +80,8 @@ const endpoints = z.strictObject({
   sarMtu: int(32, 256).refine((v) => v % 4 === 0, { error: expecting(mtuWhat) }).default(256),
   queuePdus: int(1).default(64),
   crfSupported: bool.default(true),
-  ccp: z.union([z.literal(false), ccp], { error: expecting('false or CCP settings {orphanPeriod, counterBits}') }).default({ orphanPeriod: 1_000_000_000 }),
+  // A bad field inside the settings is reported by its path, not as the union's one message.
+  ccp: dispatch<false | z.output<typeof ccp>>((v) => (v === false ? z.literal(false) : ccp)).default({ orphanPeriod: 1_000_000_000 }),
   arbitration: off(arbitrationSettings),
   tm: off(tmSettings),
   session: off(sessionSettings),
