@@ -197,9 +197,9 @@ test('docs/model.md config errors (tm-ingress, tm-egress): exit 2, nothing on st
   assert.deepEqual(await configErrors('tm-egress', { tt: 1, localID: 70000, mode: 'RATE', types: 'BASIC_CREDIT', policy: { onOff: { high: 100, low: 100 }, rate: { low: 200 }, credit: { auCount: 4, maxOutstanding: 5 } } }), [
     'config.localID: expected a device ID 0..65535 (tt 1)',
     'config.types: expected TM types that support mode RATE (BASIC_RATE, BASIC_RATE_CREDIT)',
-    'config.policy.onOff.low: expected an integer below high (100)',
-    'config.policy.rate.low: expected an integer below high (160)',
-    'config.policy.credit.maxOutstanding: expected an integer 1..4 (auCount)',
+    'config.policy.onOff.low: expected a level below high (100)',
+    'config.policy.rate.low: expected a level below high (160)',
+    'config.policy.credit.maxOutstanding: expected at most auCount (4)',
   ]);
   assert.deepEqual(await configErrors('tm-egress', { granularity: { mode: 'stream', cosBits: 2 }, levelBits: 9, defaultFlow: '0Z', policy: { rate: { reduce: 0, increase: 255, rate: 'fast' }, extra: null } }), [
     'config.granularity.cosBits: unknown field',

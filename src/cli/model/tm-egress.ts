@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { TmEgress } from '../../streaming/tm-egress.ts';
-import { DEFAULT_CREDIT_POLICY, DEFAULT_ON_OFF, DEFAULT_RATE_POLICY } from '../../streaming/tm-egress-config.ts';
 import type { TmCreditPolicy, TmEgressInput, TmEgressOutput, TmOnOffPolicy, TmRatePolicy } from '../../streaming/tm-types.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import { defineAdapter } from './adapter.ts';
 import type { EngineAdapter } from './adapter.ts';
 import { bool, checkDeviceId, deviceId, expecting, flowId, int, oneOf } from './schema.ts';
+import { checkEgressPolicy, egressPolicy, tmPolicy } from '../../node/endpoint/tm-schema.ts';
 import { DEFAULT_GRANULARITY, commonShape, effectiveCommon, granularity, refineCommon, renderTm, tmInputPacket, userCommands } from './tm-schema.ts';
 import type { CommonConfig } from './tm-schema.ts';
 
@@ -28,34 +28,9 @@ export interface ModelTmEgressConfig extends CommonConfig {
   };
 }
 
-/** A level n/255 of Table 4-4 Q_Status, as the watermarks compare it. */
+/** A level n/255 of Table 4-4 Q_Status. */
 const level = int(0, 0xff);
 const rateKind = oneOf(['average', 'peak']);
-
-const onOff = z.strictObject({ high: level.default(DEFAULT_ON_OFF.high), low: level.default(DEFAULT_ON_OFF.low) }, { error: expecting('a mapping {high?, low?} or null') });
-
-const ratePolicy = z.strictObject({
-  high: level.default(DEFAULT_RATE_POLICY.high),
-  low: level.default(DEFAULT_RATE_POLICY.low),
-  // Table 4-5: REDUCE n = 1–255 (0 is MAINTAIN), INCREASE n = 1–254 (0xFF is DOUBLE).
-  reduce: int(1, 0xff).default(DEFAULT_RATE_POLICY.reduce),
-  increase: int(1, 0xfe).default(DEFAULT_RATE_POLICY.increase),
-  rate: rateKind.default(DEFAULT_RATE_POLICY.rate),
-}, { error: expecting('a mapping {high?, low?, reduce?, increase?, rate?} or null') });
-
-const creditPolicy = z.strictObject({
-  // Table 4-6 ALLOCATE: parameter 2 credits (0 retires the AU); nnnn is one of 16 AUs; §3.4.4 "The minimum implementation is 2".
-  credits: int(1, 0xff).default(DEFAULT_CREDIT_POLICY.credits),
-  auCount: int(2, 16).default(DEFAULT_CREDIT_POLICY.auCount),
-  maxOutstanding: int(1, 16).default(DEFAULT_CREDIT_POLICY.maxOutstanding),
-  lowCredits: int(0, 0xff).default(DEFAULT_CREDIT_POLICY.lowCredits),
-}, { error: expecting('a mapping {credits?, auCount?, maxOutstanding?, lowCredits?} or null') });
-
-const policy = z.strictObject({
-  onOff: onOff.nullable().prefault({}),
-  rate: ratePolicy.nullable().prefault({}),
-  credit: creditPolicy.nullable().prefault({}),
-}, { error: expecting('a mapping {onOff?, rate?, credit?}') });
 
 const config = z.strictObject({
   ...commonShape,
@@ -63,25 +38,24 @@ const config = z.strictObject({
   levelBits: int(1, 8).default(8),
   defaultFlow: flowId.default('0A'),
   crfSupported: bool.default(true),
-  policy: policy.prefault({}),
+  // The policy an end point's tm section takes (src/node/endpoint/tm-schema.ts), its defaults filled in here.
+  policy: egressPolicy.optional(),
 }).superRefine((c, ctx) => {
   refineCommon(c, ctx);
-  const p = c.policy;
-  // TmOnOffPolicy, TmRatePolicy: "high > low".
-  for (const [k, w] of [['onOff', p.onOff], ['rate', p.rate]] as const) {
-    if (w !== null && w.low >= w.high) ctx.addIssue({ code: 'custom', path: ['policy', k, 'low'], message: `expected an integer below high (${w.high})` });
-  }
-  if (p.credit !== null && p.credit.maxOutstanding > p.credit.auCount) {
-    ctx.addIssue({ code: 'custom', path: ['policy', 'credit', 'maxOutstanding'], message: `expected an integer 1..${p.credit.auCount} (auCount)` });
-  }
+  if (c.policy !== undefined) checkEgressPolicy(c.policy, ctx);
 }).transform((c): ModelTmEgressConfig => ({
   ...effectiveCommon(c),
   granularity: c.granularity,
   levelBits: c.levelBits,
   defaultFlow: c.defaultFlow,
   crfSupported: c.crfSupported,
-  policy: c.policy,
+  policy: filledPolicy(c.policy ?? {}),
 }));
+
+function filledPolicy(p: NonNullable<z.output<typeof egressPolicy>>): ModelTmEgressConfig['policy'] {
+  const f = tmPolicy(p, true);
+  return { onOff: f.onOff ?? null, rate: f.rate ?? null, credit: f.credit ?? null };
+}
 
 /** tm-operand-match.ts TmDesignation: the ingress, then the VSID fields with Table 4-3 wildcard (3 bits) and mask. */
 const designation = z.strictObject({

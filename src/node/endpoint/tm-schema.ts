@@ -53,7 +53,8 @@ const creditPolicy = z.strictObject({
   lowCredits: int(0, 0xff).optional(),
 }, { error: expecting('a credit policy {credits?, auCount?, maxOutstanding?, lowCredits?} or null') });
 
-const policy = z.strictObject({
+/** The egress's policy (tm-types.ts TmEgressPolicy), each part optional and null to switch it off; also `riodp model tm-egress`'s. */
+export const egressPolicy = z.strictObject({
   onOff: onOff.nullable().optional(),
   rate: ratePolicy.nullable().optional(),
   credit: creditPolicy.nullable().optional(),
@@ -79,7 +80,7 @@ export function tmShape(u: TmSchemaUnits) {
     queueLevelBits: int(0, 8).optional(),
     levelBits: int(1, 8).optional(),
     levelPeriod: u.duration.optional(),
-    policy: policy.optional(),
+    policy: egressPolicy.optional(),
   };
 }
 
@@ -108,7 +109,11 @@ export function checkTm(c: TmParsed, ctx: z.RefinementCtx, u: TmSchemaUnits): vo
   for (const [k, v] of [['burst', r.burst ?? DEFAULT_RATE.burst], ['peakBurst', r.peakBurst ?? DEFAULT_RATE.peakBurst]] as const) {
     if ((v + PDU_BYTES_MAX) * ticks > limit) ctx.addIssue({ code: 'custom', path: ['rate', k], message: `expected a smaller bucket: (${k} + 65536) × unit in ns must stay below 2^51` });
   }
-  const p = c.policy ?? {};
+  if (c.policy !== undefined) checkEgressPolicy(c.policy, ctx);
+}
+
+/** The egress engine's checks of its policy (tm-egress-config.ts), absent fields taken at their defaults, on paths under `policy`. */
+export function checkEgressPolicy(p: z.output<typeof egressPolicy>, ctx: z.RefinementCtx): void {
   // TmOnOffPolicy, TmRatePolicy: "high > low".
   for (const [k, w, d] of [['onOff', p.onOff, DEFAULT_ON_OFF], ['rate', p.rate, DEFAULT_RATE_POLICY]] as const) {
     if (w === null || w === undefined) continue;
