@@ -256,6 +256,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
         this.#out.push({ kind: 'flow-state', at, destinationID, flowID, state: enabled ? 'xon' : 'xoff', cause });
       },
       aroundCcp: (run) => { this.#gates.aroundCcp(run); },
+      // The hold and the gates ask the element's CCP reaction themselves (#flowOpen).
+      attached: () => undefined,
       dataPosition: (v) => this.#arb?.position(v.wire as Packet),
       receive: (v) => { this.#received(v.wire as Packet, v.kind); },
     };

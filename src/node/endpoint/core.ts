@@ -43,6 +43,8 @@ export interface EndpointPath<P extends NodePacket> {
   dataPosition(p: P): PacketPosition | undefined;
   /** A received packet no feature takes; data after the features heard of it. */
   receive(p: P, now: number): void;
+  /** The element is built: `flowOpen` answers for the Part 9 state of any (destinationID, flowID). */
+  attached(flowOpen: (destinationID: number, flowID: FlowIdLabel) => boolean): void;
 }
 
 /** What the element reports to its host about CCPs (the rest goes through the path). */
@@ -85,6 +87,8 @@ export class EndpointCore<P extends NodePacket, D extends EndpointPath<P>> {
     this.#features = makeEndpointFeatures(c, (name) => path.featureHost(name, next++), options);
     for (const f of this.#features) for (const k of f.kinds) this.#byKind.set(k, f);
     path.featuresBuilt(this.#features, now);
+    const reaction = this.#reaction;
+    if (reaction !== null) path.attached((d, f) => reaction.flowOpen(d, f));
   }
 
   /** Session management, flow arbitration, traffic management, as configured (in that order). */

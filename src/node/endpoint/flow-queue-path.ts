@@ -101,6 +101,11 @@ export class FlowQueuePath implements EndpointPath<NodePacket> {
     run();
   }
 
+  /** Part 9 §2.4.5 rule 1 for the features' control packets too (decision EP8). */
+  attached(flowOpen: (destinationID: number, flowID: FlowIdLabel) => boolean): void {
+    this.queues.mayRequest = flowOpen;
+  }
+
   dataPosition(p: NodePacket): PacketPosition {
     return p.pdu === undefined ? 'single' : packetPosition(p.pdu.index, p.pdu.count);
   }

@@ -29,6 +29,8 @@ import { plainPacketBytes } from './packets.ts';
 import { ftypeOf } from './packet.ts';
 import type { NodePacket, Priority } from './packet.ts';
 import { PduQueue } from './pdu-queue.ts';
+import { stoppableFlow } from '../fabric-endpoint-hold.ts';
+import type { Packet } from '../../wire/packet.ts';
 
 /** Segment payloads are views of this: the queues model lengths, not data (never written). */
 const ZEROS = new Uint8Array(0x10000);
@@ -76,6 +78,13 @@ export class FlowQueues {
   readonly flows: QueuedFlow[] = [];
   /** Set by the end point: the features told about flows, PDUs and packets. */
   features: readonly EndpointFeature[] = [];
+  /**
+   * Set by the end point: whether a request of (destinationID, flowID) may go as its Part 9 CCP
+   * reaction has it (§2.4.5 rule 1 "stops all transaction request flows"); a control packet that is
+   * a request of a stopped flow (a TM packet in its data's flow, a session request, a RELEASE) waits
+   * while others go. Null: nothing is stopped.
+   */
+  mayRequest: ((destinationID: number, flowID: FlowIdLabel) => boolean) | null = null;
   readonly #c: FlowQueuesConfig;
   readonly #host: FlowQueuesHost;
   readonly #counters: Counters<TxCounterName>;
@@ -154,7 +163,7 @@ export class FlowQueues {
       // A lower priority needs even more free buffers.
       if (free <= (3 - p) * reserve) return null;
       if (this.#controlQueued > 0) {
-        const c = (this.#control[p] as Ring<NodePacket>).shift();
+        const c = this.#nextControl(this.#control[p] as Ring<NodePacket>);
         if (c !== undefined) {
           this.#controlQueued--;
           return c;
@@ -177,6 +186,8 @@ export class FlowQueues {
 
   /** Part 9: the CCP engine changed the send permission of (dst, flowID). */
   setEnabled(dst: number, flowID: FlowIdLabel, enabled: boolean, now: number): void {
+    // A control request of the flow may have waited for it.
+    if (enabled && this.#controlQueued > 0) this.#host.kick(now);
     const list = this.#byFlowId.get(`${dst}/${flowID}`);
     if (list === undefined) return;
     for (const f of list) {
@@ -220,6 +231,27 @@ export class FlowQueues {
 
   segmenterSnapshot(): Record<string, unknown> | null {
     return this.#segmenter?.snapshot() ?? null;
+  }
+
+  /** The first control packet of a ring that may go: the head unless it is a request of a stopped flow (then the first that may, FIFO among the rest). */
+  #nextControl(ring: Ring<NodePacket>): NodePacket | undefined {
+    const head = ring.peek();
+    if (head === undefined) return undefined;
+    const may = this.mayRequest;
+    if (may === null || this.#mayGo(head, may)) return ring.shift();
+    const all = ring.toArray();
+    const i = all.findIndex((c) => this.#mayGo(c, may));
+    if (i < 0) return undefined;
+    while (ring.length > 0) ring.shift();
+    all.forEach((c, k) => { if (k !== i) ring.push(c); });
+    return all[i];
+  }
+
+  #mayGo(c: NodePacket, may: (destinationID: number, flowID: FlowIdLabel) => boolean): boolean {
+    const w = c.wire as Packet | undefined;
+    if (typeof w !== 'object' || typeof (w as { ftype?: unknown }).ftype !== 'number') return true;
+    const flowID = stoppableFlow(w, this.#c.crfSupported);
+    return flowID === undefined || may(c.dst, flowID);
   }
 
   #packet(f: QueuedFlow, now: number): NodePacket {
