@@ -119,11 +119,13 @@ export class EndpointCore<P extends NodePacket, D extends EndpointPath<P>> {
       this.dataIn(p, now);
       return;
     }
-    if (kind === 'ccp') {
+    const feature = this.#byKind.get(kind);
+    // Part 9 §3.3: "A device that does not support the SAR protocol ignores the FAM bits": a flow
+    // arbitration message at an end point without arbitration acts on its XON/XOFF bit alone.
+    if (kind === 'ccp' || (kind === 'arb' && feature === undefined)) {
       this.#ccp(p, now);
       return;
     }
-    const feature = this.#byKind.get(kind);
     if (feature !== undefined) feature.receive(p, now);
     else this.path.receive(p, now);
   }
