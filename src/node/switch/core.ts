@@ -4,7 +4,6 @@ import type { RegisterSpace } from '../../registers/space.ts';
 import { serialPacketLength } from '../../wire/packet.ts';
 import type { Type8ReadRequest, Type8WriteRequest } from '../../wire/type8.ts';
 import { within } from '../session-endpoint-config.ts';
-import { seededRandom } from './arbiters.ts';
 import type { ArbiterRandom } from './arbiters.ts';
 import { isInputQueued, resolveSwitchConfig } from './config.ts';
 import type { ResolvedSwitchConfig } from './config.ts';
@@ -99,9 +98,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
       host, probe: this.#probe, counters: this.#counters, routes: this.routes, registers: regs.space, lpSerialBase: regs.lpSerialBase, outputs: this.outputs,
       up: this.#up, ccpQueue: c.ccpQueue, tt: c.tt, noId: c.hasDeviceId ? -1 : c.deviceId, outName: this.#outName, now: () => this.#now,
     });
-    // The configuration's seed, else the host's own stream (the simulator's, seeded per scenario), else seed 1.
-    const rng = c.arbitration === 'random' && c.queueing !== 'input-voq' ? (c.seed !== null ? seededRandom(c.seed) : (options.rng ?? seededRandom(1))) : undefined;
-    this.#matcher = new Matcher(c, this, rng);
+    this.#matcher = new Matcher(c, this, options.rng);
     const v = c.voq;
     this.#staging = v !== null && c.queueing === 'cioq-voq-backpressure' ? new VoqStaging<P>(n, c.routes, v) : null;
     const voqHost: VoqHost = {
@@ -111,11 +108,10 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
         this.#counters.voqEvents++;
         this.#event({ name: 'voq', voqEvent, ...(port === undefined ? {} : { port }), ...(detail === undefined ? {} : { detail }) });
       },
+      now: () => this.#now,
     };
     const base = regs.voqBase;
     this.#voq = v === null || base === undefined ? null : named(() => within('voq', () => new SwitchVoq(regs.space, base, v, n, voqHost)));
-    // A MAINTENANCE write to a Port n VoQ Control CSR reaches the generator (VoQ Table 5-3).
-    regs.space.subscribe((ch) => this.#voq?.registerChanged(regs.space, ch.offset, this.#now));
   }
 
   counters(): Counters<SwitchCounter> {
@@ -185,14 +181,9 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     if (this.#up[port] === 0) return;
     this.#up[port] = 0;
     const out = this.outputs[port] as OutputStage<P>;
-    const { own, queued } = out.flush();
-    let dropped = own.length + queued.length;
-    for (const p of [...own, ...queued]) out.bytes -= p.bytes;
-    if (out.register !== null) {
-      out.register = null;
-      dropped++;
-    }
-    out.dataCount -= queued.length;
+    const flushed = out.flush();
+    const queued = flushed.queued;
+    let dropped = flushed.dropped;
     for (const inp of this.inputs) {
       const gone = inp.removeFor(port);
       if (gone.length === 0) continue;
@@ -223,18 +214,14 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     this.#now = now;
     this.#counters.packetsIn++;
     const inp = this.inputs[i] as InputStage<P>;
-    const accept = this.config.accept[i];
-    // issue 8 §3: "drops (and counts) packets with any other sourceID, so no endpoint can pose as another".
-    if (accept != null && !accept.has(p.src)) {
+    const refused = inp.refusal(p, this.config.accept[i], this.config.inputBuffers[i] as Required<BufferSpec>);
+    if (refused === 'source-rejected') {
       this.#counters.sourceRejected++;
       this.#event({ name: 'source-rejected', port: i, ftype: p.ftype, id: p.src });
       this.#host.released(i, p, now);
       return;
     }
-    const buffer = this.config.inputBuffers[i] as Required<BufferSpec>;
-    // Part 6 §6.12 rule 4: priority p only while more than (3 − p) × reserve places are free. A
-    // link that keeps to its credits, or stops when told, never brings one beyond that.
-    if (buffer.packets - inp.count <= (3 - p.prio) * buffer.reservePerPriority) {
+    if (refused === 'hold-overrun') {
       this.#counters.holdOverruns++;
       this.#event({ name: 'hold-overrun', port: i, ftype: p.ftype, destinationID: p.dst });
       return;

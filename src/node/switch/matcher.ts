@@ -1,4 +1,4 @@
-import { OutputArbiters } from './arbiters.ts';
+import { OutputArbiters, seededRandom } from './arbiters.ts';
 import type { ArbiterRandom } from './arbiters.ts';
 import type { ResolvedSwitchConfig } from './config.ts';
 import { Islip } from './islip.ts';
@@ -41,9 +41,11 @@ export class Matcher<P extends SwitchPacket> {
   readonly #match: Int32Array;
   readonly #outputMatched: Uint8Array;
 
-  constructor(cfg: ResolvedSwitchConfig, host: MatchHost<P>, rng: ArbiterRandom | undefined) {
+  /** `hostRng`: the host's own stream for `random` (the simulator's, seeded per scenario); the configuration's seed comes first, seed 1 last. */
+  constructor(cfg: ResolvedSwitchConfig, host: MatchHost<P>, hostRng: ArbiterRandom | undefined) {
     const n = cfg.ports;
     const voq = cfg.queueing === 'input-voq';
+    const rng = cfg.arbitration === 'random' && !voq ? (cfg.seed !== null ? seededRandom(cfg.seed) : (hostRng ?? seededRandom(1))) : undefined;
     this.#host = host;
     this.#n = n;
     this.#byClass = cfg.byClass;

@@ -1,5 +1,5 @@
 import { Ring } from '../../engine/ring.ts';
-import type { Queueing } from './config-types.ts';
+import type { BufferSpec, Queueing } from './config-types.ts';
 import { CLASSES, classOf, isFlowControl } from './packet.ts';
 import type { SwitchPacket } from './packet.ts';
 
@@ -65,6 +65,19 @@ export class InputStage<P extends SwitchPacket> {
     this.voqCounts = voq ? new Int32Array(outputs * 4) : null;
     this.fcQueue = n === 5 ? 4 : -1;
   }
+  /**
+   * Why packet `p` may not enter this input, or undefined when it may: its source is not one the
+   * port accepts (issue 8 §3: "drops (and counts) packets with any other sourceID, so no endpoint
+   * can pose as another"), or its priority has no room (Part 6 §6.12 rule 4: priority p only while
+   * more than (3 − p) × reserve places are free; a link that keeps to its credits, or stops when
+   * told, never brings one beyond that).
+   */
+  refusal(p: SwitchPacket, accept: ReadonlySet<number> | null | undefined, buffer: Required<BufferSpec>): 'source-rejected' | 'hold-overrun' | undefined {
+    if (accept != null && !accept.has(p.src)) return 'source-rejected';
+    if (buffer.packets - this.count <= (3 - p.prio) * buffer.reservePerPriority) return 'hold-overrun';
+    return undefined;
+  }
+
 
   /** Queues a packet for output `o`. */
   push(p: P, o: number): void {
@@ -242,11 +255,24 @@ export class OutputStage<P extends SwitchPacket> {
   }
 
   /** Everything queued here (not staged), removed: the link went down. `own`: the switch's CCPs; `queued`: what the buffer held. */
-  flush(): { own: P[]; queued: P[] } {
+  /**
+   * The port's link went down: everything waiting for it goes (its own CCPs, the queued packets,
+   * the one in the register), the counts with it. `queued`: the buffer's packets, which the
+   * switch still accounts for (congestion points, responses); `dropped`: how many went in all.
+   */
+  flush(): { queued: P[]; dropped: number } {
     const own = this.own.toArray();
     const queued = this.fc.toArray();
     for (const d of this.data) queued.push(...d.toArray());
     for (const r of [this.own, this.fc, this.fcSeqs, ...this.data, ...this.dataSeqs] as Ring<unknown>[]) while (r.length > 0) r.shift();
-    return { own, queued };
+    for (const p of own) this.bytes -= p.bytes;
+    for (const p of queued) this.bytes -= p.bytes;
+    this.dataCount -= queued.length;
+    let dropped = own.length + queued.length;
+    if (this.register !== null) {
+      this.register = null;
+      dropped++;
+    }
+    return { queued, dropped };
   }
 }

@@ -34,6 +34,8 @@ export interface VoqHost {
   /** The generator's refresh timer: `at` null cancels. */
   timer(at: number | null): void;
   event(name: VoqGeneratorEventName, port: number | undefined, detail: string | undefined): void;
+  /** The switch's time now (a MAINTENANCE write to the VoQ block comes without one). */
+  now(): Time;
 }
 
 const STATUS_CARRIER = { stype0: Stype0.status, parameter0: 0, parameter1: 62, stype1: Stype1.nop, cmd: 0 } as const;
@@ -57,6 +59,8 @@ export class SwitchVoq {
       { format: cfg.format, blockBase },
     ));
     this.#depth = new Int32Array(ports).fill(-1);
+    // A MAINTENANCE write to a Port n VoQ Control CSR reaches the generator (VoQ Table 5-3).
+    space.subscribe((ch) => { this.registerChanged(space, ch.offset, host.now()); });
   }
 
   /** Output `o`'s buffer holds `depth` packets. */
