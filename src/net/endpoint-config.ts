@@ -25,7 +25,7 @@ import type { TlsConfig } from './security.ts';
 import { DEFAULT_RATE } from '../streaming/tm-ingress-config.ts';
 import { NS_TM_CLOCK } from '../node/endpoint/tm-config.ts';
 import type { FabricTmConfig } from '../node/endpoint/tm-config.ts';
-import { checkTm, tmPolicy, tmShape } from '../node/endpoint/tm-schema.ts';
+import { checkTm, partialPolicy, tmShape } from '../node/endpoint/tm-schema.ts';
 import { ccpShape } from '../node/endpoint/ccp-schema.ts';
 import { MANAGEMENT_WHAT, managementContactShape, sessionTimersShape } from '../node/endpoint/session-schema.ts';
 import type { TmSchemaUnits } from '../node/endpoint/tm-schema.ts';
@@ -277,7 +277,7 @@ function engineConfig(c: Parsed): FabricEndpointConfig {
 function tmConfig(t: NonNullable<Parsed['tm']>): FabricTmConfig {
   const { policy, ...rest } = t;
   // Deeply without the undefined fields, which is what the FabricTmConfig type allows.
-  return withoutUndefined({ ...rest, ...(policy === undefined ? {} : { policy: tmPolicy(policy, false) }) }) as FabricTmConfig;
+  return withoutUndefined({ ...rest, ...(policy === undefined ? {} : { policy: partialPolicy(policy) }) }) as FabricTmConfig;
 }
 
 function tlsConfig(t: NonNullable<Parsed['switch']['tls']>, base: string, issues: Issue[]): TlsConfig {

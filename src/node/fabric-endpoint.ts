@@ -207,7 +207,9 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       this.#fromEndpoint(this.#endpoint.handle({ kind: 'packet', packet: p }, this.#now));
       return;
     }
-    this.#core.receive(this.#view(p), this.#now);
+    // Without features only a Type 7 needs the element's dispatch (its CCP reaction); the rest goes straight on.
+    if (p.ftype !== 7 && this.#arb === undefined) this.#received(p);
+    else this.#core.receive(this.#view(p), this.#now);
   }
 
   /**
@@ -259,14 +261,13 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       // The hold and the gates ask the element's CCP reaction themselves (#flowOpen).
       attached: () => undefined,
       dataPosition: (v) => this.#arb?.position(v.wire as Packet),
-      receive: (v) => { this.#received(v.wire as Packet, v.kind); },
+      receive: (v) => { this.#received(v.wire as Packet); },
     };
   }
 
   /** What no feature takes: TM packets to traffic management, the rest to the session stack (a data PDU's start tells the TM egress first). */
-  #received(p: Packet, kind: PacketKind): void {
+  #received(p: Packet): void {
     if (this.#tm !== undefined && p.ftype === 9 && this.#tm.received(p, this.#now)) return;
-    if (kind === 'ccp' || kind === 'arb') return;
     this.#fromEndpoint(this.#endpoint.handle({ kind: 'packet', packet: p }, this.#now));
   }
 

@@ -5,7 +5,7 @@ import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import { defineAdapter } from './adapter.ts';
 import type { EngineAdapter } from './adapter.ts';
 import { bool, checkDeviceId, deviceId, expecting, flowId, int, oneOf } from './schema.ts';
-import { checkEgressPolicy, egressPolicy, tmPolicy } from '../../node/endpoint/tm-schema.ts';
+import { checkEgressPolicy, egressPolicy, filledPolicy } from '../../node/endpoint/tm-schema.ts';
 import { DEFAULT_GRANULARITY, commonShape, effectiveCommon, granularity, refineCommon, renderTm, tmInputPacket, userCommands } from './tm-schema.ts';
 import type { CommonConfig } from './tm-schema.ts';
 
@@ -51,11 +51,6 @@ const config = z.strictObject({
   crfSupported: c.crfSupported,
   policy: filledPolicy(c.policy ?? {}),
 }));
-
-function filledPolicy(p: NonNullable<z.output<typeof egressPolicy>>): ModelTmEgressConfig['policy'] {
-  const f = tmPolicy(p, true);
-  return { onOff: f.onOff ?? null, rate: f.rate ?? null, credit: f.credit ?? null };
-}
 
 /** tm-operand-match.ts TmDesignation: the ingress, then the VSID fields with Table 4-3 wildcard (3 bits) and mask. */
 const designation = z.strictObject({

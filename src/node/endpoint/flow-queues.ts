@@ -239,9 +239,11 @@ export class FlowQueues {
     if (head === undefined) return undefined;
     const may = this.mayRequest;
     if (may === null || this.#mayGo(head, may)) return ring.shift();
+    let i = 1;
+    while (i < ring.length && !this.#mayGo(ring.at(i) as NodePacket, may)) i++;
+    if (i === ring.length) return undefined;
+    // Rare (a request of a stopped flow waits at the head): the one that goes is taken out, the rest keep their order.
     const all = ring.toArray();
-    const i = all.findIndex((c) => this.#mayGo(c, may));
-    if (i < 0) return undefined;
     while (ring.length > 0) ring.shift();
     all.forEach((c, k) => { if (k !== i) ring.push(c); });
     return all[i];

@@ -44,6 +44,10 @@ export class SessionGates {
    * outputs do not name.
    */
   aroundCcp(run: () => void): void {
+    if (this.#flows.length === 0) {
+      run();
+      return;
+    }
     const changed = new Set<number>(this.#gated.keys());
     this.#changed = changed;
     try {

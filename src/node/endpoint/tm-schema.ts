@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { expecting, int, oneOf } from '../../config/zod-parts.ts';
+import { expecting, int, oneOf, withoutUndefined } from '../../config/zod-parts.ts';
+import type { TmCreditPolicy, TmEgressPolicy, TmOnOffPolicy, TmRatePolicy } from '../../streaming/tm-types.ts';
 import { DEFAULT_CREDIT_POLICY, DEFAULT_ON_OFF, DEFAULT_RATE_POLICY } from '../../streaming/tm-egress-config.ts';
 import { DEFAULT_RATE, PDU_BYTES_MAX } from '../../streaming/tm-ingress-config.ts';
 import { TM_MODE_SETTINGS, TM_TYPES_SETTINGS, typesSupporting } from '../../streaming/tm-mode.ts';
@@ -129,16 +130,25 @@ export function checkEgressPolicy(p: z.output<typeof egressPolicy>, ctx: z.Refin
   }
 }
 
-/** The egress policy with each host-given part's defaults filled in: absent parts stay absent (the engine's defaults), null switches a part off. */
-export function tmPolicy(p: NonNullable<TmParsed['policy']>, fillAbsent: boolean) {
-  const fill = <T extends object, D extends object>(v: T | null | undefined, d: D): (D & T) | null | undefined => (v === undefined ? (fillAbsent ? { ...d } as D & T : undefined) : v === null ? null : { ...d, ...dropUndefined(v) } as D & T);
-  return {
-    onOff: fill(p.onOff, DEFAULT_ON_OFF),
-    rate: fill(p.rate, DEFAULT_RATE_POLICY),
-    credit: fill(p.credit, DEFAULT_CREDIT_POLICY),
-  };
+type Policy = NonNullable<TmParsed['policy']>;
+
+/** A part given in part, its other fields at their defaults; null switches it off. */
+function part<D extends object>(v: object | null, d: D): D | null {
+  return v === null ? null : { ...d, ...withoutUndefined(v) };
 }
 
-function dropUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+/** The egress policy as a host reports it: every part, absent ones at their defaults (a scenario's, `riodp model`'s). */
+export function filledPolicy(p: Policy): { readonly onOff: TmOnOffPolicy | null; readonly rate: Required<TmRatePolicy> | null; readonly credit: TmCreditPolicy | null } {
+  // An absent part is an empty one (all defaults); null stays null.
+  const given = <T>(v: T | undefined): T | Record<string, never> => (v === undefined ? {} : v);
+  return { onOff: part(given(p.onOff), DEFAULT_ON_OFF), rate: part(given(p.rate), DEFAULT_RATE_POLICY), credit: part(given(p.credit), DEFAULT_CREDIT_POLICY) };
+}
+
+/** The egress policy as given: absent parts stay absent (the engine's defaults), a part given in part filled in. */
+export function partialPolicy(p: Policy): TmEgressPolicy {
+  return {
+    ...(p.onOff === undefined ? {} : { onOff: part(p.onOff, DEFAULT_ON_OFF) }),
+    ...(p.rate === undefined ? {} : { rate: part(p.rate, DEFAULT_RATE_POLICY) }),
+    ...(p.credit === undefined ? {} : { credit: part(p.credit, DEFAULT_CREDIT_POLICY) }),
+  };
 }

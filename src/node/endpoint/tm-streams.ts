@@ -24,7 +24,7 @@
 import { zeroCounters } from '../../engine/contract.ts';
 import type { Counters, Time } from '../../engine/contract.ts';
 import type { SendCommand, StreamInfo, StreamRef } from '../../session/types.ts';
-import type { TmEgressInput, TmIngressInput, TmRateTimerName, TmStreamRef } from '../../streaming/tm-types.ts';
+import type { TmRateTimerName, TmStreamRef } from '../../streaming/tm-types.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import type { Type9Packet, Type9TmPacket } from '../../wire/type9-types.ts';
 import { untag } from '../endpoint-input.ts';
@@ -142,7 +142,7 @@ export class FabricTm {
     this.#counters.pdusHeld++;
     const phantoms = this.#phantoms.get(s.key) ?? 0;
     if (phantoms > 0) this.#phantoms.set(s.key, phantoms - 1);
-    else this.#toIngress({ kind: 'pdu-ready', stream: s.stream, bytes: engineBytes(c.pdu.length) });
+    else this.#tm.toIngress({ kind: 'pdu-ready', stream: s.stream, bytes: engineBytes(c.pdu.length) }, this.#now);
     this.#reportLevel(s);
     this.#pumpAll();
     return true;
@@ -158,7 +158,7 @@ export class FabricTm {
     if ((p.segment === 'start' || p.segment === 'single') && p.destinationID === this.#facts.id && !this.#managementStreams.has(p.streamID)) {
       this.#counters.egressPdus++;
       this.#levels.seen(p.sourceID, p.cos, p.streamID);
-      this.#toEgress({ kind: 'pdu', sourceID: p.sourceID, cos: p.cos, streamID: p.streamID, flow: { prio: p.prio, crf: p.crf, vc: p.vc } });
+      this.#tm.toEgress({ kind: 'pdu', sourceID: p.sourceID, cos: p.cos, streamID: p.streamID, flow: { prio: p.prio, crf: p.crf, vc: p.vc } }, this.#now);
     }
     return false;
   }
@@ -167,13 +167,13 @@ export class FabricTm {
   command(c: TmCommandInput, now: Time): void {
     this.#now = now;
     if (c.side === 'egress') {
-      this.#toEgress({ kind: 'command', to: c.to, command: c.command });
+      this.#tm.toEgress({ kind: 'command', to: c.to, command: c.command }, this.#now);
       return;
     }
     const r = c.stream as Partial<StreamRef> | null | undefined;
     const s = r?.direction === 'tx' ? this.#streams.get(streamKey(r.remote as number, r.streamID as number)) : undefined;
     if (s === undefined) this.#host.invalid('tm-command: the stream is not an open Type 9 transmit stream with a TM queue');
-    else this.#toIngress({ kind: 'command', stream: s.stream, command: c.command });
+    else this.#tm.toIngress({ kind: 'command', stream: s.stream, command: c.command }, this.#now);
   }
 
   level(i: TmLevelInput, now: Time): void {
@@ -192,7 +192,7 @@ export class FabricTm {
   timer(name: string, now: Time): void {
     this.#now = now;
     if (name === EgressLevels.TIMER) this.#feed(this.#levels.sample(now));
-    else this.#toIngress({ kind: 'timer', name: name as TmRateTimerName });
+    else this.#tm.toIngress({ kind: 'timer', name: name as TmRateTimerName }, this.#now);
   }
 
   /** Every output of the session stack: streams opened and closed, PDUs whose last segment left. */
@@ -255,7 +255,7 @@ export class FabricTm {
     this.#streams.set(key, { key, ref, cos: info.cos, stream: target, queue, held: [], inFlight: 0, started: false, step: 0 });
     // The queue exists from now on, so that a directive of the egress before the first PDU finds it
     // (an egress may XOFF a class before any of its data came); its level, 0, is its first Q_STATUS.
-    this.#toIngress({ kind: 'queue-level', stream: target, level: 0 });
+    this.#tm.toIngress({ kind: 'queue-level', stream: target, level: 0 }, this.#now);
   }
 
   #closed(ref: StreamRef): void {
@@ -312,7 +312,7 @@ export class FabricTm {
       this.#counters.pdusHandedOn++;
       const taken = !this.#host.handOn(s.ref, pdu).some((o) => refuses(o, s.ref));
       // After the hand-on, so that what the ingress answers follows this PDU (TmOutbox).
-      this.#toIngress({ kind: 'pdu-sent', stream: s.stream, bytes: engineBytes(pdu.length) });
+      this.#tm.toIngress({ kind: 'pdu-sent', stream: s.stream, bytes: engineBytes(pdu.length) }, this.#now);
       if (!taken) {
         this.#counters.handOnRefused++;
         this.#outbox.started(s.ref.remote, seq);
@@ -343,18 +343,10 @@ export class FabricTm {
 
   // ---- The engines ---------------------------------------------------------------------------
 
-  #toIngress(input: TmIngressInput): void {
-    this.#tm.toIngress(input, this.#now);
-  }
-
-  #toEgress(input: TmEgressInput): void {
-    this.#tm.toEgress(input, this.#now);
-  }
-
   /** The egress's queue levels to give now (EgressLevels), and its sample timer. */
   #feed(r: ReturnType<EgressLevels['set']>): void {
     if (r.timer !== undefined) this.#host.output({ kind: 'timer', name: `tm:${EgressLevels.TIMER}`, at: r.timer });
-    for (const l of r.levels) this.#toEgress({ kind: 'queue-level', ...l });
+    for (const l of r.levels) this.#tm.toEgress({ kind: 'queue-level', ...l }, this.#now);
   }
 
   #queue(packet: Type9TmPacket, followsData: boolean): void {

@@ -27,7 +27,7 @@
  * restarted then: what the ingress answers to `pdu-sent` waits for a zero-delay timer ('flush');
  * gates that close take effect at once.
  */
-import type { TmEgressInput, TmIngressInput, TmRateTimerName, TmStreamRef } from '../../streaming/tm-types.ts';
+import type { TmRateTimerName, TmStreamRef } from '../../streaming/tm-types.ts';
 import { stepLevel } from '../../streaming/tm-queue-steps.ts';
 import { serialLength } from '../../wire/serial.ts';
 import { type9Length } from '../../wire/type9.ts';
@@ -81,7 +81,6 @@ export class TmFeature implements EndpointFeature {
   readonly kinds = ['tm'] as const;
   readonly #host: FeatureHost;
   readonly #tm: TmEngines;
-  readonly #levelPeriod: number;
   readonly #flows = new Map<number, TmFlow>();
   readonly #byQueue = new Map<string, TmFlow[]>();
   readonly #sources = new Map<number, EgressQueue>();
@@ -100,7 +99,6 @@ export class TmFeature implements EndpointFeature {
   constructor(host: FeatureHost, config: EndpointTmConfig) {
     this.#host = host;
     const e = makeTmEngines({ id: host.id, tt: host.tt, crfSupported: host.crfSupported }, config, SIM_TM_CLOCK);
-    this.#levelPeriod = e.levelPeriod;
     this.#tm = new TmEngines(e, SIM_TM_CLOCK.tick, {
       send: (packet, _fromIngress, now) => { this.#send(packet, now); },
       gate: (o, now) => {
@@ -126,7 +124,7 @@ export class TmFeature implements EndpointFeature {
 
   pduQueued(f: TxFlow, bytes: number, now: number): void {
     const t = this.#flowOf(f);
-    this.#toIngress({ kind: 'pdu-ready', stream: t.stream, bytes: engineBytes(bytes) }, now);
+    this.#tm.toIngress({ kind: 'pdu-ready', stream: t.stream, bytes: engineBytes(bytes) }, now);
     // A queue's gate starts as it is when the engine creates it: no output reports it.
     this.#setGate(t, this.#tm.ingress.mayTransmit(t.queue), now);
     this.#reportLevel(t, now);
@@ -136,7 +134,7 @@ export class TmFeature implements EndpointFeature {
     this.#pulling++;
     try {
       const t = this.#flowOf(f);
-      if (p.position === 'single' || p.position === 'start') this.#toIngress({ kind: 'pdu-sent', stream: t.stream, bytes: engineBytes(p.pduBytes) }, now);
+      if (p.position === 'single' || p.position === 'start') this.#tm.toIngress({ kind: 'pdu-sent', stream: t.stream, bytes: engineBytes(p.pduBytes) }, now);
       if (p.position === 'single' || p.position === 'end') this.#reportLevel(t, now);
     } finally {
       this.#pulling--;
@@ -149,13 +147,13 @@ export class TmFeature implements EndpointFeature {
     if (q === undefined) this.#sources.set(p.src, { sourceID: p.src, streamID, prio: p.prio, fed: null });
     else if (p.prio < q.prio) q.prio = p.prio;
     if (position !== 'single' && position !== 'start') return;
-    this.#toEgress({ kind: 'pdu', sourceID: p.src, cos: COS, streamID, flow: { prio: p.prio, crf: p.crf, vc: p.vc } }, now);
+    this.#tm.toEgress({ kind: 'pdu', sourceID: p.src, cos: COS, streamID, flow: { prio: p.prio, crf: p.crf, vc: p.vc } }, now);
   }
 
   sinkLevel(packets: number, capacity: number, now: number): void {
     this.#packets = packets;
     this.#capacity = capacity;
-    if (this.#levelPeriod === 0) {
+    if (this.#tm.levelPeriod === 0) {
       this.#feedLevels(true, now);
     } else if (!this.#sampling) {
       this.#armSample(now);
@@ -171,7 +169,7 @@ export class TmFeature implements EndpointFeature {
       // An empty queue stays empty until the sink sees data again, which restarts the samples.
       if (this.#packets > 0) this.#armSample(now);
     } else {
-      this.#toIngress({ kind: 'timer', name: name as TmRateTimerName }, now);
+      this.#tm.toIngress({ kind: 'timer', name: name as TmRateTimerName }, now);
     }
   }
 
@@ -186,7 +184,7 @@ export class TmFeature implements EndpointFeature {
     return {
       mode: this.#tm.ingress.mode(),
       queueLevelBits: this.#tm.queueLevelBits,
-      levelPeriod: this.#levelPeriod,
+      levelPeriod: this.#tm.levelPeriod,
       receiveQueue: { packets: this.#packets, capacity: this.#capacity },
       flows: [...this.#flows.values()].map((t) => ({
         flow: t.flow.index, queue: t.queue, gate: (t.flow.blocked & FLOW_BLOCK.tm) === 0 ? 'open' : 'closed', level: stepLevel(t.step, this.#tm.queueLevelBits),
@@ -200,7 +198,7 @@ export class TmFeature implements EndpointFeature {
 
   #armSample(now: number): void {
     this.#sampling = true;
-    this.#host.timer({ kind: 'timer', name: SAMPLE, at: now + this.#levelPeriod });
+    this.#host.timer({ kind: 'timer', name: SAMPLE, at: now + this.#tm.levelPeriod });
   }
 
   #flowOf(f: TxFlow): TmFlow {
@@ -229,16 +227,8 @@ export class TmFeature implements EndpointFeature {
       const level = receiveQueueLevel(this.#packets, dataCapacity(this.#capacity, reserve, q.prio));
       if (changedOnly && q.fed === level) continue;
       q.fed = level;
-      this.#toEgress({ kind: 'queue-level', sourceID: q.sourceID, cos: COS, streamID: q.streamID, level }, now);
+      this.#tm.toEgress({ kind: 'queue-level', sourceID: q.sourceID, cos: COS, streamID: q.streamID, level }, now);
     }
-  }
-
-  #toIngress(input: TmIngressInput, now: number): void {
-    this.#tm.toIngress(input, now);
-  }
-
-  #toEgress(input: TmEgressInput, now: number): void {
-    this.#tm.toEgress(input, now);
   }
 
   #send(packet: Type9TmPacket, now: number): void {

@@ -17,9 +17,7 @@ import type { FlowQueues, FlowQueuesHost, QueuedFlow } from '../../node/endpoint
 import { plainPackets, pduWireTime, sarPackets } from '../../node/endpoint/packets.ts';
 import type { PduPackets } from '../../node/endpoint/packets.ts';
 import type { EndpointContext } from './endpoint-types.ts';
-import type { ControlPacket, EndpointFeature, FlowBlockBit } from '../../node/endpoint/feature.ts';
 import { dataRate } from './link-rate.ts';
-import type { SimPacket } from './types.ts';
 
 const EV_ARRIVAL = 0;
 
@@ -106,14 +104,6 @@ export class EndpointSource implements Target, FlowQueuesHost {
     return this.queues.flows;
   }
 
-  get features(): readonly EndpointFeature[] {
-    return this.queues.features;
-  }
-
-  set features(f: readonly EndpointFeature[]) {
-    this.queues.features = f;
-  }
-
   /** Wires the outbound channel: the link the PDUs are priced on and kicked onto. */
   attach(out: Channel): void {
     this.#out = out;
@@ -178,20 +168,8 @@ export class EndpointSource implements Target, FlowQueuesHost {
     return this.queues.offer(dst, prio, crf, bytes, now);
   }
 
-  pull(now: number, free: number, reserve: number): SimPacket | null {
-    return this.queues.pull(now, free, reserve);
-  }
-
   setEnabled(dst: number, flowID: FlowIdLabel, enabled: boolean, now: number): void {
     this.queues.setEnabled(dst, flowID, enabled, now);
-  }
-
-  setBlocked(f: SourceFlow, bit: FlowBlockBit, blocked: boolean, now: number): void {
-    this.queues.setBlocked(f, bit, blocked, now);
-  }
-
-  sendControl(c: ControlPacket, now: number): void {
-    this.queues.sendControl(c, now);
   }
 
   get controlQueued(): number {

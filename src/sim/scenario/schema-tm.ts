@@ -3,7 +3,7 @@ import { DEFAULT_RATE } from '../../streaming/tm-ingress-config.ts';
 import { SIM_TM_RATE_UNIT, TM_TICK } from '../../node/endpoint/tm-config.ts';
 import { DEFAULT_QUEUE_LEVEL_BITS } from '../../streaming/tm-queue-steps.ts';
 import type { EndpointTmConfig } from '../../node/endpoint/tm-config.ts';
-import { checkTm, tmPolicy, tmShape } from '../../node/endpoint/tm-schema.ts';
+import { checkTm, filledPolicy, tmShape } from '../../node/endpoint/tm-schema.ts';
 import type { TmSchemaUnits } from '../../node/endpoint/tm-schema.ts';
 import { expecting } from '../../config/zod-parts.ts';
 import { size, time } from './schema-parts.ts';
@@ -34,7 +34,6 @@ export const tmSettings = z.strictObject(tmShape(UNITS), { error: expecting(WHAT
   .transform((c): EndpointTmConfig => {
     // Absent fields the end point derives (types from the mode, minRate/maxRate from the average rate, levelPeriod from the mode) stay absent.
     const r = c.rate ?? {};
-    const policy = tmPolicy(c.policy ?? {}, true);
     return {
       mode: c.mode ?? 'BASIC',
       rate: {
@@ -50,7 +49,7 @@ export const tmSettings = z.strictObject(tmShape(UNITS), { error: expecting(WHAT
       lowCredits: c.lowCredits ?? 2,
       queueLevelBits: c.queueLevelBits ?? DEFAULT_QUEUE_LEVEL_BITS,
       levelBits: c.levelBits ?? 8,
-      policy: { onOff: policy.onOff ?? null, rate: policy.rate ?? null, credit: policy.credit ?? null },
+      policy: filledPolicy(c.policy ?? {}),
       ...(c.types === undefined ? {} : { types: c.types }),
       ...(c.levelPeriod === undefined ? {} : { levelPeriod: c.levelPeriod }),
     };
