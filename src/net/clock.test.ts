@@ -53,7 +53,10 @@ test('issue 8 §1: Node timers run a due callback on the next turn and a later o
   // Give cleared callbacks every chance to run (they must not).
   await new Promise((r) => setTimeout(r, 2));
   assert.deepEqual([...order].sort(), ['later', 'now']);
-  assert.ok(laterAt - start >= 3_000_000n);
+  // libuv measures a timer's delay from the loop's cached time, read at the start of the turn,
+  // which can be up to a turn older than `start`: on a loaded machine the callback may run a
+  // little under 3 ms after `start` by hrtime, never under 2 ms.
+  assert.ok(laterAt - start >= 2_000_000n, `the 3 ms timer ran after ${laterAt - start} ns`);
   const quiet = nodeScheduler({ unref: true });
   const t = quiet.set(() => undefined, 1_000_000);
   assert.equal(t.hasRef(), false);
