@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const fuzz = process.argv.includes('--fuzz');
-const extra = process.argv.slice(2).filter((a) => a !== '--fuzz');
+// `--faults`: the fault-injection suite (test/faults/*.fault.ts): real processes stopped, killed
+// and restarted, about two minutes, run by CI after the unit tests (docs/fabric-faults.md).
+const faults = process.argv.includes('--faults');
+const extra = process.argv.slice(2).filter((a) => a !== '--fuzz' && a !== '--faults');
 
 function walk(dir, out) {
   for (const name of readdirSync(dir)) {
@@ -17,13 +20,16 @@ function walk(dir, out) {
   return out;
 }
 
-const files = ['src', 'test'].flatMap((d) => walk(d, [])).sort();
+const files = faults
+  ? readdirSync('test/faults').filter((n) => n.endsWith('.fault.ts')).map((n) => join('test/faults', n)).sort()
+  : ['src', 'test'].flatMap((d) => walk(d, [])).sort();
 const env = { ...process.env };
 if (fuzz) {
   env.FC_RUNS ??= '2000000';
   env.FC_SEED ??= String(Date.now() % 0x7fffffff);
   console.log(`fuzz: FC_RUNS=${env.FC_RUNS} FC_SEED=${env.FC_SEED}`);
 }
-const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...extra, ...files];
+// The fault cases time stalls and recoveries of real processes: one at a time.
+const args = ['--import', 'tsx', '--test', `--test-concurrency=${faults ? 1 : 2}`, '--test-reporter=spec', ...extra, ...files];
 const r = spawnSync(process.execPath, args, { stdio: 'inherit', env });
 process.exit(r.status ?? 1);

@@ -21,7 +21,8 @@ function issues(input: unknown): string[] {
 
 test('issue 8 §1: the smallest configuration is nodeId and the switch port; the defaults advertise Type 9 management stream 0xFFF0 (Annex 2 Table 3-1) and the file-transfer protocol, and discovery reads wait 1 s (decision EA17)', () => {
   const c = endpointConfig({ nodeId: 5, switch: { port: 4000 } });
-  assert.deepEqual(c.switch, { host: '127.0.0.1', port: 4000 });
+  assert.deepEqual(c.switch, { host: '127.0.0.1', port: 4000, keepaliveMs: 100 });
+  assert.equal(c.silenceMs, 500);
   assert.deepEqual(c.engine.advertisement, { blocks: [{ contact: { conveyance: 'type9', streamID: 0xfff0, cos: 0 } }] });
   assert.deepEqual(c.engine.conveyances, ['type9', 'type11']);
   assert.deepEqual(c.engine.session.protocols, [FILE_TRANSFER_SUPPORT]);

@@ -19,6 +19,7 @@ import type { AttributeLike } from '../wire/smp/attributes.ts';
 import type { ConnectOptions } from './connect.ts';
 import type { FabricEndpointConfig } from './endpoint-engine.ts';
 import { FILE_TRANSFER_SUPPORT } from './api-file-format.ts';
+import { DEFAULT_KEEPALIVE_MS } from './keepalive.ts';
 import { LOG_LEVELS } from './log.ts';
 import type { LogLevel } from './log.ts';
 import type { TlsConfig } from './security.ts';
@@ -83,6 +84,11 @@ export interface EndpointProcessConfig {
   readonly control: string | null;
   readonly log: LogLevel;
   readonly api: ApiSettings;
+  /**
+   * The switch's link silent this long (no frame, not even its keepalive) stops the end point's
+   * clock until it is heard again (peer-clock.ts); null never does. Default 500 ms.
+   */
+  readonly silenceMs?: number | null;
 }
 
 /** A configuration that cannot be used: every problem found, one "path: expectation" line each. */
@@ -154,7 +160,14 @@ export const endpointConfigSchema = z.strictObject({
   switch: z.strictObject({ host: text.optional(), port: int(1, 65535), tls: tlsSchema.optional() }),
   connect: z.strictObject({ timeoutMs: int(1).optional(), retryMs: int(1).optional(), maxRetryMs: int(1).optional() }).optional(),
   link: z
-    .strictObject({ maxFrameSize: int(287, 65537).optional(), sendBatchBytes: int(287, 1 << 20).optional(), helloTimeoutMs: int(1).optional(), closeTimeoutMs: int(1).optional() })
+    .strictObject({
+      maxFrameSize: int(287, 65537).optional(),
+      sendBatchBytes: int(287, 1 << 20).optional(),
+      helloTimeoutMs: int(1).optional(),
+      closeTimeoutMs: int(1).optional(),
+      keepaliveMs: int(0, 60_000).optional(),
+      silenceMs: z.union([int(1), z.null()], { error: expecting('a positive integer (ms) or null') }).optional(),
+    })
     .optional(),
   control: text.optional(),
   log: z.enum(LOG_LEVELS, { error: expecting(`one of ${LOG_LEVELS.join(', ')}`) }).optional(),
@@ -214,7 +227,7 @@ export const DEFAULT_MANAGEMENT_STREAM = 0xfff0;
  * Part 10 §3.2.5 "a time-out as part of the lost packet detection mechanism": 1 s, so that a peer
  * killed mid-PDU (issue 8 §3) leaves no reassembly context behind for long.
  */
-export const DEFAULT_REASSEMBLY_IDLE_NS = 1_000_000_000;
+export const DEFAULT_REASSEMBLY_IDLE_NS = 8_000_000_000;
 /**
  * Discovery's MAINTENANCE reads wait 1 s in a process (the engine's 100 ms suits a simulated
  * fabric): over TCP a read queued behind megabytes of another transfer's segments is answered
@@ -222,6 +235,7 @@ export const DEFAULT_REASSEMBLY_IDLE_NS = 1_000_000_000;
  */
 export const DEFAULT_DISCOVERY_READ_NS = 1_000_000_000;
 export const DEFAULT_API: ApiSettings = { sendWindow: 4, rxHigh: 16, rxLow: 4, rxLimit: 64, rxStallMs: 2000, verifyIdleMs: 10_000, readTimeoutMs: 1000 };
+export const DEFAULT_SILENCE_MS = 500;
 export const DEFAULT_RETRY: RetrySettings = { timeoutMs: 10_000, firstMs: 100, maxMs: 5_000 };
 
 function protocolSupport(p: Parsed['protocols'] extends (infer T)[] | undefined ? T : never): ProtocolSupport {
@@ -301,13 +315,15 @@ export function endpointConfig(input: unknown, baseDir = process.cwd()): Endpoin
   if (retry.maxMs < retry.firstMs) issues.push({ path: 'connect.maxRetryMs', message: `expected at least connect.retryMs (${retry.firstMs})` });
   const tls = c.switch.tls === undefined ? undefined : tlsConfig(c.switch.tls, baseDir, issues);
   if (issues.length > 0) throw new EndpointConfigError(issues);
+  const { silenceMs, ...linkOpts } = c.link ?? {};
   const sw: ConnectOptions = {
     host: c.switch.host ?? '127.0.0.1',
     port: c.switch.port,
     ...(tls === undefined ? {} : { tls }),
-    ...dropUndefined(c.link),
+    keepaliveMs: DEFAULT_KEEPALIVE_MS,
+    ...dropUndefined(linkOpts),
   };
-  return { engine: engineConfig(c), switch: sw, retry, control: c.control ?? null, log: c.log ?? 'info', api };
+  return { engine: engineConfig(c), switch: sw, retry, control: c.control ?? null, log: c.log ?? 'info', api, silenceMs: silenceMs === undefined ? DEFAULT_SILENCE_MS : silenceMs };
 }
 
 /** Reads and checks a YAML configuration file; every problem is an EndpointConfigError line. */

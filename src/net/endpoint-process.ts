@@ -4,8 +4,8 @@
  * protocol logic here: it moves packets between the link and the engine, runs the engines'
  * timers through one TimerDriver, and hands deliveries and events to the API (api.ts).
  *
- * - Link: `connect()` to the switch port, retried with backoff (endpoint-retry.ts) until it opens;
- *   then `link-up` into the engine. When the link closes: `link-down`, and connect again.
+ * - Link (endpoint-link.ts): connected, retried with backoff; then `link-up` into the engine. When
+ *   it closes: `link-down`, and connect again. Time is the PeerClock's (peer-clock.ts).
  * - Transmit: the engine sends only when pulled. After every input, and when the link drains, the
  *   process pulls it while the link is writable (docs/net-framing.md §4.4: the link stops
  *   accepting frames when the socket is over its high-water mark). What was pulled but found the
@@ -26,16 +26,17 @@ import { ContactGate } from './api-contacts.ts';
 import { EndpointApi } from './api.ts';
 import type { ApiHost } from './api.ts';
 import type { LinkStatus, RiodpEndpoint } from './api-types.ts';
-import { connect } from './connect.ts';
+import { SwitchLink } from './endpoint-link.ts';
+import { DEFAULT_SILENCE_MS } from './endpoint-config.ts';
 import type { EndpointProcessConfig } from './endpoint-config.ts';
 import { EndpointEngine, conduitReceives } from './endpoint-engine.ts';
 import type { FabricCounters, FabricEndpointInput, FabricEndpointOutput, FlowState } from './endpoint-engine.ts';
 import { logEngineOutput } from './endpoint-log.ts';
 import { ReadPort } from './endpoint-reads.ts';
-import { nextRetryDelay } from './endpoint-retry.ts';
 import type { Link, LinkCounters } from './link.ts';
 import { makeLogger } from './log.ts';
 import type { Logger } from './log.ts';
+import { PeerClock } from './peer-clock.ts';
 import { TimerDriver } from './timer-driver.ts';
 import { LogLimiter, logSuppressed } from './log-limit.ts';
 
@@ -58,14 +59,13 @@ export class EndpointProcess implements ApiHost {
   readonly #config: EndpointProcessConfig;
   readonly #engine: EndpointEngine;
   readonly #timers: TimerDriver<TimerKey>;
+  /** Engine time: stops of this process and silences of the switch's link left out (peer-clock.ts). */
+  readonly #clock: PeerClock;
+  readonly #sw: SwitchLink;
   readonly #log: Logger;
   readonly #logLimit = new LogLimiter();
   readonly #gate: ContactGate<SerialPacket>;
   readonly #reads: ReadPort;
-  #link: Link | null = null;
-  #state: LinkStatus['state'] = 'connecting';
-  #connects = 0;
-  #retryMs: number | null = null;
   #closing = false;
   #closed: Promise<void> | null = null;
   #unsent: Packet[] = [];
@@ -75,7 +75,6 @@ export class EndpointProcess implements ApiHost {
   #pumping = false;
   readonly #queue: FabricEndpointInput[] = [];
   #firstLink: { resolve(): void; reject(e: Error): void } | null = null;
-  #lastError: Error | null = null;
 
   constructor(config: EndpointProcessConfig, opts: StartEndpointOptions = {}) {
     this.#config = config;
@@ -84,8 +83,39 @@ export class EndpointProcess implements ApiHost {
     this.tt = config.engine.tt ?? 1;
     this.targets = config.engine.discovery?.targets ?? [];
     this.#log = opts.logger ?? makeLogger({ level: config.log, name: `endpoint-${this.nodeId}` });
-    this.#timers = new TimerDriver<TimerKey>((key, input) => {
-      this.#expired(key, input);
+    const silence = config.silenceMs === undefined ? DEFAULT_SILENCE_MS : config.silenceMs;
+    this.#clock = new PeerClock({ silenceNs: silence === null ? null : silence * MS });
+    this.#timers = new TimerDriver<TimerKey>(
+      (key, input) => {
+        this.#expired(key, input);
+      },
+      { clock: this.#clock },
+    );
+    this.#sw = new SwitchLink(config.switch, config.retry, this.#clock, {
+      up: (l) => {
+        this.#up(l);
+      },
+      down: (by, reason, text) => {
+        this.#down(by, reason, text);
+      },
+      packet: (p) => {
+        this.#received(p);
+      },
+      symbol: () => {
+        this.api.count('symbolsIn');
+      },
+      drain: () => {
+        this.#pump();
+      },
+      malformed: (e) => {
+        // Bounded like the switch's (log-limit.ts); what is left out is told by the next line or at close.
+        const suppressed = this.#logLimit.admit('malformed frame', Math.floor(this.now() / 1e6));
+        if (suppressed !== null) this.#log.warn({ err: e.message, clause: e.clause, ...(suppressed > 0 ? { suppressed } : {}) }, 'malformed frame');
+      },
+      retry: (ms, e) => {
+        this.#log.debug({ err: e.message }, 'connect failed');
+        this.#reconnect(ms);
+      },
     });
     this.#gate = new ContactGate(this.nodeId);
     const engineReadTimeout = resolveDiscoveryConfig({ ...config.engine.discovery, self: this.nodeId }).readTimeout;
@@ -109,6 +139,7 @@ export class EndpointProcess implements ApiHost {
     const first = new Promise<void>((resolve, reject) => {
       this.#firstLink = { resolve, reject };
     });
+    this.#clock.start();
     this.#timers.apply('process', { kind: 'timer', name: 'give-up', at: this.now() + this.#config.retry.timeoutMs * MS });
     this.#attempt();
     return first;
@@ -188,7 +219,7 @@ export class EndpointProcess implements ApiHost {
     this.#pumping = true;
     try {
       for (;;) {
-        const link = this.#link;
+        const link = this.#sw.link;
         if (link === null || link.state !== 'open') return;
         while (this.#unsent.length > 0 && link.writable) this.#send(link, this.#unsent.shift() as Packet);
         if (!link.writable || this.#unsent.length > 0 || !this.#engineMay) return;
@@ -213,40 +244,7 @@ export class EndpointProcess implements ApiHost {
   // ---- The link ------------------------------------------------------------------------------
 
   #attempt(): void {
-    if (this.#closing) return;
-    this.#state = 'connecting';
-    connect(this.#config.switch, (l) => ({
-      onOpen: () => {
-        this.#up(l);
-      },
-      onPacket: (p) => {
-        if (this.#link === l) this.#received(p);
-      },
-      onSymbol: () => {
-        this.api.count('symbolsIn');
-      },
-      onDrain: () => {
-        if (this.#link === l) this.#pump();
-      },
-      onMalformed: (e) => {
-        // Bounded like the switch's (log-limit.ts); what is left out is told by the next line or at close.
-        const suppressed = this.#logLimit.admit('malformed frame', Math.floor(this.now() / 1e6));
-        if (suppressed !== null) this.#log.warn({ err: e.message, clause: e.clause, ...(suppressed > 0 ? { suppressed } : {}) }, 'malformed frame');
-      },
-      onClose: (c) => {
-        if (this.#link === l) this.#down(c.by, c.reasonName, c.text);
-      },
-    })).catch((e: unknown) => {
-      this.#lastError = e instanceof Error ? e : new Error(String(e));
-      this.#log.debug({ err: this.#lastError.message }, 'connect failed');
-      this.#retry();
-    });
-  }
-
-  #retry(): void {
-    if (this.#closing) return;
-    this.#retryMs = nextRetryDelay(this.#retryMs, this.#config.retry);
-    this.#timers.apply('process', { kind: 'timer', name: 'reconnect', at: this.now() + this.#retryMs * MS });
+    if (!this.#closing) this.#sw.attempt();
   }
 
   #up(l: Link): void {
@@ -254,13 +252,8 @@ export class EndpointProcess implements ApiHost {
       l.close('normal', 'end point closed');
       return;
     }
-    this.#link = l;
-    this.#state = 'up';
-    this.#connects++;
-    this.#retryMs = null;
     this.api.count('connects');
-    const sw = this.#config.switch;
-    this.#log.info({ switch: `${sw.host ?? '127.0.0.1'}:${sw.port}`, connects: this.#connects }, 'link up');
+    this.#log.info({ switch: this.#sw.address, connects: this.#sw.status().connects }, 'link up');
     this.#timers.apply('process', { kind: 'timer', name: 'give-up', at: null });
     this.command({ kind: 'link-up' });
     const f = this.#firstLink;
@@ -269,15 +262,18 @@ export class EndpointProcess implements ApiHost {
   }
 
   #down(by: string, reason: string, text: string): void {
-    this.#link = null;
-    this.#state = this.#closing ? 'closed' : 'connecting';
+    this.#sw.ended(this.#closing);
     this.api.count('linkDowns');
     this.api.count('unsentDiscarded', this.#unsent.length);
     this.#unsent = [];
     this.#log.info({ by, reason, text }, 'link down');
     this.command({ kind: 'link-down' });
     this.#reads.failAll(`the link to the switch went down (${reason}) before the MAINTENANCE response came`);
-    this.#retry();
+    this.#reconnect(this.#sw.nextRetryMs());
+  }
+
+  #reconnect(ms: number): void {
+    if (!this.#closing) this.#timers.apply('process', { kind: 'timer', name: 'reconnect', at: this.now() + ms * MS });
   }
 
   #received(p: SerialPacket): void {
@@ -296,8 +292,7 @@ export class EndpointProcess implements ApiHost {
 
   /** A receive stream of the API is at `api.rxLimit` (api-streams.ts): no packet more from the link until it has room. */
   holdReceive(on: boolean): void {
-    if (on) this.#link?.pause();
-    else this.#link?.resume();
+    this.#sw.hold(on);
   }
 
   // ---- Timers --------------------------------------------------------------------------------
@@ -325,16 +320,15 @@ export class EndpointProcess implements ApiHost {
     const f = this.#firstLink;
     if (f === null) return;
     this.#firstLink = null;
-    const sw = this.#config.switch;
-    const why = this.#lastError === null ? '' : `: ${this.#lastError.message}`;
-    f.reject(new Error(`no link to the switch at ${sw.host ?? '127.0.0.1'}:${sw.port} within ${this.#config.retry.timeoutMs} ms${why}`));
+    const err = this.#sw.lastError;
+    f.reject(new Error(`no link to the switch at ${this.#sw.address} within ${this.#config.retry.timeoutMs} ms${err === null ? '' : `: ${err.message}`}`));
     void this.close();
   }
 
   // ---- Application reads ---------------------------------------------------------------------
 
   readRegister(to: number, hop: number, offset: number): Promise<number> {
-    if (this.#link === null || this.#closing) return Promise.reject(new Error('no link to the switch'));
+    if (this.#sw.link === null || this.#closing) return Promise.reject(new Error('no link to the switch'));
     const p = this.#reads.read(to, hop, offset);
     this.#pump();
     return p;
@@ -355,29 +349,29 @@ export class EndpointProcess implements ApiHost {
   }
 
   link(): LinkStatus {
-    const sw = this.#config.switch;
-    return { state: this.#state, switch: `${sw.host ?? '127.0.0.1'}:${sw.port}`, connects: this.#connects };
+    return this.#sw.status();
   }
 
   linkCounters(): LinkCounters | null {
-    return this.#link?.counters() ?? null;
+    return this.#sw.link?.counters() ?? null;
   }
 
   snapshot(): Record<string, unknown> {
-    return { ...this.#engine.snapshot(), held: this.#gate.waiting(), unsent: this.#unsent.length, timers: this.#timers.pending().map((t) => ({ key: t.key, name: t.name, at: t.at })) };
+    return { ...this.#engine.snapshot(), held: this.#gate.waiting(), unsent: this.#unsent.length, clock: { ...this.#clock.counters(), watching: this.#clock.watching }, timers: this.#timers.pending().map((t) => ({ key: t.key, name: t.name, at: t.at })) };
   }
 
   close(): Promise<void> {
     if (this.#closed !== null) return this.#closed;
     this.#closing = true;
     this.api.shutdown();
-    const link = this.#link;
+    const link = this.#sw.link;
     this.#reads.failAll('the end point is closed');
     this.#closed = new Promise<void>((resolve) => {
       const finish = (): void => {
         logSuppressed(this.#log, this.#logLimit, 0, true);
         this.#timers.close();
-        this.#state = 'closed';
+        this.#clock.stop();
+        this.#sw.ended(true);
         resolve();
       };
       if (link === null || link.state === 'closed') {

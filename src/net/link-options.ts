@@ -20,6 +20,12 @@ export interface LinkOptions {
    * copies them instead of encoding it: a switch's forwarding path. Default false.
    */
   readonly forward?: boolean;
+  /**
+   * Send a status control symbol after this many ms without any frame sent (keepalive.ts,
+   * Part 6 §6.5.3.2), so that the peer sees a live partner on an idle link; 0 (the default of a
+   * bare link) sends none. riodp's switch and end point processes use 100.
+   */
+  readonly keepaliveMs?: number;
 }
 
 export interface ResolvedLinkOptions {
@@ -28,6 +34,7 @@ export interface ResolvedLinkOptions {
   readonly helloTimeoutMs: number;
   readonly closeTimeoutMs: number;
   readonly decode: FrameDecodeOptions;
+  readonly keepaliveMs: number;
 }
 
 /** The options with their defaults; a RangeError names a field out of range. */
@@ -38,5 +45,6 @@ export function linkOptions(opts: LinkOptions): ResolvedLinkOptions {
     helloTimeoutMs: positiveInteger(opts.helloTimeoutMs ?? 10_000, 'helloTimeoutMs'),
     closeTimeoutMs: positiveInteger(opts.closeTimeoutMs ?? 2_000, 'closeTimeoutMs'),
     decode: opts.decode ?? {},
+    keepaliveMs: integerInRange(opts.keepaliveMs ?? 0, 0, 60_000, 'keepaliveMs'),
   };
 }

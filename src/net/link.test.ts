@@ -335,5 +335,34 @@ test('riodp link §2: link options are checked, each RangeError naming its field
   assert.throws(() => linkOptions({ sendBatchBytes: 10 }), /^RangeError: sendBatchBytes must be an integer from 287 to 1048576$/);
   assert.throws(() => linkOptions({ helloTimeoutMs: 0 }), /^RangeError: helloTimeoutMs must be a positive integer$/);
   assert.throws(() => linkOptions({ closeTimeoutMs: -1 }), /^RangeError: closeTimeoutMs must be a positive integer$/);
-  assert.deepEqual(linkOptions({}), { maxFrameSize: 1024, sendBatchBytes: 16384, helloTimeoutMs: 10_000, closeTimeoutMs: 2_000, decode: {} });
+  assert.deepEqual(linkOptions({}), { maxFrameSize: 1024, sendBatchBytes: 16384, helloTimeoutMs: 10_000, closeTimeoutMs: 2_000, decode: {}, keepaliveMs: 0 });
+});
+
+test('Part 6 §6.5.3.2 (decision NF1): an idle link with keepaliveMs sends status symbols, which the peer absorbs and counts; a busy one sends none', async (ctx) => {
+  const { left, right, l, r } = await linkPair(ctx, { keepaliveMs: 20 });
+  let statuses = 0;
+  r.onStatus = () => {
+    statuses++;
+  };
+  await until(() => right.counters().statusIn >= 3, 'status symbols');
+  assert.equal(statuses, right.counters().statusIn);
+  assert.deepEqual(r.events, ['open 1'], 'no keepalive reaches onSymbol');
+  assert.equal(left.counters().statusIn, 0, 'the side without keepaliveMs sends none');
+  assert.deepEqual(l.events, ['open 1']);
+  // A link that sends frames in every period sends no keepalive.
+  const before = right.counters().statusIn;
+  const timer = setInterval(() => left.sendPacket(doorbell(1)), 5);
+  await new Promise((res) => setTimeout(res, 120));
+  clearInterval(timer);
+  assert.ok(right.counters().statusIn - before <= 1, `${right.counters().statusIn - before} keepalives while busy`);
+  // Any other symbol still reaches the application, a status symbol with stype2 included.
+  left.sendSymbol({ link: 'cs48', stype0: 0b100, parameter0: 0, parameter1: 63, stype1: 0b111, cmd: 0, stype2: 1 });
+  await until(() => r.events.length === 2, 'the symbol');
+  assert.deepEqual(r.events, ['open 1', 'symbol cs48']);
+});
+
+test('riodp link §2: keepaliveMs is 0 to 60 000', () => {
+  assert.throws(() => linkOptions({ keepaliveMs: -1 }), /keepaliveMs/);
+  assert.throws(() => linkOptions({ keepaliveMs: 60_001 }), /keepaliveMs/);
+  assert.equal(linkOptions({ keepaliveMs: 100 }).keepaliveMs, 100);
 });

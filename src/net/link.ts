@@ -26,11 +26,12 @@ import type { ControlSymbol, SymbolFields } from '../wire/symbol.ts';
 import type { ControlSymbol64, Symbol64Fields } from '../wire/symbol64.ts';
 import type { PacketDecodeOptions } from '../wire/header.ts';
 import { ReceivedBytes, receivedBytes } from './packet-bytes.ts';
+import { isStatusOnly, startKeepalive } from './keepalive.ts';
 import { SendBatch } from './send-batch.ts';
 import { linkOptions } from './link-options.ts';
 import type { LinkOptions } from './link-options.ts';
 
-export const LINK_COUNTERS = ['framesIn', 'framesOut', 'malformed', 'unknownKind', 'oversize', 'bytesIn', 'bytesOut', 'sendRefused'] as const;
+export const LINK_COUNTERS = ['framesIn', 'framesOut', 'malformed', 'unknownKind', 'oversize', 'bytesIn', 'bytesOut', 'sendRefused', 'statusIn'] as const;
 export type LinkCounterName = (typeof LINK_COUNTERS)[number];
 export type LinkCounters = Counters<LinkCounterName>;
 
@@ -56,6 +57,8 @@ export interface LinkHandlers {
    */
   onPacket?(packet: SerialPacket, octets: number, wire: ReceivedBytes | undefined): void;
   onSymbol?(symbol: ControlSymbol | ControlSymbol64): void;
+  /** A status-only symbol arrived (keepalive.ts): absorbed by the link, counted `statusIn`. */
+  onStatus?(): void;
   /** `writable` turned true again after the socket drained. */
   onDrain?(): void;
   /** A frame was counted as malformed or oversize (for logs; the counters say how many). */
@@ -88,6 +91,7 @@ export class Link {
   #error: Error | null = null;
   #helloTimer: NodeJS.Timeout | null;
   #closeTimer: NodeJS.Timeout | null = null;
+  #keepalive: NodeJS.Timeout | null = null;
   readonly #closeTimeoutMs: number;
   readonly #sink = (bytes: Uint8Array, offset: number, end: number): boolean => this.#frame(bytes, offset, end);
 
@@ -122,6 +126,7 @@ export class Link {
       if (this.#state === 'hello') this.close('protocol', `no HELLO within ${helloMs} ms`);
     }, helloMs).unref();
     this.#out.add(helloFrame(LINK_VERSION));
+    if (o.keepaliveMs > 0) this.#keepalive = startKeepalive(this, o.keepaliveMs);
   }
 
   get state(): LinkState {
@@ -282,7 +287,12 @@ export class Link {
         break;
       case 'cs48':
       case 'cs64':
-        this.#handlers.onSymbol?.(f.symbol);
+        if (isStatusOnly(f.symbol)) {
+          this.#counters.statusIn++;
+          this.#handlers.onStatus?.();
+        } else {
+          this.#handlers.onSymbol?.(f.symbol);
+        }
         break;
       case 'close':
         this.#peerClosed(f.reason, f.reasonName, f.text);
@@ -375,6 +385,8 @@ export class Link {
     this.#clearHello();
     if (this.#closeTimer !== null) clearTimeout(this.#closeTimer);
     this.#closeTimer = null;
+    if (this.#keepalive !== null) clearInterval(this.#keepalive);
+    this.#keepalive = null;
     this.#held = null;
     this.#out.discard();
     const closed = this.#closed ?? { by: 'peer', reason: null, reasonName: 'lost', text: this.#error?.message ?? 'the connection ended without a CLOSE' };

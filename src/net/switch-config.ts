@@ -15,6 +15,7 @@ import { checkSwitchSettings, switchSettingsConfig, switchSettingsShape } from '
 import { dispatch, expecting, int, oneOf } from '../config/zod-parts.ts';
 import type { SwitchElementConfig, SwitchPortConfig } from '../node/switch/element.ts';
 import { MAX_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE } from '../wire/frame-reader.ts';
+import { DEFAULT_KEEPALIVE_MS } from './keepalive.ts';
 import { LOG_LEVELS } from './log.ts';
 import type { LogLevel } from './log.ts';
 import { checkSecurity } from './security.ts';
@@ -39,6 +40,8 @@ export interface SwitchProcessConfig {
   readonly ports: readonly SwitchPortSetting[];
   readonly tls?: TlsConfig;
   readonly maxFrameSize?: number;
+  /** Status symbol on an idle link after this many ms (keepalive.ts); 0 sends none. */
+  readonly keepaliveMs?: number;
   readonly log: LogLevel;
 }
 
@@ -97,6 +100,7 @@ const schema = z.strictObject({
   identity: identity.optional(),
   tls: tls.optional(),
   maxFrameSize: int(MIN_MAX_FRAME_SIZE, MAX_MAX_FRAME_SIZE).optional(),
+  keepaliveMs: int(0, 60_000).optional(),
   log: oneOf(LOG_LEVELS).default('info'),
 }, { error: expecting('a mapping of switch settings') }).superRefine((c, ctx) => { checkSwitchSettings(c, ctx); });
 type SchemaOut = z.infer<typeof schema>;
@@ -243,6 +247,7 @@ export function parseSwitchConfig(value: unknown, opts: { readonly baseDir?: str
     ports: c.ports.map((p) => ({ port: p.port, listen: { host: p.listen.host ?? '127.0.0.1', port: p.listen.port } })),
     ...(tlsConfig === undefined ? {} : { tls: tlsConfig }),
     ...(c.maxFrameSize === undefined ? {} : { maxFrameSize: c.maxFrameSize }),
+    keepaliveMs: c.keepaliveMs ?? DEFAULT_KEEPALIVE_MS,
     log: c.log,
   };
 }

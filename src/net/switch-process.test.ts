@@ -195,7 +195,8 @@ test('issue 8 §1 "Engines\' timers run on the real clock through one driver": t
     for (let k = 0; k < 400 && b.symbols.length < 4; k++) await new Promise((r) => setTimeout(r, 5));
     assert.ok(b.symbols.length >= 4, `${b.symbols.length} symbols`);
     assert.ok(b.symbols.every((s) => s.link === 'cs48' && s.stype0Name === 'status' && s.voq?.cmdName === 'VOQ_BACKPRESSURE'));
-    b.link.sendSymbol({ link: 'cs48', stype0: 0b100, parameter0: 0, parameter1: 62, stype1: 0b111, cmd: 0 });
+    // A packet-accepted symbol (a status-only symbol is the link's keepalive, absorbed by the link).
+    b.link.sendSymbol({ link: 'cs48', stype0: 0b000, parameter0: 0, parameter1: 62, stype1: 0b111, cmd: 0 });
     for (let k = 0; k < 100 && t.sw.counters().symbolsReceived === 0; k++) await new Promise((r) => setTimeout(r, 2));
     assert.equal(t.sw.counters().symbolsReceived, 1);
     const timers = t.sw.snapshot()['timers'] as { name: string }[];

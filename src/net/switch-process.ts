@@ -28,6 +28,7 @@ import type { Logger } from './log.ts';
 import type { SwitchProcessConfig } from './switch-config.ts';
 import { logSuppressed, logSwitchEvent } from './switch-process-log.ts';
 import { LogLimiter } from './log-limit.ts';
+import { PeerClock } from './peer-clock.ts';
 import { TimerDriver } from './timer-driver.ts';
 import type { TimerDriverOptions } from './timer-driver.ts';
 
@@ -114,12 +115,15 @@ class SwitchProcess implements RunningSwitch {
   /** Per-packet log lines (a flood of bad frames or spoofed IDs) are bounded (log-limit.ts). */
   readonly #limit = new LogLimiter();
   readonly #flushLog: NodeJS.Timeout;
+  readonly #clock = new PeerClock({ silenceNs: null });
   addresses: readonly SwitchAddress[] = [];
 
   constructor(element: SwitchElementConfig, log: Logger, timers: StartSwitchOptions['timers']) {
     this.#element = new SwitchElement(element);
     this.#log = log;
-    this.#timers = new TimerDriver<typeof KEY>((_key, input, now) => { this.#input(input as SwitchInput, now); }, { ...timers, unref: true });
+    // Stops of this process are left out of the element's time (peer-clock.ts, decision NF2).
+    if (timers?.clock === undefined) this.#clock.start();
+    this.#timers = new TimerDriver<typeof KEY>((_key, input, now) => { this.#input(input as SwitchInput, now); }, { clock: this.#clock, ...timers, unref: true });
     this.#slots = Array.from({ length: element.ports }, (_, port) => ({ port, listener: null, link: null, wanting: false }));
     this.#flushLog = setInterval(() => { logSuppressed(this.#log, this.#limit, this.#ms()); }, this.#limit.intervalMs).unref();
   }
@@ -134,7 +138,7 @@ class SwitchProcess implements RunningSwitch {
       for (const p of config.ports) {
         const slot = this.#slots[p.port] as Slot;
         // forward: packets leave in the bytes they came in (packet-bytes.ts), not re-encoded.
-        const opts = { ...link, forward: true, host: p.listen.host, port: p.listen.port, ...(config.tls === undefined ? {} : { tls: config.tls }), ...(config.maxFrameSize === undefined ? {} : { maxFrameSize: config.maxFrameSize }) };
+        const opts = { ...link, forward: true, host: p.listen.host, port: p.listen.port, ...(config.tls === undefined ? {} : { tls: config.tls }), ...(config.maxFrameSize === undefined ? {} : { maxFrameSize: config.maxFrameSize }), ...(config.keepaliveMs === undefined ? {} : { keepaliveMs: config.keepaliveMs }) };
         try {
           slot.listener = await listen(opts, (l) => this.#accept(slot, l));
         } catch (e) {
@@ -175,6 +179,7 @@ class SwitchProcess implements RunningSwitch {
       element: this.#element.snapshot(),
       ports: this.ports(),
       timers: this.#timers.pending().map((t) => ({ name: t.name, at: t.at })),
+      clock: this.#clock.counters(),
       counters: this.counters(),
     };
   }
@@ -184,6 +189,7 @@ class SwitchProcess implements RunningSwitch {
       for (const s of this.#slots) s.link?.close('normal', 'shutdown');
       await Promise.all(this.#slots.flatMap((s) => (s.listener === null ? [] : [s.listener.close()])));
       this.#timers.close();
+      this.#clock.stop();
       clearInterval(this.#flushLog);
       logSuppressed(this.#log, this.#limit, this.#ms(), true);
       this.#log.info({ counters: this.counters() }, 'stopped');
