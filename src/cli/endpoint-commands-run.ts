@@ -5,11 +5,13 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { formatIssue } from '../config/issues.ts';
+import { ON_EXISTS, PART_SUFFIX } from '../net/api-file-store.ts';
 import type { EndpointStatus } from '../net/api-types.ts';
 import { ControlClient, ControlError } from '../net/control-client.ts';
 import { startControlServer } from '../net/control-server.ts';
+import { parseSize } from '../net/demo-data.ts';
 import { EndpointConfigError, loadEndpointConfig } from '../net/endpoint-config.ts';
 import type { EndpointProcessConfig } from '../net/endpoint-config.ts';
 import { startEndpointProcess } from '../net/endpoint-process.ts';
@@ -130,9 +132,11 @@ export function runSend(file: string, flags: ClientFlags & { to: string; hop?: s
     const c = await ControlClient.connect(controlPath(flags));
     try {
       const s = (await c.request({ op: 'send-file', to, path: resolve(file), ...(hop === undefined ? {} : { hop }) })) as Sent;
+      // A file the receiver did not store is a failed operation: one stderr line, with its status and reason.
+      if (s.result.status !== 'ok') throw new Error(`node ${s.to} did not store ${s.name} (${s.size} bytes): ${s.result.status} (${s.result.text})`);
       const rate = s.ms > 0 ? (s.size / 1e6 / (s.ms / 1000)).toFixed(1) : '-';
       process.stdout.write(`sent ${s.name}: ${s.size} bytes, SHA-256 ${s.sha256}, to node ${s.to} in ${s.ms} ms (${rate} MB/s): ${s.result.status} (${s.result.text})\n`);
-      return s.result.status === 'ok' ? 0 : 1;
+      return 0;
     } finally {
       c.close();
     }
@@ -148,14 +152,33 @@ interface Received {
   readonly name: string;
   readonly size: number;
   readonly sha256: string;
+  readonly path: string | null;
 }
 
-export function runRecv(flags: ClientFlags & { out: string; count?: string }): Promise<number> {
+export interface RecvFlags extends ClientFlags {
+  readonly out: string;
+  readonly count?: string;
+  readonly onExists?: string;
+  readonly maxSize?: string;
+}
+
+/** `--max-size`: bytes, or a size as `npm run demo:fabric` takes its sizes (MB are 10^6 bytes, MiB 2^20). */
+function byteCount(text: string, what: string): number {
+  const v = parseSize(text);
+  if (v === null) throw new Usage(`${what} must be a size in bytes: an integer, or with B, kB, KB, KiB, MB, MiB, GB or GiB (10MB is 10000000, 4GiB is 4294967296), not '${text}'`);
+  return v;
+}
+
+export function runRecv(flags: RecvFlags): Promise<number> {
   return client('recv', async () => {
     const count = flags.count === undefined ? undefined : integer(flags.count, '--count', 1, Number.MAX_SAFE_INTEGER);
+    const onExists = flags.onExists;
+    if (onExists !== undefined && !(ON_EXISTS as readonly string[]).includes(onExists)) throw new Usage(`--on-exists must be one of ${ON_EXISTS.join(', ')}, not '${onExists}'`);
+    const maxSize = flags.maxSize === undefined ? undefined : byteCount(flags.maxSize, '--max-size');
+    const control = controlPath(flags);
     const dir = resolve(flags.out);
     await mkdir(dir, { recursive: true });
-    const c = await ControlClient.connect(controlPath(flags));
+    const c = await ControlClient.connect(control);
     let received = 0;
     let failed = 0;
     let finish: () => void = () => undefined;
@@ -167,7 +190,9 @@ export function runRecv(flags: ClientFlags & { out: string; count?: string }): P
       received++;
       if (f.status !== 'ok') failed++;
       const what = f.name === '' ? '(no header)' : f.name;
-      process.stdout.write(`${f.status} ${what}: ${f.size} bytes, SHA-256 ${f.sha256 === '' ? '-' : f.sha256}, from node ${f.from}${f.status === 'ok' ? '' : ` (${f.text})`}\n`);
+      // The name written, when it is not the one announced (taken already, or a path cut to its last component).
+      const as = f.path === null || basename(f.path) === f.name ? '' : `, written as ${basename(f.path)}`;
+      process.stdout.write(`${f.status} ${what}: ${f.size} bytes, SHA-256 ${f.sha256 === '' ? '-' : f.sha256}, from node ${f.from}${as}${f.status === 'ok' ? '' : ` (${f.text})`}\n`);
       if (count !== undefined && received >= count) finish();
     };
     const stop = (): void => {
@@ -176,7 +201,9 @@ export function runRecv(flags: ClientFlags & { out: string; count?: string }): P
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     try {
-      await c.request({ op: 'recv', dir }, onFile);
+      const ack = (await c.request({ op: 'recv', dir, ...(onExists === undefined ? {} : { onExists }), ...(maxSize === undefined ? {} : { maxSize }) }, onFile)) as { staleParts?: number };
+      const stale = ack.staleParts ?? 0;
+      if (stale > 0) process.stderr.write(`riodp recv: removed ${stale} part file${stale === 1 ? '' : 's'} (*${PART_SUFFIX}) that receivers no longer running left in ${dir}\n`);
       await Promise.race([finished, c.ended().then(() => {
         throw new ControlError('the end point closed the control connection');
       })]);

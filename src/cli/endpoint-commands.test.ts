@@ -1,12 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bytes, startRelay } from '../../test/support/net-endpoint.ts';
+import { bytes, startRelay, testEndpointConfig } from '../../test/support/net-endpoint.ts';
+import { partName } from '../net/api-file-store.ts';
+import { startControlServer } from '../net/control-server.ts';
+import { startEndpoint } from '../net/endpoint-process.ts';
 import { main } from './main.ts';
 import { RIODP_ARGS } from '../../test/support/riodp-entry.ts';
 
@@ -169,6 +172,74 @@ test('riodp switch and riodp endpoint both take --log <level> (riodp endpoint al
     assert.deepEqual(await stderrOf(['endpoint', '--config', ep, '--log', 'loud']), { code: 2, stderr: `riodp endpoint: --log: expected one of ${levels}\n` });
     assert.deepEqual(await stderrOf(['endpoint', '--config', ep, '--log-level', 'loud']), { code: 2, stderr: `riodp endpoint: --log-level: expected one of ${levels}\n` });
   } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('riodp recv (issue 16 item 5): --on-exists takes rename or refuse, --max-size a byte count (10MB, 512KiB, 4GiB …); any other value is a usage error on one line, exit 2', async () => {
+  const none = join(tmpdir(), 'riodp-none.sock');
+  assert.deepEqual(await stderrOf(['recv', '--control', none, '--out', tmpdir(), '--on-exists', 'overwrite']), { code: 2, stderr: "riodp recv: --on-exists must be one of rename, refuse, not 'overwrite'\n" });
+  assert.deepEqual(await stderrOf(['recv', '--control', none, '--out', tmpdir(), '--max-size', '10X']), {
+    code: 2,
+    stderr: "riodp recv: --max-size must be a size in bytes: an integer, or with B, kB, KB, KiB, MB, MiB, GB or GiB (10MB is 10000000, 4GiB is 4294967296), not '10X'\n",
+  });
+  assert.equal((await stderrOf(['recv', '--control', none, '--out', tmpdir(), '--max-size', '-1'])).code, 2);
+  // Good values pass the checks: the command goes on to the (missing) control socket, exit 1.
+  const ok = await stderrOf(['recv', '--control', none, '--out', tmpdir(), '--on-exists', 'refuse', '--max-size', '512KiB']);
+  assert.equal(ok.code, 1);
+  assert.match(ok.stderr, /^riodp recv: cannot connect to the control socket/);
+});
+
+test('riodp recv (issue 16 item 5): --on-exists refuse and --max-size act: the senders fail with one stderr line naming the status, recv prints the refusals and reports the stale part it removed; by default a taken name is written as "name (1).ext"', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'riodp-cli-'));
+  const relay = await startRelay([1, 2]);
+  const [a, b] = await Promise.all([startEndpoint(testEndpointConfig(1, relay.port(1))), startEndpoint(testEndpointConfig(2, relay.port(2)))]);
+  const sa = await startControlServer(a, join(dir, 'a.sock'));
+  const sb = await startControlServer(b, join(dir, 'b.sock'));
+  const running: Running[] = [];
+  try {
+    const out = join(dir, 'out');
+    await mkdir(out);
+    await writeFile(join(out, 'data.bin'), 'already here');
+    const stale = partName('killed.bin', spawnSync(process.execPath, ['-e', '']).pid);
+    await writeFile(join(out, stale), 'x');
+    await writeFile(join(dir, 'data.bin'), bytes(10, 1));
+    await writeFile(join(dir, 'big.bin'), bytes(2000, 2));
+    const sha = (x: Uint8Array): string => createHash('sha256').update(x).digest('hex');
+    // All at once: a file that reaches B before the recv client waits for it.
+    const [recv, sendData, sendBig] = await Promise.all([
+      start(['recv', '--control', sb.path, '--out', out, '--count', '2', '--on-exists', 'refuse', '--max-size', '1KiB']),
+      start(['send', '--control', sa.path, '--to', '2', join(dir, 'data.bin')]),
+      start(['send', '--control', sa.path, '--to', '2', join(dir, 'big.bin')]),
+    ]);
+    running.push(recv, sendData, sendBig);
+    assert.equal(await sendData.exit, 1);
+    assert.equal(sendData.stderr.join(''), "riodp send: node 2 did not store data.bin (10 bytes): exists (data.bin exists in the receiver's folder, and it refuses to replace files)\n");
+    assert.equal(await sendBig.exit, 1);
+    assert.equal(sendBig.stderr.join(''), 'riodp send: node 2 did not store big.bin (2000 bytes): too-large (2000 bytes is more than the 1024 this receiver takes)\n');
+    assert.equal(await recv.exit, 1);
+    assert.deepEqual(recv.stdout.join('').split('\n').filter((l) => l !== '').sort(), [
+      `exists data.bin: 10 bytes, SHA-256 ${sha(bytes(10, 1))}, from node 1 (data.bin exists in the receiver's folder, and it refuses to replace files)`,
+      `too-large big.bin: 2000 bytes, SHA-256 ${sha(bytes(2000, 2))}, from node 1 (2000 bytes is more than the 1024 this receiver takes)`,
+    ]);
+    assert.equal(recv.stderr.join(''), `riodp recv: removed 1 part file (*.riodp-part) that receivers no longer running left in ${out}\n`);
+    assert.deepEqual(await readdir(out), ['data.bin']);
+    const [again, send] = await Promise.all([
+      start(['recv', '--control', sb.path, '--out', out, '--count', '1']),
+      start(['send', '--control', sa.path, '--to', '2', join(dir, 'data.bin')]),
+    ]);
+    running.push(again, send);
+    assert.equal(await send.exit, 0, send.stderr.join(''));
+    assert.equal(await again.exit, 0, again.stderr.join(''));
+    assert.equal(again.stdout.join(''), `ok data.bin: 10 bytes, SHA-256 ${sha(bytes(10, 1))}, from node 1, written as data (1).bin\n`);
+    assert.equal(await readFile(join(out, 'data.bin'), 'utf8'), 'already here');
+    assert.deepEqual(new Uint8Array(await readFile(join(out, 'data (1).bin'))), bytes(10, 1));
+  } finally {
+    for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGTERM');
+    await Promise.all(running.map((r) => r.exit));
+    await Promise.all([sa.close(), sb.close()]);
+    await Promise.all([a.close(), b.close()]);
+    await relay.close();
     await rm(dir, { recursive: true, force: true });
   }
 });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { RecvFlags } from './endpoint-commands-run.ts';
 
 /**
  * `riodp endpoint`, `send`, `recv`, `status` and `read-reg` (issue 8 §1–§2, docs/fabric-api.md).
@@ -46,9 +47,11 @@ export function registerEndpointCommands(program: Command): void {
     .description('receive the files other end points send into a folder, one line per file')
     .requiredOption('--out <dir>', 'folder to write the files in')
     .option('--count <n>', 'exit after this many files (default: run until SIGINT)')
+    .option('--on-exists <mode>', 'a file whose name the folder has: rename (write it as "name (1).ext", "name (2).ext" …) or refuse (answer the sender "exists" before its data) (default: rename)')
+    .option('--max-size <bytes>', 'refuse a file larger than this, at its header: bytes, or with kB, KB, KiB, MB, MiB, GB, GiB (default: 4GiB)')
     .option(control, controlHelp)
-    .addHelpText('after', '\nExit 0 when every file arrived intact; 1 if one did not; 2 for a usage error.\n')
-    .action(async (flags: ClientFlags & { out: string; count?: string }) => {
+    .addHelpText('after', '\nNever replaces a file; part files (.*.riodp-part) of failed transfers are removed, and those of receivers no longer running when recv starts.\nExit 0 when every file arrived intact; 1 if one did not; 2 for a usage error.\n')
+    .action(async (flags: RecvFlags) => {
       const { runRecv } = await import('./endpoint-commands-run.ts');
       process.exitCode = await runRecv(flags);
     });

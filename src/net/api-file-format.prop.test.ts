@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fcParams } from '../../test/support/fc.ts';
-import { decodeFileHeader, decodeFileResult, encodeFileHeader, encodeFileResult } from './api-file-format.ts';
+import { FILE_STATUS, decodeFileHeader, decodeFileResult, encodeFileHeader, encodeFileResult } from './api-file-format.ts';
 import type { FileStatusName } from './api-file-format.ts';
 
-const STATUS: readonly FileStatusName[] = ['ok', 'checksum', 'size', 'write', 'header'];
+const STATUS = Object.keys(FILE_STATUS) as FileStatusName[];
 
 test('riodp file transfer: encode→decode is the identity for every header and result', () => {
   fc.assert(

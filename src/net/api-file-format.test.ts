@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ATTRIBUTE_ID } from '../wire/smp/attributes.ts';
 import {
-  FILE_TRANSFER_PROTO_ID, FILE_TRANSFER_SUPPORT, decodeFileHeader, decodeFileResult, encodeFileHeader, encodeFileResult, safeFileName,
+  FILE_STATUS, FILE_TRANSFER_PROTO_ID, FILE_TRANSFER_SUPPORT, decodeFileHeader, decodeFileResult, encodeFileHeader, encodeFileResult, safeFileName,
 } from './api-file-format.ts';
+import type { FileStatusName } from './api-file-format.ts';
 
 const SHA = 'ab'.repeat(32);
 
@@ -44,7 +45,16 @@ test('riodp file transfer: the result is RFT1 | 2 | status | text length | text;
   assert.deepEqual(decodeFileResult(b), { ok: true, value: { status: 'checksum', text: 'no' } });
   const odd = b.slice();
   odd[5] = 9;
-  assert.deepEqual(decodeFileResult(odd), { ok: false, error: 'status 9 is not one of 0..4' });
+  assert.deepEqual(decodeFileResult(odd), { ok: false, error: 'status 9 is not one of 0..7' });
+});
+
+test('riodp file transfer (decision EA22): result statuses are 0 ok, 1 checksum, 2 size, 3 write, 4 header, 5 exists, 6 too-large, 7 aborted, each decoded to its name', () => {
+  assert.deepEqual(FILE_STATUS, { ok: 0, checksum: 1, size: 2, write: 3, header: 4, exists: 5, 'too-large': 6, aborted: 7 });
+  for (const [name, value] of Object.entries(FILE_STATUS)) {
+    const b = encodeFileResult({ status: name as FileStatusName, text: '' });
+    assert.equal(b[5], value, name);
+    assert.deepEqual(decodeFileResult(b), { ok: true, value: { status: name, text: '' } });
+  }
 });
 
 test('riodp file transfer (decision): a receiver writes the last path component only; ".", ".." and empty names are refused', () => {

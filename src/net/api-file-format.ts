@@ -44,9 +44,16 @@ const KIND_HEADER = 1;
 const KIND_RESULT = 2;
 const SHA256_BYTES = 32;
 
-export const FILE_STATUS = { ok: 0, checksum: 1, size: 2, write: 3, header: 4 } as const;
+/**
+ * The result's status. 5 to 7 came with issue 16 (a receiver no longer trusts the sender): a sender
+ * that knows only 0 to 4 reports them as an unknown status, which is still a failure.
+ * - `exists`: the receiver was asked to refuse a name its folder already has;
+ * - `too-large`: the header's size is over the receiver's maximum;
+ * - `aborted`: the receiver gave the transfer up (its `riodp recv` left, or its end point is closing).
+ */
+export const FILE_STATUS = { ok: 0, checksum: 1, size: 2, write: 3, header: 4, exists: 5, 'too-large': 6, aborted: 7 } as const;
 export type FileStatusName = keyof typeof FILE_STATUS;
-const STATUS_NAMES: readonly FileStatusName[] = ['ok', 'checksum', 'size', 'write', 'header'];
+const STATUS_NAMES: readonly FileStatusName[] = ['ok', 'checksum', 'size', 'write', 'header', 'exists', 'too-large', 'aborted'];
 
 export interface FileHeader {
   readonly name: string;

@@ -1,16 +1,26 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StreamRef } from '../session/types.ts';
 import type { AttributeLike } from '../wire/smp/attributes.ts';
-import { FILE_TRANSFER_ATTRIBUTES, decodeFileResult, encodeFileHeader } from './api-file-format.ts';
-import { isFileTransfer, receiveFile } from './api-file.ts';
-import type { Stream, StreamStatus } from './api-types.ts';
+import { FILE_TRANSFER_ATTRIBUTES, decodeFileResult, encodeFileHeader, encodeFileResult } from './api-file-format.ts';
+import { isFileTransfer, receiveFile, sendFile } from './api-file.ts';
+import type { RiodpEndpoint, Stream, StreamStatus } from './api-types.ts';
+import { until } from '../../test/support/net-endpoint.ts';
 
-/** A conduit whose received PDUs are given up front; what the receiver sends is kept. */
+interface FakeOptions {
+  /** Called before each read with the number of reads so far (0 for the first). */
+  readonly beforeRead?: (n: number) => Promise<void> | void;
+  /** Once the PDUs are read, wait (until close) instead of reporting the end. */
+  readonly hang?: boolean;
+  /** The read of this number (0-based) throws. */
+  readonly failAt?: number;
+}
+
+/** A conduit whose received PDUs are given up front; what the receiver sends is kept, with the reads made before it. */
 class FakeConduit implements Stream {
   readonly remote = 1;
   readonly protoID = 0x0101;
@@ -20,23 +30,39 @@ class FakeConduit implements Stream {
   readonly conduit = true;
   closed = false;
   readonly sent: Uint8Array[] = [];
+  /** Reads made when each PDU was sent. */
+  readonly readsAtSend: number[] = [];
+  reads = 0;
   readonly #in: Uint8Array[];
+  readonly #o: FakeOptions;
+  #wake: (() => void) | null = null;
 
-  constructor(pdus: Uint8Array[]) {
+  constructor(pdus: Uint8Array[], o: FakeOptions = {}) {
     this.#in = [...pdus];
+    this.#o = o;
   }
 
   send(pdu: Uint8Array): Promise<void> {
     this.sent.push(pdu);
+    this.readsAtSend.push(this.reads);
     return Promise.resolve();
   }
 
-  read(): Promise<Uint8Array | null> {
-    return Promise.resolve(this.#in.shift() ?? null);
+  async read(): Promise<Uint8Array | null> {
+    const n = this.reads++;
+    await this.#o.beforeRead?.(n);
+    if (n === this.#o.failAt) throw new Error('stream error');
+    const next = this.#in.shift();
+    if (next !== undefined || this.closed || this.#o.hang !== true) return next ?? null;
+    await new Promise<void>((resolve) => {
+      this.#wake = resolve;
+    });
+    return null;
   }
 
   close(): Promise<void> {
     this.closed = true;
+    this.#wake?.();
     return Promise.resolve();
   }
 
@@ -89,7 +115,7 @@ test('riodp file transfer: a SHA-256 that differs is answered "checksum" and not
   });
 });
 
-test('riodp file transfer: fewer bytes than announced (the conduit closed) or more are answered "size"', async () => {
+test('riodp file transfer: fewer bytes than announced (the conduit closed) or more are answered "size"; what follows the announced bytes is never written', async () => {
   await inDir(async (dir) => {
     const short = new FakeConduit([encodeFileHeader({ name: 'a', size: 10, sha256: '00'.repeat(32) }), new Uint8Array(4)]);
     assert.equal((await receiveFile(short, dir)).text, 'the conduit closed after 4 of 10 bytes');
@@ -97,6 +123,11 @@ test('riodp file transfer: fewer bytes than announced (the conduit closed) or mo
     const r = await receiveFile(long, dir);
     assert.deepEqual([r.status, r.text], ['size', 'more than the 2 bytes the header announced']);
     assert.deepEqual(await readdir(dir), []);
+    // PDUs after exactly the announced bytes are not the file's (the result is due then): never written.
+    const data = Uint8Array.of(1, 2);
+    const after = new FakeConduit([encodeFileHeader({ name: 'c', size: 2, sha256: sha(data) }), data, new Uint8Array(1000)]);
+    assert.equal((await receiveFile(after, dir)).status, 'ok');
+    assert.deepEqual(new Uint8Array(await readFile(join(dir, 'c'))), data);
   });
 });
 
@@ -126,4 +157,132 @@ test('Annex 2 §6.2: a stream is file transfer when its protocol is 0x0101 and i
   assert.equal(isFileTransfer(new FakeConduit([])), true);
   const other = Object.assign(new FakeConduit([]), { protoID: 0x1234 });
   assert.equal(isFileTransfer(other), false);
+});
+
+/** A conduit carrying `data` under `name`: its header, then PDUs of at most 64 KiB. */
+function carrying(name: string, data: Uint8Array, o: FakeOptions = {}, size = data.length): FakeConduit {
+  const pdus = [encodeFileHeader({ name, size, sha256: sha(data) })];
+  for (let i = 0; i < data.length; i += 65536) pdus.push(data.subarray(i, i + 65536));
+  return new FakeConduit(pdus, o);
+}
+
+const parts = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((f) => f.endsWith('.riodp-part'));
+
+test('issue 16 item 5 "never overwrite": a file whose name the folder has is written as "name (1).ext" by default; the event names that path; the old file is untouched', async () => {
+  await inDir(async (dir) => {
+    await writeFile(join(dir, 'x.bin'), 'old');
+    const data = Uint8Array.of(1, 2, 3);
+    const c = carrying('x.bin', data);
+    const r = await receiveFile(c, dir);
+    assert.deepEqual([r.status, r.name, r.path], ['ok', 'x.bin', join(dir, 'x (1).bin')]);
+    assert.equal(await readFile(join(dir, 'x.bin'), 'utf8'), 'old');
+    assert.deepEqual(new Uint8Array(await readFile(join(dir, 'x (1).bin'))), data);
+    assert.equal(resultOf(c), 'ok');
+  });
+});
+
+test('issue 16 item 5 "or a refusal": with onExists refuse, a name the folder has is answered "exists" right after the header, before any data is read, and nothing is written', async () => {
+  await inDir(async (dir) => {
+    await writeFile(join(dir, 'x.bin'), 'old');
+    const c = carrying('x.bin', new Uint8Array(200_000));
+    const r = await receiveFile(c, dir, { onExists: 'refuse' });
+    assert.deepEqual([r.status, r.text, r.path], ['exists', "x.bin exists in the receiver's folder, and it refuses to replace files", null]);
+    assert.equal(resultOf(c), 'exists');
+    assert.deepEqual(c.readsAtSend, [1], 'the result went after the header only');
+    assert.equal(await readFile(join(dir, 'x.bin'), 'utf8'), 'old');
+    assert.deepEqual(await readdir(dir), ['x.bin']);
+  });
+});
+
+test('issue 16 item 5 "or a refusal": with onExists refuse, a file of the name that appears during the transfer is not replaced either: "exists" at the end, the part removed', async () => {
+  await inDir(async (dir) => {
+    const c = carrying('late.txt', Uint8Array.of(1, 2), {
+      beforeRead: async (n) => {
+        if (n === 1) await writeFile(join(dir, 'late.txt'), 'someone else');
+      },
+    });
+    const r = await receiveFile(c, dir, { onExists: 'refuse' });
+    assert.equal(r.status, 'exists');
+    assert.equal(await readFile(join(dir, 'late.txt'), 'utf8'), 'someone else');
+    assert.deepEqual(await readdir(dir), ['late.txt']);
+  });
+});
+
+test('issue 16 item 5 "a maximum size": a header announcing more than maxSize is answered "too-large" before any data; exactly maxSize is taken; the default is 4 GiB', async () => {
+  await inDir(async (dir) => {
+    const big = carrying('big.iso', new Uint8Array(1000));
+    const r = await receiveFile(big, dir, { maxSize: 999 });
+    assert.deepEqual([r.status, r.text, r.size], ['too-large', '1000 bytes is more than the 999 this receiver takes', 1000]);
+    assert.deepEqual(big.readsAtSend, [1]);
+    assert.deepEqual(await readdir(dir), []);
+    assert.equal((await receiveFile(carrying('fits.iso', new Uint8Array(1000)), dir, { maxSize: 1000 })).status, 'ok');
+    // A header's 64-bit size is the sender's word: 4 GiB + 1 is refused without a byte read.
+    const huge = new FakeConduit([encodeFileHeader({ name: 'huge', size: 4 * 1024 ** 3 + 1, sha256: '00'.repeat(32) })]);
+    assert.equal((await receiveFile(huge, dir)).status, 'too-large');
+    assert.deepEqual(await readdir(dir), ['fits.iso']);
+  });
+});
+
+test('issue 16 item 5 ".part files removed when the transfer fails": while a file arrives its part is .<name>.<pid>.<hex>.riodp-part; after a checksum, size, stream or write failure none is left', async () => {
+  await inDir(async (dir) => {
+    const seen: string[][] = [];
+    const data = new Uint8Array(100_000).fill(7);
+    const watch = { beforeRead: async (n: number) => { if (n === 2) seen.push(await parts(dir)); } };
+    const cases: [FakeConduit, string][] = [
+      [new FakeConduit([encodeFileHeader({ name: 'c', size: 100_000, sha256: '00'.repeat(32) }), data.subarray(0, 65536), data.subarray(65536)], watch), 'checksum'],
+      [carrying('s', data.subarray(0, 70_000), watch, 100_000), 'size'],
+      [carrying('l', data, watch, 65_537), 'size'],
+      [carrying('e', data, { ...watch, failAt: 2 }), 'size'],
+    ];
+    for (const [c, status] of cases) {
+      const r = await receiveFile(c, dir);
+      assert.equal(r.status, status, r.text);
+      assert.deepEqual(await readdir(dir), [], `nothing left after ${status}: ${r.text}`);
+    }
+    assert.equal(seen.length, 4);
+    for (const p of seen) assert.match(p[0] ?? '', new RegExp(`^\\.[csle]\\.${process.pid}\\.[0-9a-f]{8}\\.riodp-part$`));
+    // A name the file system refuses (a numbered name beyond 255 bytes) fails at the end: a write failure.
+    const long = 'L'.repeat(255);
+    await writeFile(join(dir, long), '');
+    const w = await receiveFile(carrying(long, data), dir);
+    assert.equal(w.status, 'write');
+    assert.deepEqual(await parts(dir), []);
+  });
+});
+
+test('issue 16 item 5 ".part files removed when the transfer fails": a receiver told to give up (its recv client left, its end point closing) answers "aborted" with the reason, closes the conduit and leaves no part', async () => {
+  await inDir(async (dir) => {
+    const stop = new AbortController();
+    const data = new Uint8Array(100_000);
+    const c = carrying('cut.bin', data.subarray(0, 65536), { hang: true }, data.length);
+    const receiving = receiveFile(c, dir, { signal: stop.signal });
+    await until(() => c.reads >= 3, 3000, 'the wait for data');
+    assert.equal((await parts(dir)).length, 1);
+    stop.abort(new Error('its riodp recv disconnected'));
+    const r = await receiving;
+    assert.deepEqual([r.status, r.text], ['aborted', 'the receiver gave the transfer up: its riodp recv disconnected']);
+    assert.equal(resultOf(c), 'aborted');
+    assert.equal(c.closed, true);
+    assert.deepEqual(await readdir(dir), []);
+    const early = new AbortController();
+    early.abort(new Error('its end point is closing'));
+    assert.equal((await receiveFile(new FakeConduit([], { hang: true }), dir, { signal: early.signal })).status, 'aborted', 'before the header too');
+  });
+});
+
+/** An end point whose only use is openConduit, for the sender. */
+function fakeSender(c: FakeConduit): RiodpEndpoint {
+  return { openConduit: () => Promise.resolve(c) } as unknown as RiodpEndpoint;
+}
+
+test('issue 16 item 5: a sender refused at its header stops sending at once and returns the receiver\'s status and text', async () => {
+  await inDir(async (dir) => {
+    const file = join(dir, 'src.bin');
+    await writeFile(file, new Uint8Array(1_000_000));
+    const c = new FakeConduit([encodeFileResult({ status: 'too-large', text: '1000000 bytes is more than the 10 this receiver takes' })]);
+    const sent = await sendFile(fakeSender(c), 2, file);
+    assert.deepEqual(sent.result, { status: 'too-large', text: '1000000 bytes is more than the 10 this receiver takes' });
+    assert.ok(c.sent.length <= 2, `the header and at most the PDU under way, not ${c.sent.length} PDUs`);
+    assert.equal(c.closed, true);
+  });
 });

@@ -5,21 +5,24 @@
  *
  * The sender hashes the file first (the header carries its SHA-256), then sends it in 64 KiB
  * PDUs, each `send` waiting for flow control (api-stream.ts), and waits for the receiver's result
- * PDU; then it closes the conduit. The receiver writes to a temporary file beside the target,
- * checks size and SHA-256, renames it into place (or removes it) and answers with the result; the
- * sender closes, so the result cannot be overtaken by the CLOSE (a high-priority message,
- * Annex 2 §3.7.2, goes ahead of data).
+ * PDU (stopping early if it comes before the last PDU); then it closes the conduit. The receiver
+ * refuses at the header a file over its maximum size or, when told to, a name its folder has;
+ * otherwise it writes to a part file beside the target, checks size and SHA-256, gives the file a
+ * name no other file has (api-file-store.ts) and answers with the result; the sender closes, so
+ * the result cannot be overtaken by the CLOSE (a high-priority message, Annex 2 §3.7.2, goes
+ * ahead of data).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, rename, stat, unlink } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { FileHandle } from 'node:fs/promises';
 import {
   FILE_PDU_MAX, FILE_TRANSFER_ATTRIBUTES, FILE_TRANSFER_NAME, FILE_TRANSFER_PROTO_ID, decodeFileHeader, decodeFileResult, encodeFileHeader, encodeFileResult,
   safeFileName,
 } from './api-file-format.ts';
 import type { FileHeader, FileResult, FileStatusName } from './api-file-format.ts';
+import { DEFAULT_MAX_FILE_SIZE, discardPart, existsText, nameTaken, openPart, placePart } from './api-file-store.ts';
+import type { OnExists, Part } from './api-file-store.ts';
 import type { RiodpEndpoint, Stream } from './api-types.ts';
 import { ATTRIBUTE_ID } from '../wire/smp/attributes.ts';
 
@@ -37,7 +40,7 @@ export interface FileReceived {
   readonly name: string;
   readonly size: number;
   readonly sha256: string;
-  /** Where the file was written (status ok only). */
+  /** Where the file was written (status ok only): the header's name, or the numbered name it took when that one was taken. */
   readonly path: string | null;
   readonly ms: number;
 }
@@ -76,24 +79,36 @@ export async function sendFile(ep: RiodpEndpoint, to: number, path: string, opts
   const header: FileHeader = { name: opts.name ?? basename(path), size: st.size, sha256: await fileSha256(path) };
   const headerPdu = encodeFileHeader(header);
   const c = await ep.openConduit({ to, protoID: FILE_TRANSFER_PROTO_ID, attributes: FILE_TRANSFER_ATTRIBUTES, ...(opts.hop === undefined ? {} : { hop: opts.hop }) });
+  // The receiver answers before the data's end when it refuses the file at its header (too
+  // large, a name it will not replace) or gives up: the sender stops sending then.
+  const reply = { came: false };
+  const replied = c.read().finally(() => {
+    reply.came = true;
+  });
+  replied.catch(() => undefined);
   try {
-    await c.send(headerPdu);
-    const fh = await open(path, 'r');
     try {
-      let sent = 0;
-      while (sent < header.size) {
-        const buf = new Uint8Array(Math.min(FILE_PDU_MAX, header.size - sent));
-        const { bytesRead } = await fh.read(buf, 0, buf.length, sent);
-        if (bytesRead === 0) throw new Error(`${path} ended after ${sent} of ${header.size} bytes`);
-        await c.send(buf.subarray(0, bytesRead));
-        sent += bytesRead;
+      await c.send(headerPdu);
+      const fh = await open(path, 'r');
+      try {
+        let sent = 0;
+        while (sent < header.size && !reply.came) {
+          const buf = new Uint8Array(Math.min(FILE_PDU_MAX, header.size - sent));
+          const { bytesRead } = await fh.read(buf, 0, buf.length, sent);
+          if (bytesRead === 0) throw new Error(`${path} ended after ${sent} of ${header.size} bytes`);
+          await c.send(buf.subarray(0, bytesRead));
+          sent += bytesRead;
+        }
+      } finally {
+        await fh.close();
       }
-    } finally {
-      await fh.close();
+    } catch (e) {
+      // A receiver that answered and closed makes the next send fail: its answer says why.
+      if (!reply.came) throw e;
     }
-    const reply = await withTimeout(c.read(), opts.resultTimeoutMs ?? 30_000, 'no result from the receiver');
-    if (reply === null) throw new Error(`node ${to} closed the conduit without a result`);
-    const r = decodeFileResult(reply);
+    const answer = await withTimeout(replied, opts.resultTimeoutMs ?? 30_000, 'no result from the receiver');
+    if (answer === null) throw new Error(`node ${to} closed the conduit without a result`);
+    const r = decodeFileResult(answer);
     if (!r.ok) throw new Error(`node ${to} answered with something else than a result: ${r.error}`);
     return { ...header, to, ms: Date.now() - started, result: r.value };
   } finally {
@@ -111,75 +126,125 @@ export function isFileTransfer(s: Stream): boolean {
 export interface ReceiveFileOptions {
   /** How long to wait for the sender's CLOSE after the result. Default 10 000 ms. */
   readonly closeTimeoutMs?: number;
+  /** A name the folder already has: write the file under the first free numbered name (default) or refuse it. */
+  readonly onExists?: OnExists;
+  /** The largest size a header may announce, bytes. Default `DEFAULT_MAX_FILE_SIZE` (4 GiB). */
+  readonly maxSize?: number;
+  /** Gives the transfer up: the part file is removed and the sender answered `aborted` with the reason's message. */
+  readonly signal?: AbortSignal;
 }
 
-/** Receives one file from a file-transfer conduit into `dir`; never throws for what the peer sent. */
+/** How long a receiver that gives up waits for the sender to take its result and close. */
+const ABORT_GRACE_MS = 1000;
+const ABORTED = Symbol('aborted');
+
+/** The stream's next PDU, or ABORTED as soon as `signal` aborts (the read is left to the close that follows). */
+function readUnless(s: Stream, signal: AbortSignal | undefined): Promise<Uint8Array | null | typeof ABORTED> {
+  if (signal === undefined) return s.read();
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  return new Promise((resolve, reject) => {
+    const aborted = (): void => {
+      resolve(ABORTED);
+    };
+    signal.addEventListener('abort', aborted, { once: true });
+    s.read().then(resolve, reject).finally(() => {
+      signal.removeEventListener('abort', aborted);
+    });
+  });
+}
+
+function abortText(signal: AbortSignal | undefined): string {
+  const r: unknown = signal?.reason;
+  return `the receiver gave the transfer up: ${r instanceof Error ? r.message : String(r)}`;
+}
+
+type Failure = { readonly status: FileStatusName; readonly text: string };
+
+/**
+ * Receives one file from a file-transfer conduit into `dir`; never throws for what the peer sent.
+ * A header over `maxSize`, or naming a file the folder has with `onExists: 'refuse'`, is answered
+ * at once, before any data; the part file is removed whatever ends the transfer (api-file-store.ts).
+ */
 export async function receiveFile(s: Stream, dir: string, opts: ReceiveFileOptions = {}): Promise<FileReceived> {
   const started = Date.now();
-  const done = async (status: FileStatusName, text: string, h: FileHeader | null, path: string | null): Promise<FileReceived> => {
-    const result = { status, text };
+  const { signal } = opts;
+  const maxSize = opts.maxSize ?? DEFAULT_MAX_FILE_SIZE;
+  const onExists = opts.onExists ?? 'rename';
+  const done = async (f: Failure | { status: 'ok'; text: string }, h: FileHeader | null, path: string | null): Promise<FileReceived> => {
+    const aborted = f.status === 'aborted';
+    const grace = aborted ? ABORT_GRACE_MS : (opts.closeTimeoutMs ?? 10_000);
+    // Given up, the receiver still waits briefly for the sender to take the result and close;
+    // otherwise an abort cuts the wait short.
+    const until = aborted ? undefined : signal;
     if (s.tx !== null && !s.closed) {
       try {
-        await s.send(encodeFileResult(result));
-        // Data after the result is not the protocol's; the sender closes.
-        await withTimeout((async () => { while ((await s.read()) !== null); })(), opts.closeTimeoutMs ?? 10_000, 'no CLOSE');
+        await withTimeout(s.send(encodeFileResult(f)), grace, 'result not sent');
+        // Data after the result is not the protocol's (a sender refused at its header may still
+        // be sending): read and dropped until the sender's CLOSE.
+        await withTimeout((async () => {
+          for (let p = await readUnless(s, until); p !== null && p !== ABORTED; p = await readUnless(s, until));
+        })(), grace, 'no CLOSE');
       } catch {
         // The peer is gone or silent: the conduit is closed from this side below.
       }
     }
-    await s.close().catch(() => undefined);
-    return { from: s.remote, status, text, name: h?.name ?? '', size: h?.size ?? 0, sha256: h?.sha256 ?? '', path, ms: Date.now() - started };
+    await withTimeout(s.close(), grace, 'no close').catch(() => undefined);
+    return { from: s.remote, status: f.status, text: f.text, name: h?.name ?? '', size: h?.size ?? 0, sha256: h?.sha256 ?? '', path, ms: Date.now() - started };
   };
-  const first = await s.read();
-  if (first === null) return done('header', 'the conduit closed before a header', null, null);
+  const first = await readUnless(s, signal).catch((e: unknown) => e as Error);
+  if (first === ABORTED) return done({ status: 'aborted', text: abortText(signal) }, null, null);
+  if (first instanceof Error) return done({ status: 'header', text: `the conduit failed before a header: ${first.message}` }, null, null);
+  if (first === null) return done({ status: 'header', text: 'the conduit closed before a header' }, null, null);
   const decoded = decodeFileHeader(first);
-  if (!decoded.ok) return done('header', decoded.error, null, null);
+  if (!decoded.ok) return done({ status: 'header', text: decoded.error }, null, null);
   const h = decoded.value;
   const name = safeFileName(h.name);
-  if (name === undefined) return done('header', `unusable file name ${JSON.stringify(h.name)}`, h, null);
-  const target = join(dir, name);
-  const temp = join(dir, `.${name}.${randomBytes(4).toString('hex')}.part`);
-  let fh: FileHandle;
+  if (name === undefined) return done({ status: 'header', text: `unusable file name ${JSON.stringify(h.name)}` }, h, null);
+  if (h.size > maxSize) return done({ status: 'too-large', text: `${h.size} bytes is more than the ${maxSize} this receiver takes` }, h, null);
+  // Checked again when the file takes its name (placePart): one may appear meanwhile.
+  if (onExists === 'refuse' && (await nameTaken(join(dir, name)))) return done({ status: 'exists', text: existsText(name) }, h, null);
+  let part: Part;
   try {
-    fh = await open(temp, 'wx');
+    part = await openPart(dir, name);
   } catch (e) {
-    return done('write', `cannot write in ${dir}: ${(e as Error).message}`, h, null);
+    return done({ status: 'write', text: `cannot write in ${dir}: ${(e as Error).message}` }, h, null);
   }
-  const hash = createHash('sha256');
-  let got = 0;
-  let failure: { status: FileStatusName; text: string } | null = null;
+  let failure: Failure | null;
+  let path: string | null = null;
   try {
-    while (got < h.size) {
-      const pdu = await s.read();
-      if (pdu === null) {
-        failure = { status: 'size', text: `the conduit closed after ${got} of ${h.size} bytes` };
-        break;
-      }
-      if (got + pdu.length > h.size) {
-        failure = { status: 'size', text: `more than the ${h.size} bytes the header announced` };
-        break;
-      }
-      hash.update(pdu);
-      await fh.write(pdu);
-      got += pdu.length;
+    failure = await fill(part, s, h, signal);
+    if (failure === null) {
+      const placed = await placePart(part, dir, name, onExists);
+      if (placed.ok) path = placed.path;
+      else failure = placed;
     }
   } catch (e) {
     failure = { status: 'write', text: (e as Error).message };
   } finally {
-    await fh.close().catch(() => undefined);
+    await discardPart(part);
+  }
+  return failure === null ? done({ status: 'ok', text: `${h.size} bytes, SHA-256 checked` }, h, path) : done(failure, h, null);
+}
+
+/** Reads the file's bytes into the part and checks their count and SHA-256; null when they are right. */
+async function fill(part: Part, s: Stream, h: FileHeader, signal: AbortSignal | undefined): Promise<Failure | null> {
+  const hash = createHash('sha256');
+  let got = 0;
+  while (got < h.size) {
+    let pdu;
+    try {
+      pdu = await readUnless(s, signal);
+    } catch (e) {
+      return { status: 'size', text: `the conduit failed after ${got} of ${h.size} bytes: ${(e as Error).message}` };
+    }
+    if (pdu === ABORTED) return { status: 'aborted', text: abortText(signal) };
+    if (pdu === null) return { status: 'size', text: `the conduit closed after ${got} of ${h.size} bytes` };
+    if (got + pdu.length > h.size) return { status: 'size', text: `more than the ${h.size} bytes the header announced` };
+    hash.update(pdu);
+    await part.fh.write(pdu);
+    got += pdu.length;
   }
   const sha = hash.digest('hex');
-  if (failure === null && sha !== h.sha256) failure = { status: 'checksum', text: `SHA-256 ${sha} differs from the header's ${h.sha256}` };
-  if (failure === null) {
-    try {
-      await rename(temp, target);
-    } catch (e) {
-      failure = { status: 'write', text: (e as Error).message };
-    }
-  }
-  if (failure !== null) {
-    await unlink(temp).catch(() => undefined);
-    return done(failure.status, failure.text, h, null);
-  }
-  return done('ok', `${h.size} bytes, SHA-256 checked`, h, target);
+  if (sha !== h.sha256) return { status: 'checksum', text: `SHA-256 ${sha} differs from the header's ${h.sha256}` };
+  return null;
 }

@@ -27,3 +27,11 @@ test('riodp control protocol: lines are split on newlines whatever the chunks; a
 test('riodp control protocol: a response is one JSON line; bytes are written as hex', () => {
   assert.equal(responseLine({ id: 1, ok: true, result: { b: Uint8Array.of(1, 0xab) } }), '{"id":1,"ok":true,"result":{"b":"01ab"}}\n');
 });
+
+test('riodp control protocol (issue 16 item 5): recv takes onExists (rename, refuse) and maxSize (bytes); other values are refused with the field named', () => {
+  assert.deepEqual(parseRequest('{"id":1,"op":"recv","dir":"/d","onExists":"refuse","maxSize":0}'), { ok: true, request: { id: 1, op: 'recv', dir: '/d', onExists: 'refuse', maxSize: 0 } });
+  assert.deepEqual(parseRequest('{"id":2,"op":"recv","dir":"/d","onExists":"rename","maxSize":9007199254740991}'), { ok: true, request: { id: 2, op: 'recv', dir: '/d', onExists: 'rename', maxSize: Number.MAX_SAFE_INTEGER } });
+  assert.deepEqual(parseRequest('{"id":3,"op":"recv","dir":"/d","onExists":"overwrite"}'), { ok: false, id: 3, error: 'onExists must be one of rename, refuse' });
+  assert.deepEqual(parseRequest('{"id":4,"op":"recv","dir":"/d","maxSize":-1}'), { ok: false, id: 4, error: 'maxSize must be an integer 0..9007199254740991 (bytes)' });
+  assert.deepEqual(parseRequest('{"id":5,"op":"recv","dir":"/d","maxSize":"1GiB"}'), { ok: false, id: 5, error: 'maxSize must be an integer 0..9007199254740991 (bytes)' });
+});

@@ -9,8 +9,8 @@
  * ← {"id":1,"ok":true,"result":{...}}
  * → {"id":2,"op":"send-file","to":2,"path":"/abs/file.bin"}
  * ← {"id":2,"ok":true,"result":{"name":"file.bin","size":1048576,"sha256":"…","to":2,"ms":412,"result":{"status":"ok","text":"…"}}}
- * → {"id":3,"op":"recv","dir":"/abs/out"}
- * ← {"id":3,"ok":true,"result":{"dir":"/abs/out"}}
+ * → {"id":3,"op":"recv","dir":"/abs/out","onExists":"rename","maxSize":4294967296}
+ * ← {"id":3,"ok":true,"result":{"dir":"/abs/out","onExists":"rename","maxSize":4294967296,"staleParts":0}}
  * ← {"id":3,"event":"file","file":{"from":1,"status":"ok","name":"file.bin",…}}
  * → {"id":4,"op":"read-reg","to":2,"hop":255,"offset":96}
  * ← {"id":4,"ok":true,"result":{"value":2}}
@@ -24,6 +24,8 @@
  * connection (the rest of it cannot be told from the next request).
  */
 import { isAbsolute } from 'node:path';
+import { ON_EXISTS } from './api-file-store.ts';
+import type { OnExists } from './api-file-store.ts';
 
 /** Longest request line, bytes. */
 export const MAX_LINE = 64 * 1024;
@@ -31,7 +33,7 @@ export const MAX_LINE = 64 * 1024;
 export type ControlRequest =
   | { readonly id: RequestId; readonly op: 'status' }
   | { readonly id: RequestId; readonly op: 'send-file'; readonly to: number; readonly path: string; readonly hop?: number }
-  | { readonly id: RequestId; readonly op: 'recv'; readonly dir: string }
+  | { readonly id: RequestId; readonly op: 'recv'; readonly dir: string; readonly onExists?: OnExists; readonly maxSize?: number }
   | { readonly id: RequestId; readonly op: 'read-reg'; readonly to: number; readonly hop: number; readonly offset: number }
   | { readonly id: RequestId; readonly op: 'discover'; readonly node?: number; readonly hop?: number };
 
@@ -76,9 +78,17 @@ export function parseRequest(line: string): Parsed {
       if (r['hop'] !== undefined && !intIn(r['hop'], 0, 255)) return bad('hop must be 0..255');
       return { ok: true, request: { id, op: 'send-file', to: r['to'], path: r['path'], ...(r['hop'] === undefined ? {} : { hop: r['hop'] }) } };
     }
-    case 'recv':
+    case 'recv': {
       if (typeof r['dir'] !== 'string' || !isAbsolute(r['dir'])) return bad('dir must be an absolute path');
-      return { ok: true, request: { id, op: 'recv', dir: r['dir'] } };
+      const onExists = r['onExists'];
+      const maxSize = r['maxSize'];
+      if (onExists !== undefined && !(ON_EXISTS as readonly unknown[]).includes(onExists)) return bad(`onExists must be one of ${ON_EXISTS.join(', ')}`);
+      if (maxSize !== undefined && !intIn(maxSize, 0, Number.MAX_SAFE_INTEGER)) return bad(`maxSize must be an integer 0..${Number.MAX_SAFE_INTEGER} (bytes)`);
+      return {
+        ok: true,
+        request: { id, op: 'recv', dir: r['dir'], ...(onExists === undefined ? {} : { onExists: onExists as OnExists }), ...(maxSize === undefined ? {} : { maxSize }) },
+      };
+    }
     case 'read-reg':
       if (!intIn(r['to'], 0, 0xffff)) return bad('to must be a device ID 0..65535');
       if (!intIn(r['hop'], 0, 255)) return bad('hop must be 0..255');

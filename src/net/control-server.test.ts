@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { startEndpoint } from './endpoint-process.ts';
 import type { RiodpEndpoint } from './api-types.ts';
 import { ControlClient } from './control-client.ts';
 import { MAX_LINE } from './control-protocol.ts';
+import { partName } from './api-file-store.ts';
 import { startControlServer } from './control-server.ts';
 import type { ControlServer } from './control-server.ts';
 import { bytes, startRelay, testEndpointConfig, until } from '../../test/support/net-endpoint.ts';
@@ -200,5 +202,142 @@ test('riodp endpoint (decision): a stream of a protocol riodp endpoint has no co
     await Promise.all([a.close(), b.close()]);
     await relay.close();
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+type FileEvent = Record<string, unknown>;
+
+/** A recv client on B's socket with `opts`; its file events are collected. */
+async function recvOn(f: Fixture, dir: string, opts: Record<string, unknown> = {}): Promise<{ c: ControlClient; ack: Record<string, unknown>; files: FileEvent[] }> {
+  const files: FileEvent[] = [];
+  const c = await ControlClient.connect(f.sb.path);
+  const ack = (await c.request({ op: 'recv', dir, ...opts }, (e) => files.push(e['file'] as FileEvent))) as Record<string, unknown>;
+  return { c, ack, files };
+}
+
+const partsIn = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((n) => n.endsWith('.riodp-part'));
+
+test('riodp control protocol (issue 16 item 5): recv with onExists refuse and maxSize: the sender of a name the folder has gets "exists", of a file too large "too-large", both before their data; the recv client gets file events with those statuses', async () => {
+  const f = await fixture();
+  try {
+    const out = join(f.dir, 'out');
+    await mkdir(out);
+    await writeFile(join(out, 'data.bin'), 'already here');
+    const { c: recv, ack, files } = await recvOn(f, out, { onExists: 'refuse', maxSize: 100_000 });
+    assert.deepEqual(ack, { dir: out, onExists: 'refuse', maxSize: 100_000, staleParts: 0 });
+    await writeFile(join(f.dir, 'data.bin'), bytes(50_000, 1));
+    await writeFile(join(f.dir, 'big.bin'), bytes(2_000_000, 2));
+    const send = await ControlClient.connect(f.sa.path);
+    type Sent = { result: { status: string; text: string } };
+    const exists = (await send.request({ op: 'send-file', to: 2, path: join(f.dir, 'data.bin') })) as Sent;
+    assert.deepEqual(exists.result, { status: 'exists', text: "data.bin exists in the receiver's folder, and it refuses to replace files" });
+    const before = f.a.status().counters.api.pdusSent;
+    const big = (await send.request({ op: 'send-file', to: 2, path: join(f.dir, 'big.bin') })) as Sent;
+    const pdus = f.a.status().counters.api.pdusSent - before;
+    assert.deepEqual(big.result, { status: 'too-large', text: '2000000 bytes is more than the 100000 this receiver takes' });
+    await until(() => files.length === 2, 3000, 'the file events');
+    assert.deepEqual(files.map((e) => [e['name'], e['status'], e['path']]), [['data.bin', 'exists', null], ['big.bin', 'too-large', null]]);
+    assert.deepEqual(await readdir(out), ['data.bin']);
+    assert.equal(await readFile(join(out, 'data.bin'), 'utf8'), 'already here');
+    // Refused at its header, A stopped sending: far fewer than the header and the 2 MB's 31 PDUs.
+    assert.ok(pdus < 16, `A sent ${pdus} PDUs`);
+    send.close();
+    recv.close();
+  } finally {
+    await f.close();
+  }
+});
+
+test('riodp control protocol (issue 16 item 5): by default a name the folder has is written as "name (1).ext", the file event naming that path', async () => {
+  const f = await fixture();
+  try {
+    const out = join(f.dir, 'out');
+    await mkdir(out);
+    await writeFile(join(out, 'data.bin'), 'already here');
+    const { c: recv, ack, files } = await recvOn(f, out);
+    assert.deepEqual(ack, { dir: out, onExists: 'rename', maxSize: 4 * 1024 ** 3, staleParts: 0 });
+    const data = bytes(10_000, 3);
+    await writeFile(join(f.dir, 'data.bin'), data);
+    const send = await ControlClient.connect(f.sa.path);
+    const sent = (await send.request({ op: 'send-file', to: 2, path: join(f.dir, 'data.bin') })) as { result: { status: string } };
+    assert.equal(sent.result.status, 'ok');
+    await until(() => files.length === 1, 3000, 'the file event');
+    assert.deepEqual([files[0]?.['status'], files[0]?.['path']], ['ok', join(out, 'data (1).bin')]);
+    assert.equal(await readFile(join(out, 'data.bin'), 'utf8'), 'already here');
+    assert.deepEqual(new Uint8Array(await readFile(join(out, 'data (1).bin'))), data);
+    send.close();
+    recv.close();
+  } finally {
+    await f.close();
+  }
+});
+
+test('riodp control protocol (issue 16 item 5): recv removes the part files of processes no longer running from its folder and says how many; a live process\'s part is kept', async () => {
+  const f = await fixture();
+  try {
+    const out = join(f.dir, 'out');
+    await mkdir(out);
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const stale = partName('killed.bin', dead);
+    const live = partName('other.bin', process.ppid);
+    await writeFile(join(out, stale), 'x');
+    await writeFile(join(out, live), 'x');
+    const { c: recv, ack } = await recvOn(f, out);
+    assert.equal(ack['staleParts'], 1);
+    assert.deepEqual(await readdir(out), [live]);
+    recv.close();
+  } finally {
+    await f.close();
+  }
+});
+
+/** Starts a 4 MB transfer from A to B's recv client in `out`, and holds A's Type 9 packets once B writes its part. */
+async function stalledTransfer(f: Fixture, out: string): Promise<{ sending: Promise<unknown>; send: ControlClient }> {
+  await writeFile(join(f.dir, 'long.bin'), bytes(4_000_000, 4));
+  const send = await ControlClient.connect(f.sa.path);
+  const sending = send.request({ op: 'send-file', to: 2, path: join(f.dir, 'long.bin') });
+  const end = Date.now() + 5000;
+  while ((await partsIn(out)).length === 0) {
+    if (Date.now() > end) throw new Error('no part file');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  f.relay.hold = (p) => p.ftype === 9 && 'sourceID' in p && p.sourceID === 1;
+  return { sending, send };
+}
+
+test('riodp control protocol (issue 16 item 5): a recv client that disconnects during a transfer aborts it: the part file is removed and the sender answered "aborted"', async () => {
+  const f = await fixture();
+  try {
+    const out = join(f.dir, 'out');
+    await mkdir(out);
+    const { c: recv } = await recvOn(f, out);
+    const { sending, send } = await stalledTransfer(f, out);
+    assert.equal((await partsIn(out)).length, 1);
+    recv.close();
+    const sent = (await sending) as { result: { status: string; text: string } };
+    assert.deepEqual(sent.result, { status: 'aborted', text: 'the receiver gave the transfer up: its riodp recv disconnected' });
+    assert.deepEqual(await readdir(out), []);
+    f.relay.hold = null;
+    send.close();
+  } finally {
+    await f.close();
+  }
+});
+
+test('riodp control protocol (issue 16 item 5): the control server closing during a transfer aborts it, and its close resolves once the part file is removed', async () => {
+  const f = await fixture();
+  try {
+    const out = join(f.dir, 'out');
+    await mkdir(out);
+    await recvOn(f, out);
+    const { sending, send } = await stalledTransfer(f, out);
+    await f.sb.close();
+    assert.deepEqual(await readdir(out), []);
+    const sent = (await sending) as { result: { status: string; text: string } };
+    assert.deepEqual(sent.result, { status: 'aborted', text: 'the receiver gave the transfer up: its end point is closing' });
+    f.relay.hold = null;
+    send.close();
+  } finally {
+    await f.close();
   }
 });

@@ -5,14 +5,19 @@
  *
  * Streams peers open (the end point's `incoming()`), decisions:
  * - a file-transfer conduit goes to the oldest connected `recv` client, which receives it into its
- *   folder; without a client it waits (its data held back by FLOW_CONTROL, api-stream.ts), at most
- *   `MAX_WAITING` of them; beyond, it is closed;
+ *   folder with its options (onExists, maxSize); without a client it waits (its data held back by
+ *   FLOW_CONTROL, api-stream.ts), at most `MAX_WAITING` of them; beyond, it is closed;
+ * - a client that disconnects, or the server closing, aborts the client's transfers in progress
+ *   (their part files removed, the senders answered `aborted`); the server's close waits for that;
+ * - `recv` first removes the part files processes no longer running left in its folder;
  * - a stream of any other protocol has no consumer in `riodp endpoint`: it is closed and logged.
  */
 import { chmod, unlink } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { isFileTransfer, receiveFile, sendFile } from './api-file.ts';
+import { DEFAULT_MAX_FILE_SIZE, removeStaleParts } from './api-file-store.ts';
+import type { OnExists } from './api-file-store.ts';
 import type { RiodpEndpoint, Stream } from './api-types.ts';
 import { LineSplitter, MAX_LINE, parseRequest, responseLine } from './control-protocol.ts';
 import type { ControlRequest, ControlResponse, RequestId } from './control-protocol.ts';
@@ -30,6 +35,10 @@ interface RecvClient {
   readonly id: RequestId;
   readonly conn: Socket;
   readonly dir: string;
+  readonly onExists: OnExists;
+  readonly maxSize: number;
+  /** Aborts the client's transfers in progress when it disconnects or the server closes. */
+  readonly stop: AbortController;
 }
 
 /** Whether something listens on the socket at `path` (a stale socket file is not). */
@@ -52,16 +61,22 @@ export async function startControlServer(ep: RiodpEndpoint, path: string, log?: 
   const clients: RecvClient[] = [];
   const waiting: Stream[] = [];
   const conns = new Set<Socket>();
+  /** Transfers in progress: the server's close waits for them, so that their part files are gone. */
+  const active = new Set<Promise<void>>();
 
   const write = (conn: Socket, r: ControlResponse): void => {
     if (!conn.destroyed) conn.write(responseLine(r));
   };
 
   const receive = (s: Stream, c: RecvClient): void => {
-    void receiveFile(s, c.dir).then((file) => {
-      log?.info({ from: file.from, name: file.name, size: file.size, status: file.status }, 'file received');
+    const p = receiveFile(s, c.dir, { onExists: c.onExists, maxSize: c.maxSize, signal: c.stop.signal }).then((file) => {
+      log?.info({ from: file.from, name: file.name, size: file.size, status: file.status, path: file.path }, 'file received');
       write(c.conn, { id: c.id, event: 'file', file });
+    }).catch((e: unknown) => {
+      log?.error({ err: e instanceof Error ? e.message : String(e) }, 'file not received');
     });
+    active.add(p);
+    void p.finally(() => active.delete(p));
   };
 
   const offer = (s: Stream): void => {
@@ -102,9 +117,12 @@ export async function startControlServer(ep: RiodpEndpoint, path: string, log?: 
           return;
         }
         case 'recv': {
-          const c: RecvClient = { id: req.id, conn, dir: req.dir };
+          const stale = await removeStaleParts(req.dir);
+          if (stale.length > 0) log?.info({ dir: req.dir, files: stale }, 'stale parts removed');
+          const c: RecvClient = { id: req.id, conn, dir: req.dir, onExists: req.onExists ?? 'rename', maxSize: req.maxSize ?? DEFAULT_MAX_FILE_SIZE, stop: new AbortController() };
+          if (conn.destroyed) return;
           clients.push(c);
-          write(conn, { id: req.id, ok: true, result: { dir: req.dir } });
+          write(conn, { id: req.id, ok: true, result: { dir: c.dir, onExists: c.onExists, maxSize: c.maxSize, staleParts: stale.length } });
           for (let s = waiting.shift(); s !== undefined; s = waiting.shift()) receive(s, c);
           return;
         }
@@ -138,7 +156,12 @@ export async function startControlServer(ep: RiodpEndpoint, path: string, log?: 
     conn.on('error', () => undefined);
     conn.on('close', () => {
       conns.delete(conn);
-      for (let i = clients.length - 1; i >= 0; i--) if (clients[i]?.conn === conn) clients.splice(i, 1);
+      for (let i = clients.length - 1; i >= 0; i--) {
+        const c = clients[i];
+        if (c?.conn !== conn) continue;
+        c.stop.abort(new Error('its riodp recv disconnected'));
+        clients.splice(i, 1);
+      }
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -153,6 +176,8 @@ export async function startControlServer(ep: RiodpEndpoint, path: string, log?: 
   let closed: Promise<void> | null = null;
   const close = async (): Promise<void> => {
     await incoming.return?.();
+    for (const c of clients) c.stop.abort(new Error('its end point is closing'));
+    await Promise.allSettled(active);
     for (const c of conns) c.destroy();
     for (const s of waiting.splice(0)) void s.close();
     await new Promise<void>((resolve) => server.close(() => { resolve(); }));
