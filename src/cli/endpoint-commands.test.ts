@@ -207,13 +207,16 @@ test('riodp recv (issue 16 item 5): --on-exists refuse and --max-size act: the s
     await writeFile(join(dir, 'big.bin'), bytes(2000, 2));
     const sha = (x: Uint8Array): string => createHash('sha256').update(x).digest('hex');
     // All at once: a file that reaches B before the recv client waits for it.
-    const [recv, sendData, sendBig] = await Promise.all([
+    // One send after the other: an end point opens one conduit to a node at a time (a second OPEN
+    // while the first is pending is refused, conduit-pending).
+    const [recv, sendData] = await Promise.all([
       start(['recv', '--control', sb.path, '--out', out, '--count', '2', '--on-exists', 'refuse', '--max-size', '1KiB']),
       start(['send', '--control', sa.path, '--to', '2', join(dir, 'data.bin')]),
-      start(['send', '--control', sa.path, '--to', '2', join(dir, 'big.bin')]),
     ]);
-    running.push(recv, sendData, sendBig);
+    running.push(recv, sendData);
     assert.equal(await sendData.exit, 1);
+    const sendBig = await start(['send', '--control', sa.path, '--to', '2', join(dir, 'big.bin')]);
+    running.push(sendBig);
     assert.equal(sendData.stderr.join(''), "riodp send: node 2 did not store data.bin (10 bytes): exists (data.bin exists in the receiver's folder, and it refuses to replace files)\n");
     assert.equal(await sendBig.exit, 1);
     assert.equal(sendBig.stderr.join(''), 'riodp send: node 2 did not store big.bin (2000 bytes): too-large (2000 bytes is more than the 1024 this receiver takes)\n');

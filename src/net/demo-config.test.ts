@@ -41,7 +41,7 @@ test('decision: end point timeouts of the demo (discovery read 2 s, reassembly i
   const y = demoEndpointConfig({ id: 2, switchPort: 40001, control: '/tmp/x/B.sock', peers: [1, 3] });
   const c = endpointConfig(parse(toYaml(y)));
   assert.equal(c.engine.nodeId, 2);
-  assert.deepEqual(c.switch, { host: '127.0.0.1', port: 40001 });
+  assert.deepEqual(c.switch, { host: '127.0.0.1', port: 40001, keepaliveMs: 100 });
   assert.equal(c.control, '/tmp/x/B.sock');
   const discovery = c.engine.discovery ?? {};
   assert.deepEqual(discovery.targets, [{ node: 1 }, { node: 3 }]);
