@@ -25,7 +25,7 @@ import type { Packet, SerialPacket } from '../wire/packet.ts';
 import type { ControlSymbol, SymbolFields } from '../wire/symbol.ts';
 import type { ControlSymbol64, Symbol64Fields } from '../wire/symbol64.ts';
 import type { PacketDecodeOptions } from '../wire/header.ts';
-import { ReceivedBytes, receivedBytes } from './packet-bytes.ts';
+import { ReceivedBytes } from './packet-bytes.ts';
 import { SendBatch } from './send-batch.ts';
 import { linkOptions } from './link-options.ts';
 import type { LinkOptions } from './link-options.ts';
@@ -288,7 +288,7 @@ export class Link {
     }
     switch (f.kindName) {
       case 'packet':
-        this.#handlers.onPacket?.(f.packet, end - offset - FRAME_HEADER_BYTES, this.#forward ? receivedBytes(f.packet, bytes, offset + FRAME_HEADER_BYTES, end) : undefined);
+        this.#handlers.onPacket?.(f.packet, end - offset - FRAME_HEADER_BYTES, this.#forward ? new ReceivedBytes(bytes, offset + FRAME_HEADER_BYTES, end) : undefined);
         break;
       case 'cs48':
       case 'cs64':
