@@ -1,3 +1,4 @@
+import { WireError, WireErrorCode } from '../wire/errors.ts';
 import { encodePacket, encodeSerialPacket, packetLength, serialPacketLength } from '../wire/packet.ts';
 import { encodeSymbol, symbolLength } from '../wire/symbol.ts';
 import { SYMBOL64_LENGTH, encodeSymbol64 } from '../wire/symbol64.ts';
@@ -21,6 +22,8 @@ export function encodeItem(json: unknown, f: CodecFlags): Uint8Array {
     }
     case 'transport': {
       const p = packetFromJson(json);
+      // A transport-level packet ends at its last logical field: there is no pad to write it in.
+      if (p.rsrvPad !== undefined) throw new WireError(WireErrorCode.invalid, 'rsrvPad', 0, 'docs/cli.md', 'the pad is serial framing: give --layer serial');
       const out = new Uint8Array(packetLength(p));
       encodePacket(p, out, 0, ackIdBits);
       return out;

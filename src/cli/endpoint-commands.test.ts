@@ -159,6 +159,26 @@ test('riodp endpoint: a bad configuration is one stderr line per field, exit 2; 
   }
 });
 
+test('issue 8 §3 "Any other address requires TLS" (issue 16 item 6): riodp endpoint with a non-loopback switch host and no tls exits 2 at once with one line naming switch.host, before any connection attempt', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'riodp-cli-'));
+  try {
+    const cfg = join(dir, 'remote.yaml');
+    // connect.timeoutMs 30 s: retrying would take that long and end with exit 1.
+    await writeFile(cfg, 'nodeId: 1\nswitch: { host: 192.0.2.1, port: 4000 }\nconnect: { timeoutMs: 30000 }\n');
+    const t0 = Date.now();
+    const r = await start(['endpoint', '--config', cfg, '--control', join(dir, '1.sock')]);
+    const code = await r.exit;
+    const ms = Date.now() - t0;
+    assert.equal(code, 2, r.stderr.join(''));
+    assert.equal(r.stderr.join(''), `riodp endpoint: ${cfg}: switch.host: host must be a loopback address (127.0.0.0/8 or ::1) to connect to 192.0.2.1 without tls; configure tls.psk or tls.cert\n`);
+    assert.equal(r.stdout.join(''), '');
+    // Node and tsx start in one to four seconds on a loaded machine; the retries alone would take 30.
+    assert.ok(ms < 8000, `exited after ${ms} ms`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('riodp switch and riodp endpoint both take --log <level> (riodp endpoint also its former --log-level): a word that is not a level is a usage error, exit 2, in the same words', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'riodp-cli-'));
   try {

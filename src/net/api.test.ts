@@ -275,6 +275,14 @@ test('riodp link §4.1: startEndpoint() rejects when no switch answers within co
   await assert.rejects(startEndpoint(testEndpointConfig(1, port, { connect: { timeoutMs: 200, retryMs: 20, maxRetryMs: 40 } })), /no link to the switch at 127\.0\.0\.1:\d+ within 200 ms/);
 });
 
+test('issue 8 §3 "Any other address requires TLS" (issue 16 item 6): startEndpoint() with a non-loopback switch host and no tls rejects at once with a RangeError, before any connection attempt', async () => {
+  const c = testEndpointConfig(1, 4000, { connect: { timeoutMs: 10_000 } });
+  const t0 = Date.now();
+  await assert.rejects(startEndpoint({ ...c, switch: { ...c.switch, host: '192.0.2.1' } }), /^RangeError: host must be a loopback address \(127\.0\.0\.0\/8 or ::1\) to connect to 192\.0\.2\.1 without tls/);
+  await assert.rejects(startEndpoint({ ...c, switch: { ...c.switch, port: 70000 } }), /^RangeError: port must be an integer from 1 to 65535$/);
+  assert.ok(Date.now() - t0 < 1000, `${Date.now() - t0} ms: refused at once, not after connect.timeoutMs`);
+});
+
 test('Annex 2 §3.5.1.3: close() of the end point rejects what waits and ends the iterations', async () => {
   const p = await pair();
   const it = p.a.incoming()[Symbol.asyncIterator]();

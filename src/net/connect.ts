@@ -34,13 +34,23 @@ export class ConnectError extends Error {
 }
 Object.defineProperty(ConnectError.prototype, 'name', { value: 'ConnectError', writable: true, configurable: true });
 
-export async function connect(opts: ConnectOptions, handlers: LinkHandlers | ((link: Link) => LinkHandlers) = {}): Promise<Link> {
+/**
+ * Checks the options as `connect` does before it opens anything; returns the host, the port and
+ * the connect timeout. Throws a RangeError naming the field: a caller that retries connections
+ * (an end point process) checks once first, since no retry can mend a configuration.
+ */
+export function checkConnectOptions(opts: ConnectOptions): { readonly host: string; readonly port: number; readonly timeoutMs: number } {
   const host = checkSecurity(opts.host, opts.tls, 'connect');
   const port = positiveInteger(opts.port, 'port');
   if (port > 65535) throw new RangeError('port must be an integer from 1 to 65535');
-  const timeout = positiveInteger(opts.connectTimeoutMs ?? 10_000, 'connectTimeoutMs');
+  const timeoutMs = positiveInteger(opts.connectTimeoutMs ?? 10_000, 'connectTimeoutMs');
   linkOptions(opts);
-  const socket = await open(host, port, opts.tls, timeout);
+  return { host, port, timeoutMs };
+}
+
+export async function connect(opts: ConnectOptions, handlers: LinkHandlers | ((link: Link) => LinkHandlers) = {}): Promise<Link> {
+  const { host, port, timeoutMs } = checkConnectOptions(opts);
+  const socket = await open(host, port, opts.tls, timeoutMs);
   return new Promise<Link>((resolve, reject) => {
     let opened = false;
     new Link(

@@ -67,6 +67,19 @@ test('issue 8 §1: every bad field is one "path: expectation" line, unknown fiel
   assert.deepEqual(issues({ nodeId: 1, switch: { port: 1, tls: { psk: { identity: 'x', key: 'abc' } } } }), ['switch.tls.psk.key: expected 16 to 64 bytes in hex']);
 });
 
+test('issue 8 §3 "Any other address requires TLS" (issue 16 item 6): a switch host that is not loopback, without switch.tls, is a configuration error naming switch.host', () => {
+  const refused = (host: string): string => `switch.host: host must be a loopback address (127.0.0.0/8 or ::1) to connect to ${host} without tls; configure tls.psk or tls.cert`;
+  assert.deepEqual(issues({ nodeId: 1, switch: { host: '10.0.0.5', port: 4000 } }), [refused('10.0.0.5')]);
+  assert.deepEqual(issues({ nodeId: 1, switch: { host: 'localhost', port: 4000 } }), [refused('localhost')]);
+  // Reported with the other problems of the file, not instead of them.
+  assert.deepEqual(issues({ nodeId: 1, switch: { host: '0.0.0.0', port: 4000 }, connect: { retryMs: 10, maxRetryMs: 5 } }).sort(), [
+    'connect.maxRetryMs: expected at least connect.retryMs (10)',
+    refused('0.0.0.0'),
+  ]);
+  assert.deepEqual(issues({ nodeId: 1, switch: { host: '::1', port: 4000 } }), []);
+  assert.deepEqual(issues({ nodeId: 1, switch: { host: '10.0.0.5', port: 4000, tls: { psk: { identity: 'lab', key: '00112233445566778899aabbccddeeff' } } } }), []);
+});
+
 test('decision (api.rxStallMs): how long a stream at api.rxLimit may hold the link without a read is 2000 ms by default, set in ms, at least 1', () => {
   assert.equal(DEFAULT_API.rxStallMs, 2000);
   assert.equal(endpointConfig({ nodeId: 1, switch: { port: 1 }, api: { rxStallMs: 250 } }).api.rxStallMs, 250);

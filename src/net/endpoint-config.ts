@@ -22,6 +22,7 @@ import { FILE_TRANSFER_SUPPORT } from './api-file-format.ts';
 import { DEFAULT_KEEPALIVE_MS } from './keepalive.ts';
 import { LOG_LEVELS } from './log.ts';
 import type { LogLevel } from './log.ts';
+import { DEFAULT_HOST, checkSecurity } from './security.ts';
 import type { TlsConfig } from './security.ts';
 import { DEFAULT_RATE } from '../streaming/tm-ingress-config.ts';
 import { NS_TM_CLOCK } from '../node/endpoint/tm-config.ts';
@@ -314,10 +315,21 @@ export function endpointConfig(input: unknown, baseDir = process.cwd()): Endpoin
   const retry = { timeoutMs: c.connect?.timeoutMs ?? DEFAULT_RETRY.timeoutMs, firstMs: c.connect?.retryMs ?? DEFAULT_RETRY.firstMs, maxMs: c.connect?.maxRetryMs ?? DEFAULT_RETRY.maxMs };
   if (retry.maxMs < retry.firstMs) issues.push({ path: 'connect.maxRetryMs', message: `expected at least connect.retryMs (${retry.firstMs})` });
   const tls = c.switch.tls === undefined ? undefined : tlsConfig(c.switch.tls, baseDir, issues);
+  const host = c.switch.host ?? DEFAULT_HOST;
+  // issue 8 §3 "Any other address requires TLS": a configuration error now, not connections
+  // refused one by one until connect.timeoutMs (issue 16 item 6).
+  if (tls === undefined) {
+    try {
+      checkSecurity(host, undefined, 'connect');
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      issues.push({ path: 'switch.host', message: e.message });
+    }
+  }
   if (issues.length > 0) throw new EndpointConfigError(issues);
   const { silenceMs, ...linkOpts } = c.link ?? {};
   const sw: ConnectOptions = {
-    host: c.switch.host ?? '127.0.0.1',
+    host,
     port: c.switch.port,
     ...(tls === undefined ? {} : { tls }),
     keepaliveMs: DEFAULT_KEEPALIVE_MS,

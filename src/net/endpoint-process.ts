@@ -28,6 +28,7 @@ import type { ApiHost } from './api.ts';
 import type { LinkStatus, RiodpEndpoint } from './api-types.ts';
 import { SwitchLink } from './endpoint-link.ts';
 import { DEFAULT_SILENCE_MS } from './endpoint-config.ts';
+import { checkConnectOptions } from './connect.ts';
 import type { EndpointProcessConfig } from './endpoint-config.ts';
 import { EndpointEngine, conduitReceives } from './endpoint-engine.ts';
 import type { FabricCounters, FabricEndpointInput, FabricEndpointOutput, FlowState } from './endpoint-engine.ts';
@@ -134,8 +135,13 @@ export class EndpointProcess implements ApiHost {
     this.api = new EndpointApi(this, config.api, config.engine.tm !== undefined);
   }
 
-  /** Connects for the first time: resolves once the link is up, rejects after `retry.timeoutMs`. */
+  /**
+   * Connects for the first time: resolves once the link is up, rejects after `retry.timeoutMs`.
+   * Throws at once, before any attempt, a RangeError for switch options no connection can use
+   * (issue 16 item 6: a non-loopback host without TLS was refused only after the retries).
+   */
   start(): Promise<void> {
+    checkConnectOptions(this.#config.switch);
     const first = new Promise<void>((resolve, reject) => {
       this.#firstLink = { resolve, reject };
     });

@@ -127,7 +127,7 @@ test('riodp link §2: frames written one byte at a time arrive whole', async (ct
   assert.deepEqual(t.rec.packets.map((p) => p.ftype === 10 && p.info), [1, 2]);
 });
 
-test('riodp link §4.1: a first frame other than HELLO gets CLOSE protocol and the connection ends', async (ctx) => {
+test('riodp link §4.1: a first frame other than HELLO gets CLOSE protocol and the connection ends; the link reports the refused opening (hello protocol)', async (ctx) => {
   const t = await linkAndRaw(ctx);
   t.raw.write(bytesOf(packetFrame(doorbell(1))));
   const closed = await t.rec.closed;
@@ -135,24 +135,25 @@ test('riodp link §4.1: a first frame other than HELLO gets CLOSE protocol and t
   assert.deepEqual(t.frames.map((f) => f.kindName), ['hello', 'close']);
   const c = t.frames[1]!;
   assert.ok(c.kindName === 'close' && c.reasonName === 'protocol' && /not a HELLO/.test(c.text));
-  assert.deepEqual({ by: closed.by, reasonName: closed.reasonName }, { by: 'local', reasonName: 'protocol' });
+  assert.deepEqual({ by: closed.by, reasonName: closed.reasonName, hello: closed.hello }, { by: 'local', reasonName: 'protocol', hello: 'protocol' });
   assert.equal(t.rec.packets.length, 0);
 });
 
-test('riodp link §4.1: a HELLO of another version gets CLOSE version', async (ctx) => {
+test('riodp link §4.1: a HELLO of another version gets CLOSE version (hello version)', async (ctx) => {
   const t = await linkAndRaw(ctx);
   t.raw.write(bytesOf(helloFrame(2)));
-  await t.rec.closed;
+  assert.equal((await t.rec.closed).hello, 'version');
   await t.ended;
   const c = t.frames[1]!;
   assert.ok(c.kindName === 'close' && c.reason === CLOSE_REASON.version, JSON.stringify(c));
   assert.equal(t.link.peerVersion, 2);
 });
 
-test('riodp link §4.1: a peer that sends no HELLO within helloTimeoutMs is closed (protocol)', async (ctx) => {
+test('riodp link §4.1: a peer that sends no HELLO within helloTimeoutMs is closed (protocol; hello timeout)', async (ctx) => {
   const t = await linkAndRaw(ctx, { helloTimeoutMs: 50 });
   const closed = await t.rec.closed;
   assert.equal(closed.reasonName, 'protocol');
+  assert.equal(closed.hello, 'timeout');
   assert.match(closed.text, /no HELLO within 50 ms/);
 });
 
@@ -195,8 +196,16 @@ test('riodp link §4.2, issue 8 §3: an oversize length is counted and ends the 
   await t.ended;
   assert.equal(t.link.counters().oversize, 1);
   assert.equal(closed.reasonName, 'protocol');
+  assert.equal(closed.hello, undefined, 'after the HELLO: an open link ended, not an opening refused');
   const c = t.frames.at(-1)!;
   assert.ok(c.kindName === 'close' && /exceeds the limit of 300/.test(c.text));
+});
+
+test('riodp link §4.1, §4.2: a length that cannot be trusted as the first frame refuses the opening (hello protocol)', async (ctx) => {
+  const t = await linkAndRaw(ctx, { maxFrameSize: 300 });
+  t.raw.write(Uint8Array.of(0x01, 0x2b, 0x01));
+  const closed = await t.rec.closed;
+  assert.deepEqual([closed.reasonName, closed.hello, t.link.counters().oversize], ['protocol', 'protocol', 1]);
 });
 
 test('riodp link §4.2: a length of 0 is counted malformed and ends the connection', async (ctx) => {

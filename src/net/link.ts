@@ -25,7 +25,7 @@ import type { Packet, SerialPacket } from '../wire/packet.ts';
 import type { ControlSymbol, SymbolFields } from '../wire/symbol.ts';
 import type { ControlSymbol64, Symbol64Fields } from '../wire/symbol64.ts';
 import type { PacketDecodeOptions } from '../wire/header.ts';
-import { ReceivedBytes, receivedBytes } from './packet-bytes.ts';
+import { ReceivedBytes } from './packet-bytes.ts';
 import { isStatusOnly, startKeepalive } from './keepalive.ts';
 import { SendBatch } from './send-batch.ts';
 import { linkOptions } from './link-options.ts';
@@ -38,6 +38,9 @@ export type LinkCounters = Counters<LinkCounterName>;
 /** hello: waiting for the peer's HELLO; open: frames flow; closing: a CLOSE went one way; closed: the socket is gone. */
 export type LinkState = 'hello' | 'open' | 'closing' | 'closed';
 
+/** How a peer failed §4.1's opening: no HELLO in time, another first frame, another version. */
+export type HelloFailure = 'timeout' | 'protocol' | 'version';
+
 export interface LinkClosed {
   /** Who ended the link: this side (close(), a rule of §4.2, destroy()) or the peer. */
   readonly by: 'local' | 'peer';
@@ -45,6 +48,8 @@ export interface LinkClosed {
   readonly reason: number | null;
   readonly reasonName: CloseReasonName | 'lost';
   readonly text: string;
+  /** Set when this side refused the peer at the opening (§4.1), before the link opened. */
+  readonly hello?: HelloFailure;
 }
 
 export interface LinkHandlers {
@@ -123,7 +128,7 @@ export class Link {
     });
     this.#helloTimer = setTimeout(() => {
       this.#helloTimer = null;
-      if (this.#state === 'hello') this.close('protocol', `no HELLO within ${helloMs} ms`);
+      if (this.#state === 'hello') this.#close('protocol', `no HELLO within ${helloMs} ms`, 'timeout');
     }, helloMs).unref();
     this.#out.add(helloFrame(LINK_VERSION));
     if (o.keepaliveMs > 0) this.#keepalive = startKeepalive(this, o.keepaliveMs);
@@ -217,9 +222,14 @@ export class Link {
    * the socket is destroyed if the peer has not ended its side within `closeTimeoutMs` (§4.3).
    */
   close(reason: Exclude<CloseReasonName, 'RESERVED'> = 'normal', text = ''): void {
+    this.#close(reason, text, undefined);
+  }
+
+  #close(reason: Exclude<CloseReasonName, 'RESERVED'>, text: string, hello: HelloFailure | undefined): void {
     if (this.#state === 'closing' || this.#state === 'closed') return;
     const clipped = clipUtf8(text);
-    this.#closed = { by: 'local', reason: CLOSE_REASON[reason], reasonName: reason, text: clipped };
+    const closed: LinkClosed = { by: 'local', reason: CLOSE_REASON[reason], reasonName: reason, text: clipped };
+    this.#closed = hello === undefined ? closed : { ...closed, hello };
     this.#state = 'closing';
     this.#clearHello();
     this.#out.add(closeFrame(CLOSE_REASON[reason], clipped));
@@ -274,7 +284,7 @@ export class Link {
       if (!(e instanceof WireError)) throw e;
       this.#counters.malformed++;
       this.#handlers.onMalformed?.(e);
-      if (this.#state === 'hello') this.close('protocol', `the first frame is not a HELLO: ${e.message}`);
+      if (this.#state === 'hello') this.#close('protocol', `the first frame is not a HELLO: ${e.message}`, 'protocol');
       return this.#going();
     }
     if (this.#state === 'hello') {
@@ -283,7 +293,7 @@ export class Link {
     }
     switch (f.kindName) {
       case 'packet':
-        this.#handlers.onPacket?.(f.packet, end - offset - FRAME_HEADER_BYTES, this.#forward ? receivedBytes(f.packet, bytes, offset + FRAME_HEADER_BYTES, end) : undefined);
+        this.#handlers.onPacket?.(f.packet, end - offset - FRAME_HEADER_BYTES, this.#forward ? new ReceivedBytes(bytes, offset + FRAME_HEADER_BYTES, end) : undefined);
         break;
       case 'cs48':
       case 'cs64':
@@ -326,12 +336,12 @@ export class Link {
     }
     if (f.kindName !== 'hello') {
       if (f.kindName === 'RESERVED') this.#counters.unknownKind++;
-      this.close('protocol', `the first frame is ${f.kindName === 'RESERVED' ? `kind 0x${f.kind.toString(16)}` : f.kindName}, not a HELLO`);
+      this.#close('protocol', `the first frame is ${f.kindName === 'RESERVED' ? `kind 0x${f.kind.toString(16)}` : f.kindName}, not a HELLO`, 'protocol');
       return;
     }
     this.#peerVersion = f.version;
     if (f.version !== LINK_VERSION) {
-      this.close('version', `riodp link version ${LINK_VERSION} only; the peer speaks version ${f.version}`);
+      this.#close('version', `riodp link version ${LINK_VERSION} only; the peer speaks version ${f.version}`, 'version');
       return;
     }
     this.#clearHello();
@@ -364,7 +374,7 @@ export class Link {
     if (err.code === WireErrorCode.range) this.#counters.oversize++;
     else this.#counters.malformed++;
     this.#handlers.onMalformed?.(err);
-    this.close('protocol', err.message);
+    this.#close('protocol', err.message, this.#state === 'hello' ? 'protocol' : undefined);
   }
 
   #end(): void {

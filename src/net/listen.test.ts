@@ -11,7 +11,7 @@ import { ConnectError, connect } from './connect.ts';
 import { Link } from './link.ts';
 import type { LinkClosed, LinkHandlers } from './link.ts';
 import { listen } from './listen.ts';
-import type { Listener, ListenOptions } from './listen.ts';
+import type { Listener, ListenerRefusal, ListenOptions } from './listen.ts';
 import { clientTlsOptions } from './security.ts';
 import type { CertConfig, TlsConfig } from './security.ts';
 
@@ -80,24 +80,38 @@ test('riodp link §5.2: a TLS 1.2 peer gets an ECDHE-PSK suite', async (ctx) => 
   assert.equal(link.state, 'open');
 });
 
-/** The connection is refused: connect rejects, the listener counts it and creates no link. */
-async function refused(l: Listener, tls: TlsConfig | undefined): Promise<void> {
+/** A listener that records the refusals it reports. */
+async function recording(ctx: TestContext, opts: ListenOptions): Promise<{ l: Listener; seen: ListenerRefusal[] }> {
+  const seen: ListenerRefusal[] = [];
+  return { l: await echo(ctx, { ...opts, onRefused: (r) => seen.push(r) }), seen };
+}
+
+/** Waits until the listener has counted `n` refusals. */
+async function refusals(l: Listener, n: number): Promise<void> {
+  for (let i = 0; i < 200 && l.counters().refused < n; i++) await new Promise((r) => setTimeout(r, 5));
+}
+
+/** The connection is refused: connect rejects, the listener counts it (tls), reports it once and creates no link. */
+async function refused(ctx: TestContext, listenTls: TlsConfig, tls: TlsConfig | undefined): Promise<void> {
+  const { l, seen } = await recording(ctx, { tls: listenTls });
   await assert.rejects(connect({ port: l.port, ...(tls === undefined ? {} : { tls }), helloTimeoutMs: 2_000 }), ConnectError);
-  for (let i = 0; i < 200 && l.counters().refused === 0; i++) await new Promise((r) => setTimeout(r, 5));
-  assert.equal(l.counters().refused, 1);
-  assert.equal(l.counters().accepted, 0);
+  await refusals(l, 1);
+  assert.deepEqual(l.counters(), { accepted: 0, refused: 1, tlsRefused: 1, tooManyRefused: 0 });
+  assert.deepEqual(seen.map((r) => r.reason), ['tls']);
+  assert.match(seen[0]?.peer ?? '', /^127\.0\.0\.1:\d+$/);
+  assert.notEqual(seen[0]?.error, '');
 }
 
 test('issue 8 §3 "unauthenticated peers are refused": a wrong pre-shared key', async (ctx) => {
-  await refused(await echo(ctx, { tls: psk(7) }), psk(8));
+  await refused(ctx, psk(7), psk(8));
 });
 
 test('issue 8 §3 "unauthenticated peers are refused": an identity the listener does not know', async (ctx) => {
-  await refused(await echo(ctx, { tls: psk(7) }), psk(7, 'intruder'));
+  await refused(ctx, psk(7), psk(7, 'intruder'));
 });
 
 test('issue 8 §3 "unauthenticated peers are refused": a plain TCP client against a TLS listener', async (ctx) => {
-  await refused(await echo(ctx, { tls: psk(7) }), undefined);
+  await refused(ctx, psk(7), undefined);
 });
 
 test('riodp link §5.3: with certificates both sides authenticate (mutual TLS) and packets flow', async (ctx) => {
@@ -111,7 +125,7 @@ test('riodp link §5.3: with certificates both sides authenticate (mutual TLS) a
 });
 
 test('issue 8 §3 "unauthenticated peers are refused": a client without a certificate', async (ctx) => {
-  const l = await echo(ctx, { tls: { cert: serverCert } });
+  const { l, seen } = await recording(ctx, { tls: { cert: serverCert } });
   const socket = tlsConnect({ host: '127.0.0.1', port: l.port, ca: pem('ca.pem') });
   ctx.after(() => socket.destroy());
   let closed!: (c: LinkClosed) => void;
@@ -120,13 +134,13 @@ test('issue 8 §3 "unauthenticated peers are refused": a client without a certif
   socket.on('error', () => undefined);
   const c = await Promise.race([done, new Promise<null>((r) => socket.once('close', () => { r(null); }))]);
   assert.ok(c === null || c.reasonName === 'lost');
-  for (let i = 0; i < 200 && l.counters().refused === 0; i++) await new Promise((r) => setTimeout(r, 5));
-  assert.equal(l.counters().refused, 1);
-  assert.equal(l.counters().accepted, 0);
+  await refusals(l, 1);
+  assert.deepEqual(l.counters(), { accepted: 0, refused: 1, tlsRefused: 1, tooManyRefused: 0 });
+  assert.deepEqual(seen.map((r) => r.reason), ['tls']);
 });
 
 test('issue 8 §3 "unauthenticated peers are refused": a client certificate from another CA', async (ctx) => {
-  await refused(await echo(ctx, { tls: { cert: serverCert } }), { cert: strangerCert });
+  await refused(ctx, { cert: serverCert }, { cert: strangerCert });
 });
 
 test('riodp link §5.3: the client refuses a server whose certificate does not carry the expected name', async (ctx) => {
@@ -148,15 +162,16 @@ test('riodp link §4.3: closing a listener sends CLOSE normal on every link and 
   assert.equal(l.links().length, 0);
 });
 
-test('issue 8 §3 "a flood does not grow memory without bound": connections over maxConnections are refused and counted', async (ctx) => {
-  const l = await echo(ctx, { maxConnections: 1 });
+test('issue 8 §3 "a flood does not grow memory without bound": connections over maxConnections are refused, counted (tooMany) and reported', async (ctx) => {
+  const { l, seen } = await recording(ctx, { maxConnections: 1 });
   const first = await connect({ port: l.port });
   ctx.after(() => { first.destroy(); });
   const extra = tcpConnect({ host: '127.0.0.1', port: l.port });
   extra.on('error', () => undefined);
   await once(extra, 'close');
-  assert.equal(l.counters().refused, 1);
-  assert.equal(l.counters().accepted, 1);
+  assert.deepEqual(l.counters(), { accepted: 1, refused: 1, tooManyRefused: 1, tlsRefused: 0 });
+  assert.deepEqual(seen.map((r) => [r.reason, r.error]), [['tooMany', 'more than 1 connections at once']]);
+  assert.match(seen[0]?.peer ?? '', /^127\.0\.0\.1:\d+$/);
 });
 
 test('riodp link §4.1: connect resolves only once the peer\'s HELLO has arrived; handlers may be built from the link', async (ctx) => {

@@ -7,6 +7,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
+import type { TLSSocket } from 'node:tls';
 import { nonNegativeInteger, positiveInteger } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters } from '../engine/contract.ts';
@@ -23,15 +24,33 @@ export interface ListenOptions extends LinkOptions {
   readonly tls?: TlsConfig;
   /** Connections open at once, default 64; more are refused (counted in `refused`). */
   readonly maxConnections?: number;
+  /** Called for each connection refused before it became a link (for logs; the counters say how many). */
+  readonly onRefused?: (refusal: ListenerRefusal) => void;
 }
 
-export const LISTENER_COUNTERS = ['accepted', 'refused'] as const;
+/**
+ * Why a listener turned a connection away (§5.1): `tls`, the handshake failed (no or a wrong
+ * key or certificate, not TLS at all, no handshake within the hello timeout); `tooMany`, over
+ * `maxConnections`.
+ */
+export type ListenerRefusalReason = 'tls' | 'tooMany';
+
+export interface ListenerRefusal {
+  readonly reason: ListenerRefusalReason;
+  /** The peer's address:port, `?` for what the socket no longer knows. */
+  readonly peer: string;
+  /** What failed, in Node's words (the TLS error; the connection limit). */
+  readonly error: string;
+}
+
+/** refused = tlsRefused + tooManyRefused. */
+export const LISTENER_COUNTERS = ['accepted', 'refused', 'tlsRefused', 'tooManyRefused'] as const;
 export type ListenerCounters = Counters<(typeof LISTENER_COUNTERS)[number]>;
 
 export interface Listener {
   readonly host: string;
   readonly port: number;
-  /** accepted: links created; refused: connections turned away (failed TLS handshake, too many). */
+  /** accepted: links created; refused: connections turned away, and per reason (failed TLS handshake, too many). */
   counters(): ListenerCounters;
   /** The links of this listener not yet closed. */
   links(): Link[];
@@ -51,6 +70,11 @@ export async function listen(opts: ListenOptions, onLink: (link: Link) => LinkHa
   // Checked here too, so that a bad value fails listen() rather than each connection.
   linkOptions(opts);
   const counters = zeroCounters(LISTENER_COUNTERS);
+  const refuse = (reason: ListenerRefusalReason, peer: string, error: string): void => {
+    counters.refused++;
+    counters[reason === 'tls' ? 'tlsRefused' : 'tooManyRefused']++;
+    opts.onRefused?.({ reason, peer, error });
+  };
   const open = new Set<Link>();
   const accept = (socket: Socket): void => {
     counters.accepted++;
@@ -63,15 +87,20 @@ export async function listen(opts: ListenOptions, onLink: (link: Link) => LinkHa
     server = createServer(accept);
   } else {
     const tls = createTlsServer({ ...serverTlsOptions(opts.tls), handshakeTimeout: opts.helloTimeoutMs ?? 10_000 }, accept);
-    tls.on('tlsClientError', (_err, socket) => {
-      counters.refused++;
+    // A failed handshake may have destroyed both the TLS socket and the TCP socket it wraps
+    // (Node's `_parent`) before `tlsClientError`, and then neither knows its peer any more.
+    const peers = new WeakMap<Socket, string>();
+    tls.on('connection', (tcp: Socket) => { peers.set(tcp, `${tcp.remoteAddress ?? '?'}:${tcp.remotePort ?? '?'}`); });
+    tls.on('tlsClientError', (err, socket) => {
+      const tcp = (socket as TLSSocket & { readonly _parent?: Socket | null })._parent;
+      refuse('tls', (tcp == null ? undefined : peers.get(tcp)) ?? `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, err.message);
       socket.destroy();
     });
     server = tls;
   }
   server.maxConnections = max;
-  server.on('drop', () => {
-    counters.refused++;
+  server.on('drop', (data?: { remoteAddress?: string; remotePort?: number }) => {
+    refuse('tooMany', `${data?.remoteAddress ?? '?'}:${data?.remotePort ?? '?'}`, `more than ${max} connections at once`);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -102,3 +131,4 @@ export async function listen(opts: ListenOptions, onLink: (link: Link) => LinkHa
     },
   };
 }
+

@@ -7,11 +7,10 @@
  * re-encoded the decoded ackID before this shortcut too).
  *
  * Exactness: the codec contract (CONTRIBUTING.md) is that encoding a decoded packet "reproduces
- * the input bit for bit", with two exceptions this module rules out when it records the bytes:
- * - a non-zero pad (Part 6 §2.3 "the pad shall be 0x0000"), accepted by a lenient decode and
- *   written as 0x0000 by the encoder;
- * - a 5-bit ackID (`ackIdBits: 5`), decoded shifted and re-encoded as 6 bits by a link.
- * packet-bytes.prop.test.ts checks the equivalence against the full encoder.
+ * the input bit for bit", a non-zero pad included (lenient decoding keeps it as `rsrvPad`). The
+ * one exception is a link decoding 5-bit ackIDs (`ackIdBits: 5`), whose packets a link
+ * re-encodes with 6: the link records no bytes then (link.ts). packet-bytes.prop.test.ts checks
+ * the equivalence against the full encoder.
  *
  * A driver keeps the record beside the packet (the switch element hands it back with the packet:
  * SwitchPacketInput.wire) and sends it with `Link.sendPacket(packet, wire)`.
@@ -22,10 +21,6 @@
  * are plain objects their receivers treat as immutable (their types are readonly); a caller that
  * changes one in place must not send it with its record.
  */
-import type { SerialPacket } from '../wire/packet.ts';
-import { packetLength } from '../wire/packet.ts';
-import { EARLY_CRC_AT } from '../wire/serial.ts';
-
 /** The serial packet at bytes[start, end) (prefix to pad, no frame header) a packet was decoded from. */
 export class ReceivedBytes {
   constructor(
@@ -35,18 +30,3 @@ export class ReceivedBytes {
   ) {}
 }
 
-/**
- * Whether the encoder writes exactly the bytes `packet` was decoded from (with 6-bit ackIDs), the
- * serial packet ending at `end`: true unless it has a pad (Part 6 §2.3) that is not 0x0000.
- */
-export function reencodesExactly(packet: SerialPacket, bytes: Uint8Array, end: number): boolean {
-  if (((bytes[end - 2] as number) | (bytes[end - 1] as number)) === 0) return true;
-  const n = packetLength(packet);
-  // serial.ts serialLength: CRC(s) then a pad only when they end on a half-word boundary.
-  return (n + 2 + (n > EARLY_CRC_AT ? 2 : 0)) % 4 === 0;
-}
-
-/** The bytes `packet` was decoded from, when they are what the encoder would write for it; else undefined. */
-export function receivedBytes(packet: SerialPacket, bytes: Uint8Array, start: number, end: number): ReceivedBytes | undefined {
-  return reencodesExactly(packet, bytes, end) ? new ReceivedBytes(bytes, start, end) : undefined;
-}

@@ -67,6 +67,7 @@ test('issue 8 §3, riodp link §4.1–§4.2: random bytes instead of a HELLO (an
     const n = t.sw.counters();
     assert.equal(n.linksOpened, 0, 'the junk never opened a link');
     assert.equal(n.malformedFrames, 1, 'the oversize length, counted');
+    assert.equal(n.helloProtocolRefused, 1, 'and the connection refused at its opening (riodp link §4.1)');
     const a = await t.peer(0);
     await t.waitUp(0);
     const c = await t.peer(2);

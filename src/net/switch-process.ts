@@ -21,7 +21,7 @@ import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Time } from '../engine/contract.ts';
 import { WireError } from '../wire/errors.ts';
 import { listen } from './listen.ts';
-import type { Listener } from './listen.ts';
+import type { Listener, ListenerRefusal } from './listen.ts';
 import type { Link, LinkCounters, LinkHandlers, LinkOptions, LinkState } from './link.ts';
 import { makeLogger } from './log.ts';
 import type { Logger } from './log.ts';
@@ -29,14 +29,15 @@ import type { SwitchProcessConfig } from './switch-config.ts';
 import { logSuppressed, logSwitchEvent } from './switch-process-log.ts';
 import { LogLimiter } from './log-limit.ts';
 import { PeerClock } from './peer-clock.ts';
+import type { LogLimitOptions } from './log-limit.ts';
+import { Refusals, helloRefusal } from './switch-refusals.ts';
+import type { PortRefusals, RefusalCounter } from './switch-refusals.ts';
 import { TimerDriver } from './timer-driver.ts';
 import type { TimerDriverOptions } from './timer-driver.ts';
 
 export const SWITCH_PROCESS_COUNTERS = [
-  /** Connections accepted on the ports' listeners. */
+  /** Connections accepted on the ports' listeners (refused ones are counted per reason: switch-refusals.ts). */
   'connections',
-  /** Connections refused because their port already had one. */
-  'busyRefused',
   'linksOpened',
   /** Links that ended with a CLOSE (either side). */
   'linksClosed',
@@ -56,6 +57,8 @@ export interface StartSwitchOptions {
   readonly timers?: Pick<TimerDriverOptions, 'clock' | 'host'>;
   /** Link settings besides maxFrameSize (which the configuration gives). */
   readonly link?: Pick<LinkOptions, 'helloTimeoutMs' | 'closeTimeoutMs' | 'sendBatchBytes'>;
+  /** Bounds of the per-message log lines (log-limit.ts); default 10 lines a second per key. */
+  readonly logLimit?: LogLimitOptions;
 }
 
 /** Where a port listens, once bound (`tcpPort` is the real port when the configuration said 0). */
@@ -78,12 +81,14 @@ export interface SwitchPortState {
   /** The element has frames for this port that wait for the link to drain. */
   readonly waiting: boolean;
   readonly counters: LinkCounters | null;
+  /** Connections refused on this port per reason, and packets with a sourceID it does not accept. */
+  readonly refused: PortRefusals;
 }
 
 export interface RunningSwitch {
   readonly addresses: readonly SwitchAddress[];
   ports(): SwitchPortState[];
-  counters(): Counters<SwitchCounter | SwitchProcessCounter>;
+  counters(): Counters<SwitchCounter | SwitchProcessCounter | RefusalCounter>;
   /** JSON-serialisable: the element's snapshot, the ports, the pending timers, the counters. */
   snapshot(): Record<string, unknown>;
   /** CLOSE `normal` "shutdown" on every link, listeners closed, timers stopped; resolves once every socket is closed. */
@@ -112,19 +117,22 @@ class SwitchProcess implements RunningSwitch {
   /** Port the next pull starts looking from: ports with frames to send take turns. */
   #rr = 0;
   #closing: Promise<void> | null = null;
-  /** Per-packet log lines (a flood of bad frames or spoofed IDs) are bounded (log-limit.ts). */
-  readonly #limit = new LogLimiter();
+  /** Per-packet and per-connection log lines (a flood of bad frames, spoofed IDs, refused handshakes) are bounded (log-limit.ts). */
+  readonly #limit: LogLimiter;
+  readonly #refusals: Refusals;
   readonly #flushLog: NodeJS.Timeout;
   readonly #clock = new PeerClock({ silenceNs: null });
   addresses: readonly SwitchAddress[] = [];
 
-  constructor(element: SwitchElementConfig, log: Logger, timers: StartSwitchOptions['timers']) {
+  constructor(element: SwitchElementConfig, log: Logger, timers: StartSwitchOptions['timers'], logLimit: LogLimitOptions | undefined) {
     this.#element = new SwitchElement(element);
     this.#log = log;
+    this.#limit = new LogLimiter(logLimit);
     // Stops of this process are left out of the element's time (peer-clock.ts, decision NF2).
     if (timers?.clock === undefined) this.#clock.start();
     this.#timers = new TimerDriver<typeof KEY>((_key, input, now) => { this.#input(input as SwitchInput, now); }, { clock: this.#clock, ...timers, unref: true });
     this.#slots = Array.from({ length: element.ports }, (_, port) => ({ port, listener: null, link: null, wanting: false }));
+    this.#refusals = new Refusals(element.ports, log, this.#limit, () => this.#ms());
     this.#flushLog = setInterval(() => { logSuppressed(this.#log, this.#limit, this.#ms()); }, this.#limit.intervalMs).unref();
   }
 
@@ -138,7 +146,16 @@ class SwitchProcess implements RunningSwitch {
       for (const p of config.ports) {
         const slot = this.#slots[p.port] as Slot;
         // forward: packets leave in the bytes they came in (packet-bytes.ts), not re-encoded.
-        const opts = { ...link, forward: true, host: p.listen.host, port: p.listen.port, ...(config.tls === undefined ? {} : { tls: config.tls }), ...(config.maxFrameSize === undefined ? {} : { maxFrameSize: config.maxFrameSize }), ...(config.keepaliveMs === undefined ? {} : { keepaliveMs: config.keepaliveMs }) };
+        const opts = {
+          ...link,
+          forward: true,
+          host: p.listen.host,
+          port: p.listen.port,
+          ...(config.tls === undefined ? {} : { tls: config.tls }),
+          ...(config.maxFrameSize === undefined ? {} : { maxFrameSize: config.maxFrameSize }),
+          ...(config.keepaliveMs === undefined ? {} : { keepaliveMs: config.keepaliveMs }),
+          onRefused: (r: ListenerRefusal) => { this.#refusals.connection(p.port, r.reason, r.peer, r.error); },
+        };
         try {
           slot.listener = await listen(opts, (l) => this.#accept(slot, l));
         } catch (e) {
@@ -166,12 +183,13 @@ class SwitchProcess implements RunningSwitch {
         paused: l?.paused ?? false,
         waiting: s.wanting,
         counters: l?.counters() ?? null,
+        refused: this.#refusals.port(s.port),
       };
     });
   }
 
-  counters(): Counters<SwitchCounter | SwitchProcessCounter> {
-    return { ...this.#element.counters(), ...this.#counters };
+  counters(): Counters<SwitchCounter | SwitchProcessCounter | RefusalCounter> {
+    return { ...this.#element.counters(), ...this.#counters, ...this.#refusals.totals() };
   }
 
   snapshot(): Record<string, unknown> {
@@ -203,9 +221,8 @@ class SwitchProcess implements RunningSwitch {
     this.#counters.connections++;
     const peer = `${link.socket.remoteAddress ?? '?'}:${link.socket.remotePort ?? '?'}`;
     if (slot.link !== null || this.#closing !== null) {
-      this.#counters.busyRefused++;
       const text = this.#closing !== null ? 'shutdown' : `port ${slot.port} is busy`;
-      this.#log.warn({ port: slot.port, peer, reason: text }, 'connection-refused');
+      this.#refusals.connection(slot.port, 'busy', peer, text);
       // After the Link's constructor, which calls this before it has queued its HELLO.
       queueMicrotask(() => { link.close(this.#closing !== null ? 'normal' : 'application', text); });
       return {};
@@ -233,6 +250,11 @@ class SwitchProcess implements RunningSwitch {
       onClose: (c) => {
         slot.link = null;
         slot.wanting = false;
+        // A peer refused at its opening (riodp link §4.1) never was a link of the switch.
+        if (!opened && c.hello !== undefined) {
+          this.#refusals.connection(port, helloRefusal(c.hello), peer, c.text);
+          return;
+        }
         this.#counters[c.reasonName === 'lost' ? 'linksLost' : 'linksClosed']++;
         this.#log[c.reasonName === 'lost' ? 'warn' : 'info']({ port, peer, by: c.by, reason: c.reasonName, text: c.text }, 'link-down');
         if (opened) this.#input({ kind: 'link-down', port });
@@ -318,6 +340,7 @@ class SwitchProcess implements RunningSwitch {
         this.#timers.apply(KEY, o);
         break;
       case 'event':
+        if (o.event.name === 'source-rejected') this.#refusals.source(o.event.port);
         logSwitchEvent(this.#log, o.at, o.event, this.#limit);
         break;
     }
@@ -345,7 +368,7 @@ class SwitchProcess implements RunningSwitch {
  */
 export async function startSwitch(config: SwitchProcessConfig, opts: StartSwitchOptions = {}): Promise<RunningSwitch> {
   const log = opts.logger ?? makeLogger({ level: config.log, name: 'switch' });
-  const sw = new SwitchProcess(config.element, log, opts.timers);
+  const sw = new SwitchProcess(config.element, log, opts.timers, opts.logLimit);
   await sw.start(config, opts.link);
   return sw;
 }

@@ -25,6 +25,25 @@ test('Part 6 §2.2 Table 2-1: on CS24 links the 5-bit ackID is left-justified wi
   }, WireError);
 });
 
+test('Part 6 §2.2 Table 2-1 "ackID[5] set to 0b0": on CS24 links lenient decoding keeps a 1 there as rsrvAckID and encoding writes it back; strict decoding refuses it naming ackID, byte 0 and the table', () => {
+  // ackID field 0b000001 (5-bit ackID 0, ackID[5] 1) → 0x04, VC 0, CRF 0; prio 0, tt 0, ftype 7 → 0x07.
+  const bytes = Uint8Array.of(0x04, 0x07);
+  const h = decodeHeader(bytes, 0, 2, { ackIdBits: 5 });
+  assert.deepEqual(h, { ackID: 0, vc: 0, crf: 0, prio: 0, tt: 0, ftype: 7, rsrvAckID: 1 });
+  const out = new Uint8Array(2);
+  encodeHeader(h, out, 0, 5);
+  assert.deepEqual([...out], [0x04, 0x07]);
+  assert.throws(
+    () => decodeHeader(bytes, 0, 2, { ackIdBits: 5, strict: true }),
+    (e: unknown) => e instanceof WireError && e.code === 'reserved' && e.field === 'ackID' && e.offset === 0 && e.clause === 'Part 6 §2.2 Table 2-1',
+  );
+  // A 0 there is no field at all; with 6-bit ackIDs the bit is ackID's own.
+  assert.equal('rsrvAckID' in decodeHeader(Uint8Array.of(0xf8, 0x07), 0, 2, { ackIdBits: 5 }), false);
+  assert.deepEqual(decodeHeader(bytes, 0, 2), { ackID: 1, vc: 0, crf: 0, prio: 0, tt: 0, ftype: 7 });
+  assert.throws(() => { encodeHeader(h, out, 0, 6); }, (e: unknown) => e instanceof WireError && e.code === 'invalid' && e.field === 'rsrvAckID');
+  assert.throws(() => { encodeHeader({ ...h, rsrvAckID: 2 }, out, 0, 5); }, (e: unknown) => e instanceof WireError && e.code === 'range' && e.field === 'rsrvAckID');
+});
+
 test('Part 3 §2.4: tt 0b00 Dev8, 0b01 Dev16, 0b10 Dev32, 0b11 reserved', () => {
   assert.equal(idBytes(0), 1);
   assert.equal(idBytes(1), 2);

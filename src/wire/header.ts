@@ -14,6 +14,12 @@ export interface PacketHeader {
   readonly prio: number;
   readonly tt: number;
   readonly ftype: number;
+  /**
+   * With 5-bit ackIDs only: ackID[5], the right-most bit of the ackID field, which Part 6 §2.2
+   * Table 2-1 sets to 0b0 on CS24 links. Lenient decoding keeps a 1 here (absent when 0), so that
+   * the packet re-encodes bit for bit; strict decoding refuses it.
+   */
+  readonly rsrvAckID?: number;
 }
 
 /** The prefix and transport fields a packet constructor takes; ackID, VC and CRF default to 0. */
@@ -87,17 +93,41 @@ export function decodeHeader(bytes: Uint8Array, offset: number, end: number, opt
   }
   const tt = (b1 >> 4) & 0x3;
   if (tt === 3) idBytes(tt, offset + 1);
-  return { ackID, vc: (b0 >> 1) & 1, crf: b0 & 1, prio: b1 >> 6, tt, ftype: b1 & 0xf };
+  return keepRsrvAckID({ ackID, vc: (b0 >> 1) & 1, crf: b0 & 1, prio: b1 >> 6, tt, ftype: b1 & 0xf }, b0, opts);
+}
+
+/**
+ * A freshly decoded packet `p` whose first byte is `b0`, with `rsrvAckID` set when a lenient
+ * decode of 5-bit ackIDs found ackID[5] at 1 (strict decoding has refused it already, in
+ * decodeHeader). Every codec's decode passes its result through here, once.
+ */
+export function keepRsrvAckID<P extends PacketHeader>(p: P, b0: number, opts: PacketDecodeOptions): P {
+  if (opts.ackIdBits === 5 && (b0 & 0x04) !== 0) (p as { rsrvAckID?: number }).rsrvAckID = 1;
+  return p;
+}
+
+/**
+ * `fields` (a packet's raw fields, rebuilt by its format's `…ToFields`) with the `rsrvAckID` of
+ * the packet `p` they came from, which raw fields do not carry: what an encoder writes the prefix from.
+ */
+export function withRsrvAckID<H extends PacketHeader>(fields: H, p: PacketHeader): H {
+  return p.rsrvAckID === undefined ? fields : { ...fields, rsrvAckID: p.rsrvAckID };
 }
 
 export function encodeHeader(h: PacketHeader, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6 = 6): void {
   checkRange(h.ackID, ackIdBits, 'ackID', CLAUSE_PREFIX);
+  const rsrvAckID = h.rsrvAckID ?? 0;
+  if (rsrvAckID !== 0) {
+    checkRange(rsrvAckID, 1, 'rsrvAckID', CLAUSE_PREFIX);
+    // With 6-bit ackIDs the bit is ackID's own: there is no reserved bit to carry.
+    if (ackIdBits === 6) throw new WireError(WireErrorCode.invalid, 'rsrvAckID', offset, CLAUSE_PREFIX, 'ackID[5] is reserved only with 5-bit ackIDs (CS24 links)');
+  }
   checkRange(h.vc, 1, 'vc', CLAUSE_PREFIX);
   checkRange(h.crf, 1, 'crf', CLAUSE_PREFIX);
   checkRange(h.prio, 2, 'prio', CLAUSE_PREFIX);
   checkRange(h.ftype, 4, 'ftype', CLAUSE_PREFIX);
   idBytes(h.tt);
-  const ack = ackIdBits === 5 ? h.ackID << 1 : h.ackID;
+  const ack = ackIdBits === 5 ? (h.ackID << 1) | rsrvAckID : h.ackID;
   bytes[offset] = (ack << 2) | (h.vc << 1) | h.crf;
   bytes[offset + 1] = (h.prio << 6) | (h.tt << 4) | h.ftype;
 }

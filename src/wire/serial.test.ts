@@ -99,6 +99,32 @@ test('Part 6 §2.4.1: strict decoding rejects a non-zero pad', () => {
   assert.doesNotThrow(() => decodeSerial(rawCodec, out, 0, out.length));
 });
 
+test('Part 6 §2.3 "a two byte pad of all logic 0s": lenient decoding keeps a non-zero pad as rsrvPad and encoding writes it back; strict decoding refuses it naming pad, its byte and the clause', () => {
+  // raw(12): 12 logical bytes + CRC = 14, padded to 16: the pad is bytes 14–15.
+  const out = frame(raw(12));
+  out[14] = 0xbe;
+  out[15] = 0xef;
+  const p = decodeSerial(rawCodec, out, 0, out.length);
+  assert.equal(p.rsrvPad, 0xbeef);
+  // Wire order in the JSON form: the CRC, then the pad.
+  assert.deepEqual(Object.keys(p).slice(-2), ['crc', 'rsrvPad']);
+  const again = new Uint8Array(16);
+  assert.equal(encodeSerial(rawCodec, p, again, 0), 16);
+  assert.deepEqual([...again], [...out]);
+  assert.throws(
+    () => decodeSerial(rawCodec, out, 0, out.length, { strict: true }),
+    (e: unknown) => e instanceof WireError && e.code === 'reserved' && e.field === 'pad' && e.offset === 14 && e.clause === 'Part 6 §2.3',
+  );
+  assert.equal('rsrvPad' in decodeSerial(rawCodec, frame(raw(12)), 0, 16), false, 'a 0x0000 pad is no field');
+});
+
+test('Part 6 §2.3: only a packet with a pad can carry rsrvPad; its range is 16 bits', () => {
+  // raw(14): 14 logical bytes + CRC = 16, a 32-bit boundary: no pad.
+  assert.throws(() => encodeSerial(rawCodec, { ...raw(14), rsrvPad: 1 } as RawPacket, new Uint8Array(16), 0), (e: unknown) => e instanceof WireError && e.code === 'invalid' && e.field === 'rsrvPad');
+  assert.throws(() => encodeSerial(rawCodec, { ...raw(12), rsrvPad: 0x10000 } as RawPacket, new Uint8Array(16), 0), (e: unknown) => e instanceof WireError && e.code === 'range' && e.field === 'rsrvPad');
+  assert.equal(encodeSerial(rawCodec, { ...raw(14), rsrvPad: 0 } as RawPacket, new Uint8Array(16), 0), 16);
+});
+
 test('Part 6 §2.3: no 84-byte frame holds an odd number of half-words: 4 bytes past the pad are not ignored', () => {
   // raw(78): 39 half-words (odd), + CRC = 80 bytes, no pad; 82 logical bytes would take 88.
   const out = new Uint8Array(84);

@@ -1,5 +1,5 @@
 import { crc16Packet, crc16Split, crc16Update } from './crc16.ts';
-import { WireError, WireErrorCode, need } from './errors.ts';
+import { WireError, WireErrorCode, checkRange, need } from './errors.ts';
 import type { LogicalCodec } from './codec.ts';
 import type { PacketDecodeOptions, PacketHeader } from './header.ts';
 
@@ -21,6 +21,12 @@ export interface SerialFields {
   readonly crc: number;
   /** The CRC inserted after byte 80 of packets longer than 80 bytes. */
   readonly earlyCrc?: number;
+  /**
+   * The pad's value when it is not 0x0000 (Part 6 §2.3 "a two byte pad of all logic 0s"): kept by
+   * lenient decoding, absent otherwise, so that the packet re-encodes bit for bit; strict
+   * decoding refuses it. The pad is outside both CRCs, so nothing else tells it.
+   */
+  readonly rsrvPad?: number;
 }
 
 /** Bytes on the wire for a logical packet of `n` bytes: CRC(s) plus pad to 32 bits. */
@@ -75,10 +81,11 @@ export function decodeSerial<P extends PacketHeader>(
   const c = crc16Packet(bytes, offset, crcAt);
   const crc = ((bytes[crcAt] as number) << 8) | (bytes[crcAt + 1] as number);
   if (c !== crc) throw crcError('crc', crcAt, crc, c);
-  checkPad(bytes, crcAt + 2, end, opts);
+  const pad = padOf(bytes, crcAt + 2, end, opts);
   // The codec's result is a fresh object owned by this call: extend it rather than copy it.
-  const framed = codec.decode(bytes, offset, crcAt, opts) as P & { crc: number };
+  const framed = codec.decode(bytes, offset, crcAt, opts) as P & { crc: number; rsrvPad?: number };
   framed.crc = crc;
+  if (pad !== 0) framed.rsrvPad = pad;
   return framed;
 }
 
@@ -115,7 +122,7 @@ function decodeSplit<P extends PacketHeader>(
   const crcAt = offset + n + 2;
   const crc = ((bytes[crcAt] as number) << 8) | (bytes[crcAt + 1] as number);
   if ((crcs & 0xffff) !== crc) throw crcError('crc', crcAt, crc, crcs & 0xffff);
-  checkPad(bytes, crcAt + 2, end, opts);
+  const pad = padOf(bytes, crcAt + 2, end, opts);
   let packet: P;
   try {
     packet = codec.decode(s, pos, pos + n, opts);
@@ -129,16 +136,19 @@ function decodeSplit<P extends PacketHeader>(
   }
   // Claimed only now: a failed decode leaves no view behind, so its bytes can be reused.
   slabUsed = pos + n;
-  const framed = packet as P & { crc: number; earlyCrc: number };
+  const framed = packet as P & { crc: number; earlyCrc: number; rsrvPad?: number };
   framed.crc = crc;
   framed.earlyCrc = earlyCrc;
+  if (pad !== 0) framed.rsrvPad = pad;
   return framed;
 }
 
-function checkPad(bytes: Uint8Array, padAt: number, end: number, opts: PacketDecodeOptions): void {
-  if (padAt < end && opts.strict && ((bytes[padAt] as number) | (bytes[padAt + 1] as number)) !== 0) {
-    throw new WireError(WireErrorCode.reserved, 'pad', padAt, CLAUSE_LEN, 'the pad shall be 0x0000');
-  }
+/** The pad's value (0 without a pad); strict decoding refuses any but 0x0000. */
+function padOf(bytes: Uint8Array, padAt: number, end: number, opts: PacketDecodeOptions): number {
+  if (padAt >= end) return 0;
+  const pad = ((bytes[padAt] as number) << 8) | (bytes[padAt + 1] as number);
+  if (pad !== 0 && opts.strict) throw new WireError(WireErrorCode.reserved, 'pad', padAt, CLAUSE_LEN, 'the pad shall be 0x0000');
+  return pad;
 }
 
 function crcError(field: 'crc' | 'earlyCrc', at: number, found: number, computed: number): WireError {
@@ -146,7 +156,11 @@ function crcError(field: 'crc' | 'earlyCrc', at: number, found: number, computed
   return new WireError(WireErrorCode.crc, field, at, CLAUSE_CRC, `${what} 0x${hex4(found)}, computed 0x${hex4(computed)}`);
 }
 
-/** Writes the packet with its CRC(s) and pad at `offset`; returns the offset after the pad. */
+/**
+ * Writes the packet with its CRC(s) and pad at `offset`; returns the offset after the pad. The
+ * pad is 0x0000 unless the packet carries `rsrvPad` (SerialFields: a lenient decode's), which
+ * only a packet with a pad can.
+ */
 export function encodeSerial<P extends PacketHeader>(
   codec: LogicalCodec<P>,
   packet: P,
@@ -158,6 +172,12 @@ export function encodeSerial<P extends PacketHeader>(
   const total = serialLength(n);
   if (total > MAX_SERIAL_PACKET) {
     throw new WireError(WireErrorCode.invalid, 'length', offset, CLAUSE_MAX, `${total} bytes exceeds 284`);
+  }
+  // Decoded packets carry it whatever their static type (SerialPacket is a Packet).
+  const pad = (packet as { readonly rsrvPad?: number }).rsrvPad ?? 0;
+  if (pad !== 0) {
+    checkRange(pad, 16, 'rsrvPad', CLAUSE_LEN, offset);
+    if (total === n + 2 + (n > EARLY_CRC_AT ? 2 : 0)) throw new WireError(WireErrorCode.invalid, 'rsrvPad', offset + total, CLAUSE_LEN, 'this packet has no pad: its CRC ends on a 32-bit boundary');
   }
   if (bytes.length < offset + total) {
     throw new WireError(WireErrorCode.range, 'buffer', offset, CLAUSE_LEN, `needs ${total} bytes`);
@@ -181,7 +201,10 @@ export function encodeSerial<P extends PacketHeader>(
   }
   bytes[crcAt] = c >> 8;
   bytes[crcAt + 1] = c & 0xff;
-  for (let i = crcAt + 2; i < offset + total; i++) bytes[i] = 0;
+  if (crcAt + 2 < offset + total) {
+    bytes[crcAt + 2] = pad >> 8;
+    bytes[crcAt + 3] = pad & 0xff;
+  }
   return offset + total;
 }
 

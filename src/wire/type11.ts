@@ -1,5 +1,5 @@
 import { WireError, WireErrorCode, checkRange, checkRoom, fail, need } from './errors.ts';
-import { afterIds, decodeHeader, encodeTransport, idBytes, isDev8Prefix, readId } from './header.ts';
+import { afterIds, decodeHeader, encodeTransport, idBytes, isDev8Prefix, keepRsrvAckID, readId, withRsrvAckID } from './header.ts';
 import type { PacketArgs, PacketDecodeOptions, PacketHeader } from './header.ts';
 import type { LogicalCodec } from './codec.ts';
 
@@ -141,7 +141,7 @@ export function decodeType11(bytes: Uint8Array, offset: number, end: number, opt
     payload: bytes.subarray(at + FIXED, end),
   });
   if (opts.strict) checkType11(p, at);
-  return p;
+  return keepRsrvAckID(p, bytes[offset] as number, opts);
 }
 
 /**
@@ -171,7 +171,7 @@ export function checkType11(p: Type11Packet, at: number): void {
 export function encodeType11(p: Type11Packet, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6 = 6): number {
   const f = type11ToFields(p);
   checkRoom(bytes, offset, type11Length(p), CLAUSE_T11_FIGURE);
-  const at = encodeTransport(f, f.destinationID, f.sourceID, bytes, offset, ackIdBits);
+  const at = encodeTransport(withRsrvAckID(f, p), f.destinationID, f.sourceID, bytes, offset, ackIdBits);
   bytes[at] = (f.msglen << 4) | f.ssize;
   bytes[at + 1] = (f.letter << 6) | (f.mbox << 4) | f.msgsegXmbox;
   bytes.set(f.payload, at + FIXED);

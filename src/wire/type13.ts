@@ -1,5 +1,5 @@
 import { WireError, WireErrorCode, checkRange, checkRoom, fail, need } from './errors.ts';
-import { afterIds, decodeHeader, encodeTransport, idBytes, isDev8Prefix, readId } from './header.ts';
+import { afterIds, decodeHeader, encodeTransport, idBytes, isDev8Prefix, keepRsrvAckID, readId, withRsrvAckID } from './header.ts';
 import type { PacketArgs, PacketDecodeOptions, PacketHeader } from './header.ts';
 import type { LogicalCodec } from './codec.ts';
 import type { Type11Packet } from './type11.ts';
@@ -146,7 +146,7 @@ export function decodeType13(bytes: Uint8Array, offset: number, end: number, opt
     payload: bytes.subarray(at + FIXED, end),
   });
   if (opts.strict) checkType13(p, at);
-  return p;
+  return keepRsrvAckID(p, bytes[offset] as number, opts);
 }
 
 /**
@@ -188,7 +188,7 @@ function bin4(v: number): string {
 export function encodeType13(p: Type13Packet, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6 = 6): number {
   const f = type13ToFields(p);
   checkRoom(bytes, offset, type13Length(p), CLAUSE_T13_FIGURE);
-  const at = encodeTransport(f, f.destinationID, f.sourceID, bytes, offset, ackIdBits);
+  const at = encodeTransport(withRsrvAckID(f, p), f.destinationID, f.sourceID, bytes, offset, ackIdBits);
   bytes[at] = (f.transaction << 4) | f.status;
   bytes[at + 1] = f.target;
   bytes.set(f.payload, at + FIXED);

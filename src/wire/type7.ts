@@ -1,5 +1,5 @@
 import { WireError, WireErrorCode, checkRange, checkRoom, need } from './errors.ts';
-import { PREFIX_BYTES, decodeHeader, encodeTransport, idBytes, isDev8Prefix, readId } from './header.ts';
+import { PREFIX_BYTES, decodeHeader, encodeTransport, idBytes, isDev8Prefix, keepRsrvAckID, readId } from './header.ts';
 import type { PacketDecodeOptions, PacketHeader } from './header.ts';
 import type { LogicalCodec } from './codec.ts';
 import { CLAUSE_FLOW_ID, ccpPrioCrf, flowIdCode, flowIdLabel } from './flow-id.ts';
@@ -137,9 +137,10 @@ export function decodeType7(bytes: Uint8Array, offset: number, end: number, opts
   const command = entry[0];
   const soc = b1 & 1;
   // Two literals rather than a spread: one allocation, and `seq` only where Table 3-2 has a Y.
-  return entry[1]
+  const p: Type7Packet = entry[1]
     ? { ackID, vc, crf, prio, tt, ftype: FTYPE_FLOW_CONTROL, destinationID, tgtdestinationID, xonXoff, fam, command, seq: fam & 1, flowIDCode, flowID, soc, rsrv }
     : { ackID, vc, crf, prio, tt, ftype: FTYPE_FLOW_CONTROL, destinationID, tgtdestinationID, xonXoff, fam, command, flowIDCode, flowID, soc, rsrv };
+  return keepRsrvAckID(p, bytes[offset] as number, opts);
 }
 
 /** Checks the labels (command, seq, flowID) against the raw fields the encoder writes. */

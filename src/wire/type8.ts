@@ -1,5 +1,5 @@
 import { WireError, WireErrorCode, checkRange, checkRoom, fail, need } from './errors.ts';
-import { afterIds, decodeHeader, encodeTransport, idBytes, isDev8Prefix, readId } from './header.ts';
+import { afterIds, decodeHeader, encodeTransport, idBytes, isDev8Prefix, keepRsrvAckID, readId, withRsrvAckID } from './header.ts';
 import type { PacketDecodeOptions, PacketHeader } from './header.ts';
 import type { LogicalCodec } from './codec.ts';
 
@@ -274,7 +274,7 @@ export function decodeType8(bytes: Uint8Array, offset: number, end: number, opts
     payload: bytes.subarray(at + FIXED, end),
   });
   if (opts.strict) checkType8(p, at);
-  return p;
+  return keepRsrvAckID(p, bytes[offset] as number, opts);
 }
 
 /**
@@ -328,7 +328,7 @@ function bin4(v: number): string {
 export function encodeType8(p: Type8Packet, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6 = 6): number {
   const f = type8ToFields(p);
   checkRoom(bytes, offset, type8Length(p), CLAUSE_T8_HOP);
-  const at = encodeTransport(f, f.destinationID, f.sourceID, bytes, offset, ackIdBits);
+  const at = encodeTransport(withRsrvAckID(f, p), f.destinationID, f.sourceID, bytes, offset, ackIdBits);
   bytes[at] = (f.transaction << 4) | f.sizeOrStatus;
   bytes[at + 1] = f.tid;
   bytes[at + 2] = f.hopCount;

@@ -1,5 +1,5 @@
 import { WireError, WireErrorCode, checkRange, checkRoom, fail, need } from './errors.ts';
-import { PREFIX_BYTES, decodeHeader, encodeTransport, idBytes, readId } from './header.ts';
+import { PREFIX_BYTES, decodeHeader, encodeTransport, idBytes, keepRsrvAckID, readId } from './header.ts';
 import type { PacketDecodeOptions } from './header.ts';
 import type { LogicalCodec } from './codec.ts';
 import { CLAUSE_OPERAND, CLAUSE_TM_OP, sameLabel, tmClause, tmMessage, tmOpName, tmOperand } from './type9-tm.ts';
@@ -74,6 +74,11 @@ function tmStrict(at: number, flags: number, b0: number, m: TmMessage, operand: 
 }
 
 export function decodeType9(bytes: Uint8Array, offset: number, end: number, opts: PacketDecodeOptions = {}): Type9Packet {
+  const p = decodeFields(bytes, offset, end, opts);
+  return opts.ackIdBits === 5 ? keepRsrvAckID(p, bytes[offset] as number, opts) : p;
+}
+
+function decodeFields(bytes: Uint8Array, offset: number, end: number, opts: PacketDecodeOptions): Type9Packet {
   need(end, offset, PREFIX_BYTES, 'prefix', CLAUSE);
   // The prefix is read inline rather than through decodeHeader to keep the hot path at two
   // allocations (result and payload view); decodeHeader still reports the errors it owns.
