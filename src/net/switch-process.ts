@@ -13,8 +13,13 @@
  * - Element outputs are applied in the order the element produced them, across inputs: a link
  *   resumed while outputs are being applied delivers its held frames as new inputs whose outputs
  *   queue behind the ones still to apply.
+ * - Fair share between the input ports (input-share.ts, issue 16 item 3): a link that has
+ *   delivered its quantum of frames in a round stops after that frame and is resumed in the next
+ *   round, on the event loop's next turn. A link is read only while neither the element
+ *   (backpressure, `held`) nor its share stops it; each resumes it only when the other does not
+ *   stop it.
  */
-import type { SwitchElementConfig, SwitchInput, SwitchOutput } from '../node/switch/element.ts';
+import type { SwitchInput, SwitchOutput } from '../node/switch/element.ts';
 import { SwitchElement } from '../node/switch/element.ts';
 import type { SwitchElementCounter as SwitchCounter } from '../node/switch/element.ts';
 import { zeroCounters } from '../engine/contract.ts';
@@ -26,6 +31,7 @@ import type { Link, LinkCounters, LinkHandlers, LinkOptions, LinkState } from '.
 import { makeLogger } from './log.ts';
 import type { Logger } from './log.ts';
 import type { SwitchProcessConfig } from './switch-config.ts';
+import { InputShare } from './input-share.ts';
 import { logSuppressed, logSwitchEvent } from './switch-process-log.ts';
 import { LogLimiter } from './log-limit.ts';
 import { TimerDriver } from './timer-driver.ts';
@@ -45,6 +51,8 @@ export const SWITCH_PROCESS_COUNTERS = [
   'malformedFrames',
   /** Frames the element answered a pull with that the link could not take or encode. */
   'sendErrors',
+  /** Times a port's link was stopped at the end of its quantum, until the next round (fair share). */
+  'shareStops',
 ] as const;
 export type SwitchProcessCounter = (typeof SWITCH_PROCESS_COUNTERS)[number];
 
@@ -74,6 +82,10 @@ export interface SwitchPortState {
   readonly peer: string | null;
   /** Reading of the link stopped by the element (backpressure). */
   readonly paused: boolean;
+  /** Reading of the link stopped until the next round: it delivered its quantum (fair share). */
+  readonly yielded: boolean;
+  /** Times the port's links were stopped at the end of their quantum (fair share). */
+  readonly shareStops: number;
   /** The element has frames for this port that wait for the link to drain. */
   readonly waiting: boolean;
   readonly counters: LinkCounters | null;
@@ -95,6 +107,8 @@ interface Slot {
   link: Link | null;
   /** The element said `ready` and has not answered a pull with `idle` since. */
   wanting: boolean;
+  /** The element said `input-paused` and not `input-resumed` since (backpressure). */
+  held: boolean;
 }
 
 const KEY = 'switch';
@@ -111,16 +125,22 @@ class SwitchProcess implements RunningSwitch {
   /** Port the next pull starts looking from: ports with frames to send take turns. */
   #rr = 0;
   #closing: Promise<void> | null = null;
+  /** The fair share between the input ports; null when the configuration turns it off. */
+  readonly #share: InputShare | null;
+  #roundDue = false;
+  readonly #round = (): void => { this.#nextRound(); };
   /** Per-packet log lines (a flood of bad frames or spoofed IDs) are bounded (log-limit.ts). */
   readonly #limit = new LogLimiter();
   readonly #flushLog: NodeJS.Timeout;
   addresses: readonly SwitchAddress[] = [];
 
-  constructor(element: SwitchElementConfig, log: Logger, timers: StartSwitchOptions['timers']) {
+  constructor(config: SwitchProcessConfig, log: Logger, timers: StartSwitchOptions['timers']) {
+    const element = config.element;
     this.#element = new SwitchElement(element);
     this.#log = log;
     this.#timers = new TimerDriver<typeof KEY>((_key, input, now) => { this.#input(input as SwitchInput, now); }, { ...timers, unref: true });
-    this.#slots = Array.from({ length: element.ports }, (_, port) => ({ port, listener: null, link: null, wanting: false }));
+    this.#slots = Array.from({ length: element.ports }, (_, port) => ({ port, listener: null, link: null, wanting: false, held: false }));
+    this.#share = config.fairShare === null ? null : new InputShare(element.ports, config.fairShare.quantum);
     this.#flushLog = setInterval(() => { logSuppressed(this.#log, this.#limit, this.#ms()); }, this.#limit.intervalMs).unref();
   }
 
@@ -159,7 +179,9 @@ class SwitchProcess implements RunningSwitch {
         address,
         link: l?.state ?? 'none',
         peer: l === null ? null : `${l.socket.remoteAddress ?? '?'}:${l.socket.remotePort ?? '?'}`,
-        paused: l?.paused ?? false,
+        paused: l === null ? false : s.held,
+        yielded: l === null ? false : this.#share?.isStopped(s.port) ?? false,
+        shareStops: this.#share?.stops(s.port) ?? 0,
         waiting: s.wanting,
         counters: l?.counters() ?? null,
       };
@@ -205,6 +227,8 @@ class SwitchProcess implements RunningSwitch {
       return {};
     }
     slot.link = link;
+    slot.held = false;
+    this.#share?.reset(slot.port);
     let opened = false;
     const port = slot.port;
     return {
@@ -215,6 +239,8 @@ class SwitchProcess implements RunningSwitch {
         this.#input({ kind: 'link-up', port });
       },
       // octets: the frame body, which is serialPacketLength(packet) for a packet that decoded.
+      // Every frame counts against the port's share, whatever its kind (malformed, undefined ones too).
+      onFrame: () => { this.#took(slot); },
       onPacket: (packet, octets, wire) => { this.#input(wire === undefined ? { kind: 'packet', port, packet, octets } : { kind: 'packet', port, packet, octets, wire }); },
       onSymbol: (symbol) => { this.#input({ kind: 'symbol', port, symbol }); },
       onDrain: () => { if (slot.wanting) this.#run(); },
@@ -227,11 +253,35 @@ class SwitchProcess implements RunningSwitch {
       onClose: (c) => {
         slot.link = null;
         slot.wanting = false;
+        slot.held = false;
+        this.#share?.reset(port);
         this.#counters[c.reasonName === 'lost' ? 'linksLost' : 'linksClosed']++;
         this.#log[c.reasonName === 'lost' ? 'warn' : 'info']({ port, peer, by: c.by, reason: c.reasonName, text: c.text }, 'link-down');
         if (opened) this.#input({ kind: 'link-down', port });
       },
     };
+  }
+
+  // ---- Fair share -------------------------------------------------------------------------------
+
+  /** A frame `slot`'s link read: at the end of its quantum the link stops, after this frame, until the next round. */
+  #took(slot: Slot): void {
+    if (this.#share === null || !this.#share.took(slot.port)) return;
+    this.#counters.shareStops++;
+    slot.link?.pause();
+    if (this.#roundDue) return;
+    this.#roundDue = true;
+    // After the poll phase of this turn of the event loop: the other sockets are read first.
+    setImmediate(this.#round);
+  }
+
+  /** A new round: the links stopped at their quantum read again, in turn, unless the element holds them. */
+  #nextRound(): void {
+    this.#roundDue = false;
+    for (const port of (this.#share as InputShare).round()) {
+      const s = this.#slots[port] as Slot;
+      if (!s.held) s.link?.resume();
+    }
   }
 
   // ---- The element ------------------------------------------------------------------------------
@@ -243,7 +293,7 @@ class SwitchProcess implements RunningSwitch {
   #input(input: SwitchInput, now: Time = this.#timers.now()): void {
     const out = this.#element.handle(input, now);
     for (const o of out) {
-      if (o.kind === 'input-paused') this.#slots[o.port]?.link?.pause();
+      if (o.kind === 'input-paused') this.#pause(o.port);
       else this.#queue.push(o);
     }
     this.#run(now);
@@ -303,11 +353,16 @@ class SwitchProcess implements RunningSwitch {
         this.#send(o.port, (l) => l.sendSymbol(o.symbol.symbol));
         break;
       case 'input-paused':
-        this.#slots[o.port]?.link?.pause();
+        this.#pause(o.port);
         break;
-      case 'input-resumed':
-        this.#slots[o.port]?.link?.resume();
+      case 'input-resumed': {
+        const s = this.#slots[o.port];
+        if (s === undefined) break;
+        s.held = false;
+        // A link stopped at its quantum waits for the next round (#nextRound) all the same.
+        if (this.#share?.isStopped(o.port) !== true) s.link?.resume();
         break;
+      }
       case 'timer':
         this.#timers.apply(KEY, o);
         break;
@@ -315,6 +370,13 @@ class SwitchProcess implements RunningSwitch {
         logSwitchEvent(this.#log, o.at, o.event, this.#limit);
         break;
     }
+  }
+
+  #pause(port: number): void {
+    const s = this.#slots[port];
+    if (s === undefined) return;
+    s.held = true;
+    s.link?.pause();
   }
 
   #send(port: number, send: (l: Link) => boolean): void {
@@ -339,7 +401,7 @@ class SwitchProcess implements RunningSwitch {
  */
 export async function startSwitch(config: SwitchProcessConfig, opts: StartSwitchOptions = {}): Promise<RunningSwitch> {
   const log = opts.logger ?? makeLogger({ level: config.log, name: 'switch' });
-  const sw = new SwitchProcess(config.element, log, opts.timers);
+  const sw = new SwitchProcess(config, log, opts.timers);
   await sw.start(config, opts.link);
   return sw;
 }
