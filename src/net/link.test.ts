@@ -331,6 +331,24 @@ test('riodp link §4.4: pause() stops delivery at a frame boundary and keeps the
   assert.deepEqual(t.rec.packets.map((p) => p.ftype === 10 && p.info), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 });
 
+test('riodp link §4.4, issue 16 item 3: onFrame sees every frame after the HELLO, of any kind, before its handler; a pause there stops delivery after that frame', async (ctx) => {
+  const t = await linkAndRaw(ctx);
+  t.rec.onFrame = (): void => {
+    t.rec.events.push('frame');
+    if (t.rec.events.filter((e) => e === 'frame').length === 3) t.link.pause();
+  };
+  const reserved: Frame = { kind: 0x7e, kindName: 'RESERVED', body: new Uint8Array(5) };
+  t.raw.write(bytesOf(helloFrame(), reserved, helloFrame(), packetFrame(doorbell(1)), packetFrame(doorbell(2))));
+  await until(() => t.rec.packets.length === 1, 'the first packet');
+  await new Promise((r) => setTimeout(r, 30));
+  // The reserved kind and the second HELLO count; the first HELLO opens the link and does not.
+  assert.deepEqual(t.rec.events, ['open 1', 'frame', 'frame', 'malformed invalid kind', 'frame']);
+  assert.equal(t.rec.packets.length, 1);
+  t.link.resume();
+  await until(() => t.rec.packets.length === 2, 'the second packet');
+  assert.deepEqual(t.rec.events.slice(5), ['frame']);
+});
+
 test('riodp link §4.3: a CLOSE frame as the first frame is the peer closing, not a protocol error', async (ctx) => {
   const t = await linkAndRaw(ctx);
   t.raw.write(bytesOf(closeFrame(CLOSE_REASON.normal, 'going away')));

@@ -56,6 +56,12 @@ export interface LinkHandlers {
   /** The peer's HELLO arrived with a version this link speaks. */
   onOpen?(version: number): void;
   /**
+   * A whole frame arrived on the open link, before the handler of its kind (if any: a frame of a
+   * kind this version does not define has none) is called: what a reader that shares its time
+   * between links counts. `pause()` here stops delivery after this frame.
+   */
+  onFrame?(): void;
+  /**
    * `octets`: the serial packet's bytes on the wire (the frame body), CRC(s) and pad included.
    * `wire`: with LinkOptions.forward, the bytes it arrived in when the encoder would write the
    * same (packet-bytes.ts), for `sendPacket(packet, wire)` of any link.
@@ -277,6 +283,7 @@ export class Link {
   #frame(bytes: Uint8Array, offset: number, end: number): boolean {
     this.#counters.framesIn++;
     if (this.#state !== 'hello' && this.#state !== 'open') return false;
+    if (this.#state === 'open') this.#handlers.onFrame?.();
     let f: DecodedFrame;
     try {
       f = decodeFrame(bytes, offset, end, this.#decode);

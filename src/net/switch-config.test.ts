@@ -128,3 +128,18 @@ test('riodp switch config: a file that is missing or not YAML is refused in one 
   assert.throws(() => loadSwitchConfig(join(dir, 'none.yaml')), (e: unknown) => e instanceof SwitchConfigError && /^cannot read .*none\.yaml \(ENOENT\)$/.test(e.message));
   assert.throws(() => loadSwitchConfig(join(dir, 'bad.yaml')), (e: unknown) => e instanceof SwitchConfigError && /^not YAML: /.test(e.message) && !e.message.includes('\n'));
 });
+
+test('riodp switch config, issue 16 item 3 (decisions SW9, SP16): each port gets a maintenance budget (64 at once, one every 100 000 ns) and a fair share of 64 frames a round unless the file says; null turns either off', () => {
+  const d = parseSwitchConfig(BASE);
+  assert.deepEqual([d.element.maintenanceBudget, d.fairShare], [{ burst: 64, interval: 100_000 }, { quantum: 64 }]);
+  const set = parseSwitchConfig({ ...BASE, maintenanceBudget: { burst: 8, interval: 1_000_000 }, fairShare: { quantum: 16 } });
+  assert.deepEqual([set.element.maintenanceBudget, set.fairShare], [{ burst: 8, interval: 1_000_000 }, { quantum: 16 }]);
+  const off = parseSwitchConfig({ ...BASE, maintenanceBudget: null, fairShare: null });
+  assert.deepEqual([off.element.maintenanceBudget, off.fairShare], [null, null]);
+  assert.deepEqual(refusal({ ...BASE, maintenanceBudget: { burst: 0, interval: 0 }, fairShare: { quantum: 0 } }), [
+    'maintenanceBudget.burst: expected an integer 1..1048576',
+    'maintenanceBudget.interval: expected an integer >= 1',
+    'fairShare.quantum: expected an integer 1..65536',
+  ]);
+  assert.deepEqual(refusal({ ...BASE, maintenanceBudget: 5, fairShare: 64 }), ['maintenanceBudget: expected a maintenance budget {burst, interval} or null', 'fairShare: expected fair share settings {quantum} or null']);
+});

@@ -21,6 +21,21 @@ import type { LogLevel } from './log.ts';
 import { checkSecurity } from './security.ts';
 import type { TlsConfig } from './security.ts';
 
+/**
+ * `riodp switch`'s maintenance budget per port when the file gives none: 10 000 requests a second
+ * (one every 100 µs, in ns), 64 at once (docs/fabric-switch.md "Fair share").
+ */
+export const FABRIC_MAINTENANCE_BUDGET = { burst: 64, interval: 100_000 } as const;
+
+/** Frames each input port may deliver per round of the fair share (src/net/input-share.ts) when the file gives none. */
+export const DEFAULT_FAIR_QUANTUM = 64;
+
+/** The fair share between the input ports (src/net/input-share.ts). */
+export interface FairShareSetting {
+  /** Frames each port may deliver per round. */
+  readonly quantum: number;
+}
+
 export interface SwitchListenSetting {
   readonly host: string;
   /** 0: an ephemeral port (tests); `RunningSwitch.addresses` tells which. */
@@ -42,6 +57,8 @@ export interface SwitchProcessConfig {
   readonly maxFrameSize?: number;
   /** Status symbol on an idle link after this many ms (keepalive.ts); 0 sends none. */
   readonly keepaliveMs?: number;
+  /** Null: off (each link is read as fast as it delivers). */
+  readonly fairShare: FairShareSetting | null;
   readonly log: LogLevel;
 }
 
@@ -101,6 +118,7 @@ const schema = z.strictObject({
   tls: tls.optional(),
   maxFrameSize: int(MIN_MAX_FRAME_SIZE, MAX_MAX_FRAME_SIZE).optional(),
   keepaliveMs: int(0, 60_000).optional(),
+  fairShare: z.strictObject({ quantum: int(1, 1 << 16) }, { error: expecting('fair share settings {quantum} or null') }).nullable().default({ quantum: DEFAULT_FAIR_QUANTUM }),
   log: oneOf(LOG_LEVELS).default('info'),
 }, { error: expecting('a mapping of switch settings') }).superRefine((c, ctx) => { checkSwitchSettings(c, ctx); });
 type SchemaOut = z.infer<typeof schema>;
@@ -211,6 +229,9 @@ function toElement(c: SchemaOut): SwitchElementConfig {
   const out = cfg.outputBuffer;
   const packets = out?.packets ?? DEFAULT_OUTPUT_PACKETS;
   if (out?.reservePerPriority === undefined && !isInputQueued(c.queueing ?? 'output-queued')) cfg.outputBuffer = { packets, reservePerPriority: packets > 3 ? 1 : 0 };
+  // A peer on a TCP port can send requests for the switch far faster than it needs answers: each
+  // port gets a budget unless the file says (null: none; decision SW9). The element has none.
+  if (c.maintenanceBudget === undefined) cfg.maintenanceBudget = FABRIC_MAINTENANCE_BUDGET;
   if (c.identity !== undefined) cfg.identity = defined(c.identity);
   return cfg;
 }
@@ -248,6 +269,7 @@ export function parseSwitchConfig(value: unknown, opts: { readonly baseDir?: str
     ...(tlsConfig === undefined ? {} : { tls: tlsConfig }),
     ...(c.maxFrameSize === undefined ? {} : { maxFrameSize: c.maxFrameSize }),
     keepaliveMs: c.keepaliveMs ?? DEFAULT_KEEPALIVE_MS,
+    fairShare: c.fairShare,
     log: c.log,
   };
 }

@@ -18,6 +18,7 @@ const EVENT_LEVEL: Readonly<Record<SwitchEvent['name'], Level>> = {
   'port-down': 'warn',
   'hold-overrun': 'error',
   'maintenance-answered': 'info',
+  'maintenance-dropped': 'warn',
   'maintenance-unsupported': 'warn',
   'ccp-sent': 'info',
   'ccp-dropped': 'warn',

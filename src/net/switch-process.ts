@@ -13,8 +13,13 @@
  * - Element outputs are applied in the order the element produced them, across inputs: a link
  *   resumed while outputs are being applied delivers its held frames as new inputs whose outputs
  *   queue behind the ones still to apply.
+ * - Fair share between the input ports (input-share.ts, issue 16 item 3): a link that has
+ *   delivered its quantum of frames in a round stops after that frame and is resumed in the next
+ *   round, on the event loop's next turn. A link is read only while neither the element
+ *   (backpressure, `held`) nor its share stops it; each resumes it only when the other does not
+ *   stop it.
  */
-import type { SwitchElementConfig, SwitchInput, SwitchOutput } from '../node/switch/element.ts';
+import type { SwitchInput, SwitchOutput } from '../node/switch/element.ts';
 import { SwitchElement } from '../node/switch/element.ts';
 import type { SwitchElementCounter as SwitchCounter } from '../node/switch/element.ts';
 import { zeroCounters } from '../engine/contract.ts';
@@ -22,78 +27,23 @@ import type { Counters, Time } from '../engine/contract.ts';
 import { WireError } from '../wire/errors.ts';
 import { listen } from './listen.ts';
 import type { Listener, ListenerRefusal } from './listen.ts';
-import type { Link, LinkCounters, LinkHandlers, LinkOptions, LinkState } from './link.ts';
+import type { Link, LinkHandlers } from './link.ts';
 import { makeLogger } from './log.ts';
 import type { Logger } from './log.ts';
 import type { SwitchProcessConfig } from './switch-config.ts';
+import { InputShare } from './input-share.ts';
 import { logSuppressed, logSwitchEvent } from './switch-process-log.ts';
 import { LogLimiter } from './log-limit.ts';
 import { PeerClock } from './peer-clock.ts';
 import type { LogLimitOptions } from './log-limit.ts';
 import { Refusals, helloRefusal } from './switch-refusals.ts';
-import type { PortRefusals, RefusalCounter } from './switch-refusals.ts';
+import type { RefusalCounter } from './switch-refusals.ts';
+import { SWITCH_PROCESS_COUNTERS } from './switch-process-types.ts';
+import type { RunningSwitch, StartSwitchOptions, SwitchAddress, SwitchPortState, SwitchProcessCounter } from './switch-process-types.ts';
 import { TimerDriver } from './timer-driver.ts';
-import type { TimerDriverOptions } from './timer-driver.ts';
 
-export const SWITCH_PROCESS_COUNTERS = [
-  /** Connections accepted on the ports' listeners (refused ones are counted per reason: switch-refusals.ts). */
-  'connections',
-  'linksOpened',
-  /** Links that ended with a CLOSE (either side). */
-  'linksClosed',
-  /** Links that ended without a CLOSE (a peer killed, a reset). */
-  'linksLost',
-  /** Frames a link counted as malformed or oversize (riodp link §4.2). */
-  'malformedFrames',
-  /** Frames the element answered a pull with that the link could not take or encode. */
-  'sendErrors',
-] as const;
-export type SwitchProcessCounter = (typeof SWITCH_PROCESS_COUNTERS)[number];
-
-export interface StartSwitchOptions {
-  /** Default: `makeLogger({ level: config.log, name: 'switch' })`, JSON lines on stderr. */
-  readonly logger?: Logger;
-  /** The timer driver's clock and host timers (tests); default the monotonic clock and Node's timers. */
-  readonly timers?: Pick<TimerDriverOptions, 'clock' | 'host'>;
-  /** Link settings besides maxFrameSize (which the configuration gives). */
-  readonly link?: Pick<LinkOptions, 'helloTimeoutMs' | 'closeTimeoutMs' | 'sendBatchBytes'>;
-  /** Bounds of the per-message log lines (log-limit.ts); default 10 lines a second per key. */
-  readonly logLimit?: LogLimitOptions;
-}
-
-/** Where a port listens, once bound (`tcpPort` is the real port when the configuration said 0). */
-export interface SwitchAddress {
-  readonly port: number;
-  readonly host: string;
-  readonly tcpPort: number;
-}
-
-export interface SwitchPortState {
-  readonly port: number;
-  /** Null for a port of the element without a listener. */
-  readonly address: SwitchAddress | null;
-  /** The state of the port's link, 'none' without one. */
-  readonly link: LinkState | 'none';
-  /** The peer's address:port. */
-  readonly peer: string | null;
-  /** Reading of the link stopped by the element (backpressure). */
-  readonly paused: boolean;
-  /** The element has frames for this port that wait for the link to drain. */
-  readonly waiting: boolean;
-  readonly counters: LinkCounters | null;
-  /** Connections refused on this port per reason, and packets with a sourceID it does not accept. */
-  readonly refused: PortRefusals;
-}
-
-export interface RunningSwitch {
-  readonly addresses: readonly SwitchAddress[];
-  ports(): SwitchPortState[];
-  counters(): Counters<SwitchCounter | SwitchProcessCounter | RefusalCounter>;
-  /** JSON-serialisable: the element's snapshot, the ports, the pending timers, the counters. */
-  snapshot(): Record<string, unknown>;
-  /** CLOSE `normal` "shutdown" on every link, listeners closed, timers stopped; resolves once every socket is closed. */
-  close(): Promise<void>;
-}
+export { SWITCH_PROCESS_COUNTERS } from './switch-process-types.ts';
+export type { RunningSwitch, StartSwitchOptions, SwitchAddress, SwitchPortState, SwitchProcessCounter } from './switch-process-types.ts';
 
 interface Slot {
   readonly port: number;
@@ -101,6 +51,8 @@ interface Slot {
   link: Link | null;
   /** The element said `ready` and has not answered a pull with `idle` since. */
   wanting: boolean;
+  /** The element said `input-paused` and not `input-resumed` since (backpressure). */
+  held: boolean;
 }
 
 const KEY = 'switch';
@@ -117,6 +69,10 @@ class SwitchProcess implements RunningSwitch {
   /** Port the next pull starts looking from: ports with frames to send take turns. */
   #rr = 0;
   #closing: Promise<void> | null = null;
+  /** The fair share between the input ports; null when the configuration turns it off. */
+  readonly #share: InputShare | null;
+  #roundDue = false;
+  readonly #round = (): void => { this.#nextRound(); };
   /** Per-packet and per-connection log lines (a flood of bad frames, spoofed IDs, refused handshakes) are bounded (log-limit.ts). */
   readonly #limit: LogLimiter;
   readonly #refusals: Refusals;
@@ -124,14 +80,16 @@ class SwitchProcess implements RunningSwitch {
   readonly #clock = new PeerClock({ silenceNs: null });
   addresses: readonly SwitchAddress[] = [];
 
-  constructor(element: SwitchElementConfig, log: Logger, timers: StartSwitchOptions['timers'], logLimit: LogLimitOptions | undefined) {
+  constructor(config: SwitchProcessConfig, log: Logger, timers: StartSwitchOptions['timers'], logLimit: LogLimitOptions | undefined) {
+    const element = config.element;
     this.#element = new SwitchElement(element);
     this.#log = log;
     this.#limit = new LogLimiter(logLimit);
     // Stops of this process are left out of the element's time (peer-clock.ts, decision NF2).
     if (timers?.clock === undefined) this.#clock.start();
     this.#timers = new TimerDriver<typeof KEY>((_key, input, now) => { this.#input(input as SwitchInput, now); }, { clock: this.#clock, ...timers, unref: true });
-    this.#slots = Array.from({ length: element.ports }, (_, port) => ({ port, listener: null, link: null, wanting: false }));
+    this.#slots = Array.from({ length: element.ports }, (_, port) => ({ port, listener: null, link: null, wanting: false, held: false }));
+    this.#share = config.fairShare === null ? null : new InputShare(element.ports, config.fairShare.quantum);
     this.#refusals = new Refusals(element.ports, log, this.#limit, () => this.#ms());
     this.#flushLog = setInterval(() => { logSuppressed(this.#log, this.#limit, this.#ms()); }, this.#limit.intervalMs).unref();
   }
@@ -180,7 +138,9 @@ class SwitchProcess implements RunningSwitch {
         address,
         link: l?.state ?? 'none',
         peer: l === null ? null : `${l.socket.remoteAddress ?? '?'}:${l.socket.remotePort ?? '?'}`,
-        paused: l?.paused ?? false,
+        paused: l === null ? false : s.held,
+        yielded: l === null ? false : this.#share?.isStopped(s.port) ?? false,
+        shareStops: this.#share?.stops(s.port) ?? 0,
         waiting: s.wanting,
         counters: l?.counters() ?? null,
         refused: this.#refusals.port(s.port),
@@ -228,6 +188,8 @@ class SwitchProcess implements RunningSwitch {
       return {};
     }
     slot.link = link;
+    slot.held = false;
+    this.#share?.reset(slot.port);
     let opened = false;
     const port = slot.port;
     return {
@@ -238,6 +200,8 @@ class SwitchProcess implements RunningSwitch {
         this.#input({ kind: 'link-up', port });
       },
       // octets: the frame body, which is serialPacketLength(packet) for a packet that decoded.
+      // Every frame counts against the port's share, whatever its kind (malformed, undefined ones too).
+      onFrame: () => { this.#took(slot); },
       onPacket: (packet, octets, wire) => { this.#input(wire === undefined ? { kind: 'packet', port, packet, octets } : { kind: 'packet', port, packet, octets, wire }); },
       onSymbol: (symbol) => { this.#input({ kind: 'symbol', port, symbol }); },
       onDrain: () => { if (slot.wanting) this.#run(); },
@@ -251,6 +215,8 @@ class SwitchProcess implements RunningSwitch {
         slot.link = null;
         slot.wanting = false;
         // A peer refused at its opening (riodp link §4.1) never was a link of the switch.
+        slot.held = false;
+        this.#share?.reset(port);
         if (!opened && c.hello !== undefined) {
           this.#refusals.connection(port, helloRefusal(c.hello), peer, c.text);
           return;
@@ -262,6 +228,28 @@ class SwitchProcess implements RunningSwitch {
     };
   }
 
+  // ---- Fair share -------------------------------------------------------------------------------
+
+  /** A frame `slot`'s link read: at the end of its quantum the link stops, after this frame, until the next round. */
+  #took(slot: Slot): void {
+    if (this.#share === null || !this.#share.took(slot.port)) return;
+    this.#counters.shareStops++;
+    slot.link?.pause();
+    if (this.#roundDue) return;
+    this.#roundDue = true;
+    // After the poll phase of this turn of the event loop: the other sockets are read first.
+    setImmediate(this.#round);
+  }
+
+  /** A new round: the links stopped at their quantum read again, in turn, unless the element holds them. */
+  #nextRound(): void {
+    this.#roundDue = false;
+    for (const port of (this.#share as InputShare).round()) {
+      const s = this.#slots[port] as Slot;
+      if (!s.held) s.link?.resume();
+    }
+  }
+
   // ---- The element ------------------------------------------------------------------------------
 
   /**
@@ -271,7 +259,7 @@ class SwitchProcess implements RunningSwitch {
   #input(input: SwitchInput, now: Time = this.#timers.now()): void {
     const out = this.#element.handle(input, now);
     for (const o of out) {
-      if (o.kind === 'input-paused') this.#slots[o.port]?.link?.pause();
+      if (o.kind === 'input-paused') this.#pause(o.port);
       else this.#queue.push(o);
     }
     this.#run(now);
@@ -331,11 +319,16 @@ class SwitchProcess implements RunningSwitch {
         this.#send(o.port, (l) => l.sendSymbol(o.symbol.symbol));
         break;
       case 'input-paused':
-        this.#slots[o.port]?.link?.pause();
+        this.#pause(o.port);
         break;
-      case 'input-resumed':
-        this.#slots[o.port]?.link?.resume();
+      case 'input-resumed': {
+        const s = this.#slots[o.port];
+        if (s === undefined) break;
+        s.held = false;
+        // A link stopped at its quantum waits for the next round (#nextRound) all the same.
+        if (this.#share?.isStopped(o.port) !== true) s.link?.resume();
         break;
+      }
       case 'timer':
         this.#timers.apply(KEY, o);
         break;
@@ -344,6 +337,13 @@ class SwitchProcess implements RunningSwitch {
         logSwitchEvent(this.#log, o.at, o.event, this.#limit);
         break;
     }
+  }
+
+  #pause(port: number): void {
+    const s = this.#slots[port];
+    if (s === undefined) return;
+    s.held = true;
+    s.link?.pause();
   }
 
   #send(port: number, send: (l: Link) => boolean): void {
@@ -368,7 +368,7 @@ class SwitchProcess implements RunningSwitch {
  */
 export async function startSwitch(config: SwitchProcessConfig, opts: StartSwitchOptions = {}): Promise<RunningSwitch> {
   const log = opts.logger ?? makeLogger({ level: config.log, name: 'switch' });
-  const sw = new SwitchProcess(config.element, log, opts.timers, opts.logLimit);
+  const sw = new SwitchProcess(config, log, opts.timers, opts.logLimit);
   await sw.start(config, opts.link);
   return sw;
 }

@@ -13,6 +13,7 @@ import type { EndpointSessionConfig } from '../../src/node/endpoint/session.ts';
 import { SessionFeature } from '../../src/node/endpoint/session.ts';
 import type { EndpointConfig, EndpointTraffic } from '../../src/sim/fabric/endpoint-types.ts';
 import { Switch } from '../../src/sim/fabric/switch.ts';
+import type { SwitchConfig } from '../../src/sim/fabric/switch.ts';
 import type { LinkSpec, PortRx, PortTx, SimPacket, SimSymbol } from '../../src/sim/fabric/types.ts';
 import { bench } from './sim-endpoint.ts';
 import type { Bench } from './sim-endpoint.ts';
@@ -55,12 +56,13 @@ export function toDst(dst: number, load = 0.2, bytes = 64, extra: Partial<Endpoi
 /**
  * `drop`, when given, loses the packets it returns true for at the receiving end point (recorded in
  * `arrivals`, their buffer freed, not handed to the end point): a packet lost in the fabric.
+ * `switchExtra` adds switch settings (`maintenanceBudget`, …).
  */
-export function sessionFabric(nodes: readonly NodeSpec[], seed = 1, tt: 0 | 1 = 0, drop?: (a: Arrival) => boolean): SessionFabric {
+export function sessionFabric(nodes: readonly NodeSpec[], seed = 1, tt: 0 | 1 = 0, drop?: (a: Arrival) => boolean, switchExtra: Partial<SwitchConfig> = {}): SessionFabric {
   const b = bench(seed);
   const ports = nodes.length;
   const routes = Object.fromEntries(nodes.map((_, d) => [d, d]));
-  const sw = new Switch(b.sched, { name: 's', ports, queueing: 'output-queued', routes, inputBuffer: { packets: 8 }, tt }, { ids: b.ctx.ids, probe: b.collector, streams: b.ctx.streams });
+  const sw = new Switch(b.sched, { name: 's', ports, queueing: 'output-queued', routes, inputBuffer: { packets: 8 }, tt, ...switchExtra }, { ids: b.ctx.ids, probe: b.collector, streams: b.ctx.streams });
   const arrivals: Arrival[] = [];
   const sent: Sent[] = [];
   const eps = nodes.map((n, id) => {

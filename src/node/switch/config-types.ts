@@ -87,6 +87,16 @@ export interface SwitchIdentity {
   readonly componentTag?: number;
 }
 
+/**
+ * A per-port budget of MAINTENANCE requests the switch performs itself (maintenance-budget.ts):
+ * `burst` at once, then one every `interval` (the host's time unit: ps in the simulator, ns over
+ * TCP). Requests beyond it are dropped and counted (`maintenanceDropped`).
+ */
+export interface SwitchMaintenanceBudget {
+  readonly burst: number;
+  readonly interval: number;
+}
+
 export interface SwitchArbitrationSettings {
   /** Default 'round-robin'. */
   readonly policy?: Arbitration;
@@ -158,5 +168,10 @@ export interface SwitchConfig {
   readonly congestion?: SwitchCongestionSettings | readonly (SwitchCongestionSettings | null)[] | null;
   /** VoQ backpressure: generation (downstream role) and, with 'cioq-voq-backpressure', staging. */
   readonly voq?: SwitchVoqSettings | null;
+  /**
+   * The MAINTENANCE requests for the switch (Part 3 §2.5) each input port may have performed:
+   * null (default) for no limit. `riodp switch` files default to one (docs/fabric-switch.md).
+   */
+  readonly maintenanceBudget?: SwitchMaintenanceBudget | null;
   readonly identity?: SwitchIdentity;
 }

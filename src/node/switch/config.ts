@@ -10,7 +10,9 @@ import { within } from '../session-endpoint-config.ts';
 import { ARBITRATIONS } from './arbiters.ts';
 import type { Arbitration } from './arbiters.ts';
 import { QUEUEINGS } from './config-types.ts';
-import type { BufferSpec, Queueing, SwitchArbitrationSettings, SwitchConfig, SwitchCongestionSettings, SwitchIdentity, SwitchPortConfig, SwitchRoute, SwitchVoqSettings } from './config-types.ts';
+import type {
+  BufferSpec, Queueing, SwitchArbitrationSettings, SwitchConfig, SwitchCongestionSettings, SwitchIdentity, SwitchMaintenanceBudget, SwitchPortConfig, SwitchRoute, SwitchVoqSettings,
+} from './config-types.ts';
 
 /** Part 1 Table 5-8 PortTotal: "0b00000001 - Reserved", "0b11111111 - 255 ports". */
 export const MAX_SWITCH_PORTS = 255;
@@ -60,6 +62,8 @@ export interface ResolvedSwitchConfig {
   /** Per port: its congestion point's configuration, or null. */
   readonly congestion: readonly (CongestionPointConfig | null)[];
   readonly voq: ResolvedVoq | null;
+  /** Requests for the switch each port may have performed (maintenance-budget.ts); null: no limit. */
+  readonly maintenanceBudget: SwitchMaintenanceBudget | null;
   readonly identity: SwitchIdentity;
 }
 
@@ -176,6 +180,12 @@ function checkVoq(v: SwitchConfig['voq'], ports: number, staging: boolean, input
   };
 }
 
+function checkMaintenanceBudget(v: SwitchConfig['maintenanceBudget']): SwitchMaintenanceBudget | null {
+  if (v === undefined || v === null) return null;
+  if (!isObject(v)) throw new RangeError('maintenanceBudget must be an object {burst, interval} or null');
+  return { burst: positiveInteger(v.burst, 'maintenanceBudget.burst'), interval: positiveInteger(v.interval, 'maintenanceBudget.interval') };
+}
+
 function checkIdentity(v: SwitchIdentity | undefined): SwitchIdentity {
   if (v === undefined) return {};
   if (!isObject(v)) throw new RangeError('identity must be an object');
@@ -228,6 +238,7 @@ function resolve(c: SwitchConfig, name: string): ResolvedSwitchConfig {
     ccpQueue: nonNegativeInteger(orDefault(c.ccpQueue, DEFAULT_CCP_QUEUE), 'ccpQueue'),
     congestion: checkCongestion(c.congestion, ports),
     voq: checkVoq(c.voq, ports, staging, inputQueued),
+    maintenanceBudget: checkMaintenanceBudget(c.maintenanceBudget),
     identity: checkIdentity(c.identity),
   };
 }

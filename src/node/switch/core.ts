@@ -97,6 +97,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     this.#own = new OwnPackets<P>({
       host, probe: this.#probe, counters: this.#counters, routes: this.routes, registers: regs.space, lpSerialBase: regs.lpSerialBase, outputs: this.outputs,
       up: this.#up, ccpQueue: c.ccpQueue, tt: c.tt, noId: c.hasDeviceId ? -1 : c.deviceId, outName: this.#outName, now: () => this.#now,
+      maintenanceBudget: c.maintenanceBudget,
     });
     this.#matcher = new Matcher(c, this, options.rng);
     const v = c.voq;
@@ -151,7 +152,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
   snapshot(): Record<string, unknown> {
     return snapshotSwitch(this.config, this.inputs, this.outputs, this.#up, this.routes, {
       deviceId: baseDeviceId(this.registers, this.config.tt), matcher: this.#matcher.snapshot(), congestion: this.#congestion.snapshot(),
-      staging: this.#staging, voq: this.#voq, counters: this.counters(),
+      staging: this.#staging, voq: this.#voq, maintenanceBudget: this.#own.budgetSnapshot(), counters: this.counters(),
     });
   }
 

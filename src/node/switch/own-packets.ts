@@ -7,6 +7,8 @@ import type { Type7Packet } from '../../wire/type7.ts';
 import type { Type8ReadRequest, Type8WriteRequest } from '../../wire/type8.ts';
 import { untag } from '../endpoint-input.ts';
 import { answerMaintenance } from '../maintenance.ts';
+import type { SwitchMaintenanceBudget } from './config-types.ts';
+import { MaintenanceBudget } from './maintenance-budget.ts';
 import type { SwitchPacket } from './packet.ts';
 import { decide } from './receive.ts';
 import type { RouteContext } from './receive.ts';
@@ -34,6 +36,8 @@ export interface OwnPacketsContext<P extends SwitchPacket> {
   readonly noId: number;
   /** Probe names of the outputs. */
   readonly outName: readonly string[];
+  /** Requests for the switch each port may have performed; null: no limit. */
+  readonly maintenanceBudget: SwitchMaintenanceBudget | null;
   /** The time of the input being handled. */
   now(): number;
 }
@@ -47,9 +51,12 @@ export class OwnPackets<P extends SwitchPacket> {
   readonly #c: OwnPacketsContext<P>;
   readonly #reporting: boolean;
   readonly #routeContext: RouteContext;
+  readonly #budget: MaintenanceBudget | null;
 
   constructor(context: OwnPacketsContext<P>) {
     this.#c = context;
+    const b = context.maintenanceBudget;
+    this.#budget = b === null ? null : new MaintenanceBudget(context.up.length, b);
     this.#reporting = context.host.event !== undefined;
     this.#routeContext = {
       route: (id) => context.routes.lookup(id),
@@ -64,8 +71,9 @@ export class OwnPackets<P extends SwitchPacket> {
    * Where a received MAINTENANCE packet goes (Part 3 §2.5, receive.ts `decide`): `out` and the
    * packet that goes there (the received one, or a copy with hop_count decremented), or, with
    * `answer`, the output its response will take (the request waits at its input until the response
-   * can be queued). Null when the switch dropped it (a transaction it has no function for) or
-   * answered it at once (a response without a route).
+   * can be queued). Null when the switch dropped it (a transaction it has no function for, or a
+   * request beyond its port's maintenance budget, decision SW9) or answered it at once (a response
+   * without a route).
    */
   maintenance(port: number, p: P, now: number): { readonly out: number | undefined; readonly packet: P; readonly answer: boolean } | null {
     const d = decide(p.wire as Packet, this.#routeContext);
@@ -75,6 +83,11 @@ export class OwnPackets<P extends SwitchPacket> {
         if (this.#reporting) this.#event({ name: 'maintenance-unsupported', port, sourceID: d.sourceID, transaction: d.transaction });
         return null;
       case 'answer': {
+        if (this.#budget !== null && !this.#budget.admit(port, now)) {
+          this.#c.counters.maintenanceDropped++;
+          if (this.#reporting) this.#event({ name: 'maintenance-dropped', port, sourceID: d.request.sourceID, transaction: d.request.transactionName });
+          return null;
+        }
         if (d.out !== undefined) return { out: d.out, packet: p, answer: true };
         // Answered now (a write still takes effect); the response has nowhere to go.
         const r = this.answer(port, d.request);
@@ -88,6 +101,11 @@ export class OwnPackets<P extends SwitchPacket> {
       case 'no-route':
         return { out: undefined, packet: p, answer: false };
     }
+  }
+
+  /** The maintenance budget's state (null without one): its settings and the requests each port had dropped. */
+  budgetSnapshot(): Record<string, unknown> | null {
+    return this.#budget?.snapshot() ?? null;
   }
 
   /** Part 3 §2.5 "If the received hop_count is zero, the access is for that switch": performed; the response, if any. */

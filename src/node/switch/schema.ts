@@ -81,6 +81,14 @@ function voqSettings(period: z.ZodType<number>) {
   }, { error: expecting('VoQ settings {high, low, …}') }).refine((v) => v.low < v.high, { path: ['low'], error: 'expected less than high' });
 }
 
+/** Requests for the switch each port may have performed (maintenance-budget.ts): `burst` at once, one more every `interval`. */
+function maintenanceBudget(period: z.ZodType<number>) {
+  return z.strictObject({
+    burst: int(1, 1 << 20),
+    interval: period,
+  }, { error: expecting('a maintenance budget {burst, interval} or null') });
+}
+
 /** A host's durations: any (from 0), and strictly positive ones (periods). */
 export interface DurationSchemas {
   readonly duration: z.ZodType<number>;
@@ -101,6 +109,7 @@ export function switchSettingsShape(t: DurationSchemas) {
     ccpQueue: int(0).optional(),
     congestion: dispatch<CongestionIn | (CongestionIn | null)[] | null>((v) => (v === null ? z.null() : Array.isArray(v) ? z.array(congestion.nullable()) : congestion)).optional(),
     voq: voqSettings(t.period).nullable().optional(),
+    maintenanceBudget: maintenanceBudget(t.period).nullable().optional(),
   };
 }
 
@@ -123,7 +132,7 @@ export function checkSwitchSettings(s: Pick<SwitchSettingsIn, 'queueing' | 'outp
 
 /** The element's configuration fields of parsed settings, without the fields a file left out. */
 export function switchSettingsConfig(s: SwitchSettingsIn): Omit<SwitchConfig, 'ports' | 'routes'> {
-  const keys = ['queueing', 'arbitration', 'iterations', 'inputBuffer', 'outputBuffer', 'ccpQueue', 'congestion', 'voq'] as const;
+  const keys = ['queueing', 'arbitration', 'iterations', 'inputBuffer', 'outputBuffer', 'ccpQueue', 'congestion', 'voq', 'maintenanceBudget'] as const;
   const out: Record<string, unknown> = {};
   for (const k of keys) if (s[k] !== undefined) out[k] = withoutUndefined(s[k]);
   return out;

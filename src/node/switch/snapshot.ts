@@ -12,6 +12,8 @@ export interface SnapshotParts<P extends SwitchPacket> {
   readonly congestion: (Record<string, unknown> | null)[];
   readonly staging: VoqStaging<P> | null;
   readonly voq: SwitchVoq | null;
+  /** `{burst, interval, dropped}` (dropped: per port), or null without a budget. */
+  readonly maintenanceBudget: Record<string, unknown> | null;
   readonly counters: Readonly<Record<string, number>>;
 }
 
@@ -44,6 +46,7 @@ export function snapshotSwitch<P extends SwitchPacket>(
     crossbar: s.matcher,
     congestion: s.congestion,
     voq: s.staging === null && s.voq === null ? null : { staging: s.staging?.snapshot() ?? null, generator: s.voq?.snapshot() ?? null },
+    maintenanceBudget: s.maintenanceBudget,
     counters: s.counters,
   };
 }

@@ -83,6 +83,8 @@ export type SwitchEvent =
     readonly status: 'DONE' | 'ERROR';
     readonly reason?: string;
   }
+  /** A read or write request for the switch beyond its port's maintenance budget: not performed, no response (decision SW9). */
+  | { readonly name: 'maintenance-dropped'; readonly port: number; readonly sourceID: number; readonly transaction: 'MAINTENANCE_READ_REQUEST' | 'MAINTENANCE_WRITE_REQUEST' }
   /** A maintenance packet for the switch that it has no function for (port-write, reserved transaction). */
   | { readonly name: 'maintenance-unsupported'; readonly port: number; readonly sourceID: number; readonly transaction: string }
   | {
@@ -118,6 +120,8 @@ export const SWITCH_COUNTERS = [
   'maintenanceWrites',
   'maintenanceErrors',
   'maintenanceUnsupported',
+  /** Read and write requests for the switch dropped beyond their port's `maintenanceBudget` (per port in the snapshot). */
+  'maintenanceDropped',
   /** MAINTENANCE packets forwarded with hop_count decremented. */
   'maintenanceForwarded',
   'ccpSent',

@@ -38,6 +38,16 @@ test('issue 7 §3 scenario schema: a minimal file takes every default', () => {
   assert.equal(s.text, MINIMAL);
 });
 
+test('issue 16 item 3 (decision SW9): switch.maintenanceBudget takes the simulator\'s times (ps) and reaches every simulated switch; absent, a simulated switch has none', () => {
+  const s = parseScenario(`${MINIMAL}switch: { maintenanceBudget: { burst: 4, interval: 10us } }\n`);
+  assert.deepEqual(buildFabric(s).switches[0]?.config.maintenanceBudget, { burst: 4, interval: 10_000_000 });
+  assert.equal(buildFabric(parseScenario(MINIMAL)).switches[0]?.config.maintenanceBudget, null);
+  assert.deepEqual(errors(`${MINIMAL}switch: { maintenanceBudget: { burst: 0, interval: 0 } }\n`), [
+    'switch.maintenanceBudget.burst: expected an integer 1..1048576',
+    'switch.maintenanceBudget.interval: expected a time: ps as a number, or a string with ps, ns, us, ms or s ("10us"), above 0',
+  ]);
+});
+
 test('issue 7 §3 scenario schema: an invalid file is refused with the path of each bad field and what was expected', () => {
   const got = errors(`
 name: bad

@@ -1,0 +1,77 @@
+/**
+ * The public face of `riodp switch` without the command line (switch-process.ts): its options,
+ * counters and state.
+ */
+import type { SwitchElementCounter as SwitchCounter } from '../node/switch/element.ts';
+import type { Counters } from '../engine/contract.ts';
+import type { LinkCounters, LinkOptions, LinkState } from './link.ts';
+import type { Logger } from './log.ts';
+import type { LogLimitOptions } from './log-limit.ts';
+import type { PortRefusals, RefusalCounter } from './switch-refusals.ts';
+import type { TimerDriverOptions } from './timer-driver.ts';
+
+export const SWITCH_PROCESS_COUNTERS = [
+  /** Connections accepted on the ports' listeners (refused ones are counted per reason: switch-refusals.ts). */
+  'connections',
+  'linksOpened',
+  /** Links that ended with a CLOSE (either side). */
+  'linksClosed',
+  /** Links that ended without a CLOSE (a peer killed, a reset). */
+  'linksLost',
+  /** Frames a link counted as malformed or oversize (riodp link §4.2). */
+  'malformedFrames',
+  /** Frames the element answered a pull with that the link could not take or encode. */
+  'sendErrors',
+  /** Times a port's link was stopped at the end of its quantum, until the next round (fair share). */
+  'shareStops',
+] as const;
+export type SwitchProcessCounter = (typeof SWITCH_PROCESS_COUNTERS)[number];
+
+export interface StartSwitchOptions {
+  /** Default: `makeLogger({ level: config.log, name: 'switch' })`, JSON lines on stderr. */
+  readonly logger?: Logger;
+  /** The timer driver's clock and host timers (tests); default the monotonic clock and Node's timers. */
+  readonly timers?: Pick<TimerDriverOptions, 'clock' | 'host'>;
+  /** Link settings besides maxFrameSize (which the configuration gives). */
+  readonly link?: Pick<LinkOptions, 'helloTimeoutMs' | 'closeTimeoutMs' | 'sendBatchBytes'>;
+  /** Bounds of the per-message log lines (log-limit.ts); default 10 lines a second per key. */
+  readonly logLimit?: LogLimitOptions;
+}
+
+/** Where a port listens, once bound (`tcpPort` is the real port when the configuration said 0). */
+export interface SwitchAddress {
+  readonly port: number;
+  readonly host: string;
+  readonly tcpPort: number;
+}
+
+export interface SwitchPortState {
+  readonly port: number;
+  /** Null for a port of the element without a listener. */
+  readonly address: SwitchAddress | null;
+  /** The state of the port's link, 'none' without one. */
+  readonly link: LinkState | 'none';
+  /** The peer's address:port. */
+  readonly peer: string | null;
+  /** Reading of the link stopped by the element (backpressure). */
+  readonly paused: boolean;
+  /** Reading of the link stopped until the next round: it delivered its quantum (fair share). */
+  readonly yielded: boolean;
+  /** Times the port's links were stopped at the end of their quantum (fair share). */
+  readonly shareStops: number;
+  /** The element has frames for this port that wait for the link to drain. */
+  readonly waiting: boolean;
+  readonly counters: LinkCounters | null;
+  /** Connections refused on this port per reason, and packets with a sourceID it does not accept. */
+  readonly refused: PortRefusals;
+}
+
+export interface RunningSwitch {
+  readonly addresses: readonly SwitchAddress[];
+  ports(): SwitchPortState[];
+  counters(): Counters<SwitchCounter | SwitchProcessCounter | RefusalCounter>;
+  /** JSON-serialisable: the element's snapshot, the ports, the pending timers, the counters. */
+  snapshot(): Record<string, unknown>;
+  /** CLOSE `normal` "shutdown" on every link, listeners closed, timers stopped; resolves once every socket is closed. */
+  close(): Promise<void>;
+}
