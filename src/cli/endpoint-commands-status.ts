@@ -35,7 +35,7 @@ export function formatStatus(s: EndpointStatus): string {
     lines.push('streams: none');
   } else {
     lines.push('streams:');
-    const rows: string[][] = [['remote', 'protoID', 'kind', 'tx', 'tx-xoff', 'outstanding', 'rx', 'rx-xoff-sent', 'buffered', 'dropped', 'state']];
+    const rows: string[][] = [['remote', 'protoID', 'kind', 'tx', 'tx-xoff', 'outstanding', 'rx', 'rx-xoff-sent', 'buffered', 'dropped', 'lost', 'gaps', 'state']];
     for (const st of s.streams) {
       rows.push([
         String(st.remote),
@@ -48,6 +48,8 @@ export function formatStatus(s: EndpointStatus): string {
         st.rx === null ? '-' : st.rx.xoffSent ? 'XOFF' : 'XON',
         st.rx === null ? '-' : String(st.rx.buffered),
         st.rx === null ? '-' : String(st.rx.dropped),
+        String(st.loss.pdus),
+        String(st.loss.gaps),
         st.closed ? 'closed' : 'open',
       ]);
     }

@@ -45,15 +45,17 @@ const KIND_RESULT = 2;
 const SHA256_BYTES = 32;
 
 /**
- * The result's status. 5 to 7 came with issue 16 (a receiver no longer trusts the sender): a sender
- * that knows only 0 to 4 reports them as an unknown status, which is still a failure.
+ * The result's status. 5 to 8 came with issue 16 (a receiver no longer trusts the sender, losses
+ * are reported): a sender that knows only 0 to 4 reports them as an unknown status, which is still
+ * a failure.
  * - `exists`: the receiver was asked to refuse a name its folder already has;
  * - `too-large`: the header's size is over the receiver's maximum;
- * - `aborted`: the receiver gave the transfer up (its `riodp recv` left, or its end point is closing).
+ * - `aborted`: the receiver gave the transfer up (its `riodp recv` left, or its end point is closing);
+ * - `lost`: PDUs of the file were reported lost on the conduit (Stream.onLoss, decision NF5).
  */
-export const FILE_STATUS = { ok: 0, checksum: 1, size: 2, write: 3, header: 4, exists: 5, 'too-large': 6, aborted: 7 } as const;
+export const FILE_STATUS = { ok: 0, checksum: 1, size: 2, write: 3, header: 4, exists: 5, 'too-large': 6, aborted: 7, lost: 8 } as const;
 export type FileStatusName = keyof typeof FILE_STATUS;
-const STATUS_NAMES: readonly FileStatusName[] = ['ok', 'checksum', 'size', 'write', 'header', 'exists', 'too-large', 'aborted'];
+const STATUS_NAMES: readonly FileStatusName[] = ['ok', 'checksum', 'size', 'write', 'header', 'exists', 'too-large', 'aborted', 'lost'];
 
 export interface FileHeader {
   readonly name: string;

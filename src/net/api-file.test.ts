@@ -1,96 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StreamRef } from '../session/types.ts';
-import type { AttributeLike } from '../wire/smp/attributes.ts';
-import { FILE_TRANSFER_ATTRIBUTES, decodeFileResult, encodeFileHeader, encodeFileResult } from './api-file-format.ts';
+import { encodeFileHeader, encodeFileResult } from './api-file-format.ts';
 import { isFileTransfer, receiveFile, sendFile } from './api-file.ts';
-import type { RiodpEndpoint, Stream, StreamStatus } from './api-types.ts';
 import { until } from '../../test/support/net-endpoint.ts';
+import { FakeConduit, carrying, fakeSender, inDir, parts, resultOf, sha } from '../../test/support/fake-conduit.ts';
 
-interface FakeOptions {
-  /** Called before each read with the number of reads so far (0 for the first). */
-  readonly beforeRead?: (n: number) => Promise<void> | void;
-  /** Once the PDUs are read, wait (until close) instead of reporting the end. */
-  readonly hang?: boolean;
-  /** The read of this number (0-based) throws. */
-  readonly failAt?: number;
-}
-
-/** A conduit whose received PDUs are given up front; what the receiver sends is kept, with the reads made before it. */
-class FakeConduit implements Stream {
-  readonly remote = 1;
-  readonly protoID = 0x0101;
-  readonly attributes: readonly AttributeLike[] = FILE_TRANSFER_ATTRIBUTES;
-  readonly tx: StreamRef = { remote: 1, direction: 'tx', streamID: 2 };
-  readonly rx: StreamRef = { remote: 1, direction: 'rx', streamID: 3 };
-  readonly conduit = true;
-  closed = false;
-  readonly sent: Uint8Array[] = [];
-  /** Reads made when each PDU was sent. */
-  readonly readsAtSend: number[] = [];
-  reads = 0;
-  readonly #in: Uint8Array[];
-  readonly #o: FakeOptions;
-  #wake: (() => void) | null = null;
-
-  constructor(pdus: Uint8Array[], o: FakeOptions = {}) {
-    this.#in = [...pdus];
-    this.#o = o;
-  }
-
-  send(pdu: Uint8Array): Promise<void> {
-    this.sent.push(pdu);
-    this.readsAtSend.push(this.reads);
-    return Promise.resolve();
-  }
-
-  async read(): Promise<Uint8Array | null> {
-    const n = this.reads++;
-    await this.#o.beforeRead?.(n);
-    if (n === this.#o.failAt) throw new Error('stream error');
-    const next = this.#in.shift();
-    if (next !== undefined || this.closed || this.#o.hang !== true) return next ?? null;
-    await new Promise<void>((resolve) => {
-      this.#wake = resolve;
-    });
-    return null;
-  }
-
-  close(): Promise<void> {
-    this.closed = true;
-    this.#wake?.();
-    return Promise.resolve();
-  }
-
-  status(): StreamStatus {
-    return { remote: 1, protoID: this.protoID, conduit: true, tx: null, rx: null, closed: this.closed };
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    for (let p = await this.read(); p !== null; p = await this.read()) yield p;
-  }
-}
-
-const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
-
-async function inDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'riodp-file-'));
-  try {
-    await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-function resultOf(c: FakeConduit): unknown {
-  const last = c.sent.at(-1);
-  const r = last === undefined ? undefined : decodeFileResult(last);
-  return r?.ok === true ? r.value.status : r;
-}
 
 test('riodp file transfer: the receiver writes the file announced by the header, checks size and SHA-256, answers ok and closes', async () => {
   await inDir(async (dir) => {
@@ -160,13 +76,6 @@ test('Annex 2 §6.2: a stream is file transfer when its protocol is 0x0101 and i
 });
 
 /** A conduit carrying `data` under `name`: its header, then PDUs of at most 64 KiB. */
-function carrying(name: string, data: Uint8Array, o: FakeOptions = {}, size = data.length): FakeConduit {
-  const pdus = [encodeFileHeader({ name, size, sha256: sha(data) })];
-  for (let i = 0; i < data.length; i += 65536) pdus.push(data.subarray(i, i + 65536));
-  return new FakeConduit(pdus, o);
-}
-
-const parts = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((f) => f.endsWith('.riodp-part'));
 
 test('issue 16 item 5 "never overwrite": a file whose name the folder has is written as "name (1).ext" by default; the event names that path; the old file is untouched', async () => {
   await inDir(async (dir) => {
@@ -269,11 +178,6 @@ test('issue 16 item 5 ".part files removed when the transfer fails": a receiver 
     assert.equal((await receiveFile(new FakeConduit([], { hang: true }), dir, { signal: early.signal })).status, 'aborted', 'before the header too');
   });
 });
-
-/** An end point whose only use is openConduit, for the sender. */
-function fakeSender(c: FakeConduit): RiodpEndpoint {
-  return { openConduit: () => Promise.resolve(c) } as unknown as RiodpEndpoint;
-}
 
 test('issue 16 item 5: a sender refused at its header stops sending at once and returns the receiver\'s status and text', async () => {
   await inDir(async (dir) => {

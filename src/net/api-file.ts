@@ -23,7 +23,7 @@ import {
 import type { FileHeader, FileResult, FileStatusName } from './api-file-format.ts';
 import { DEFAULT_MAX_FILE_SIZE, discardPart, existsText, nameTaken, openPart, placePart } from './api-file-store.ts';
 import type { OnExists, Part } from './api-file-store.ts';
-import type { RiodpEndpoint, Stream } from './api-types.ts';
+import type { RiodpEndpoint, Stream, StreamLoss } from './api-types.ts';
 import { ATTRIBUTE_ID } from '../wire/smp/attributes.ts';
 
 export interface FileSent extends FileHeader {
@@ -72,6 +72,35 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   });
 }
 
+/** How long a sender that met a loss waits for its conduit to close before it reports. */
+const LOSS_CLOSE_MS = 1000;
+
+/** The message of a transfer given up for a loss (decision NF5). */
+export function lossText(to: number, l: StreamLoss): string {
+  return `PDUs ${l.stream.direction === 'tx' ? 'to' : 'from'} node ${to} lost (${l.reason}): ${l.detail}`;
+}
+
+/** Rejects with the first loss reported on `c` (either side); `stop` ends the watch. */
+function watchLoss(c: Stream, to: number): { readonly lost: Promise<never>; readonly happened: () => boolean; readonly stop: () => void } {
+  let happened = false;
+  let stop = (): void => undefined;
+  const lost = new Promise<never>((_, reject) => {
+    const off = c.onLoss((l) => {
+      happened = true;
+      off();
+      reject(new Error(lossText(to, l)));
+    });
+    stop = (): void => { off(); };
+  });
+  lost.catch(() => undefined);
+  return { lost, happened: () => happened, stop };
+}
+
+/**
+ * Sends a file; throws on a refusal, a failed result, or at once when a PDU of the conduit is
+ * reported lost (Stream.onLoss: the link down, the receiver gone or restarted): DATA3 has no
+ * sequence numbers to resend from, so the transfer is given up, not resumed (decision NF5).
+ */
 export async function sendFile(ep: RiodpEndpoint, to: number, path: string, opts: SendFileOptions = {}): Promise<FileSent> {
   const started = Date.now();
   const st = await stat(path);
@@ -79,6 +108,8 @@ export async function sendFile(ep: RiodpEndpoint, to: number, path: string, opts
   const header: FileHeader = { name: opts.name ?? basename(path), size: st.size, sha256: await fileSha256(path) };
   const headerPdu = encodeFileHeader(header);
   const c = await ep.openConduit({ to, protoID: FILE_TRANSFER_PROTO_ID, attributes: FILE_TRANSFER_ATTRIBUTES, ...(opts.hop === undefined ? {} : { hop: opts.hop }) });
+  const loss = watchLoss(c, to);
+  const unlessLost = <T>(p: Promise<T>): Promise<T> => Promise.race([p, loss.lost]);
   // The receiver answers before the data's end when it refuses the file at its header (too
   // large, a name it will not replace) or gives up: the sender stops sending then.
   const reply = { came: false };
@@ -88,7 +119,7 @@ export async function sendFile(ep: RiodpEndpoint, to: number, path: string, opts
   replied.catch(() => undefined);
   try {
     try {
-      await c.send(headerPdu);
+      await unlessLost(c.send(headerPdu));
       const fh = await open(path, 'r');
       try {
         let sent = 0;
@@ -96,7 +127,7 @@ export async function sendFile(ep: RiodpEndpoint, to: number, path: string, opts
           const buf = new Uint8Array(Math.min(FILE_PDU_MAX, header.size - sent));
           const { bytesRead } = await fh.read(buf, 0, buf.length, sent);
           if (bytesRead === 0) throw new Error(`${path} ended after ${sent} of ${header.size} bytes`);
-          await c.send(buf.subarray(0, bytesRead));
+          await unlessLost(c.send(buf.subarray(0, bytesRead)));
           sent += bytesRead;
         }
       } finally {
@@ -104,15 +135,18 @@ export async function sendFile(ep: RiodpEndpoint, to: number, path: string, opts
       }
     } catch (e) {
       // A receiver that answered and closed makes the next send fail: its answer says why.
-      if (!reply.came) throw e;
+      if (!reply.came || loss.happened()) throw e;
     }
-    const answer = await withTimeout(replied, opts.resultTimeoutMs ?? 30_000, 'no result from the receiver');
+    const answer = await unlessLost(withTimeout(replied, opts.resultTimeoutMs ?? 30_000, 'no result from the receiver'));
     if (answer === null) throw new Error(`node ${to} closed the conduit without a result`);
     const r = decodeFileResult(answer);
     if (!r.ok) throw new Error(`node ${to} answered with something else than a result: ${r.error}`);
     return { ...header, to, ms: Date.now() - started, result: r.value };
   } finally {
-    await c.close();
+    loss.stop();
+    // After a loss the peer may be gone: its CLOSE is not waited for long.
+    if (loss.happened()) await withTimeout(c.close(), LOSS_CLOSE_MS, 'no close').catch(() => undefined);
+    else await c.close();
   }
 }
 
@@ -153,9 +187,15 @@ function readUnless(s: Stream, signal: AbortSignal | undefined): Promise<Uint8Ar
   });
 }
 
-function abortText(signal: AbortSignal | undefined): string {
+function isLoss(r: unknown): r is StreamLoss {
+  return typeof r === 'object' && r !== null && 'reason' in r && 'stream' in r && 'detail' in r;
+}
+
+/** Why the transfer was given up: the application's abort, or a loss on the conduit (status `lost`). */
+function abortFailure(s: Stream, signal: AbortSignal | undefined): Failure {
   const r: unknown = signal?.reason;
-  return `the receiver gave the transfer up: ${r instanceof Error ? r.message : String(r)}`;
+  if (isLoss(r)) return { status: 'lost', text: lossText(s.remote, r) };
+  return { status: 'aborted', text: `the receiver gave the transfer up: ${r instanceof Error ? r.message : String(r)}` };
 }
 
 type Failure = { readonly status: FileStatusName; readonly text: string };
@@ -167,11 +207,23 @@ type Failure = { readonly status: FileStatusName; readonly text: string };
  */
 export async function receiveFile(s: Stream, dir: string, opts: ReceiveFileOptions = {}): Promise<FileReceived> {
   const started = Date.now();
-  const { signal } = opts;
+  // A loss of data on the conduit gives the transfer up at once, as an abort does (decision NF5).
+  const lossCtl = new AbortController();
+  const stopLoss = s.onLoss((l) => {
+    if (l.stream.direction === 'rx' && !lossCtl.signal.aborted) lossCtl.abort(l);
+  });
+  try {
+    return await receiveInto(s, dir, opts, started, opts.signal === undefined ? lossCtl.signal : AbortSignal.any([opts.signal, lossCtl.signal]));
+  } finally {
+    stopLoss();
+  }
+}
+
+async function receiveInto(s: Stream, dir: string, opts: ReceiveFileOptions, started: number, signal: AbortSignal): Promise<FileReceived> {
   const maxSize = opts.maxSize ?? DEFAULT_MAX_FILE_SIZE;
   const onExists = opts.onExists ?? 'rename';
   const done = async (f: Failure | { status: 'ok'; text: string }, h: FileHeader | null, path: string | null): Promise<FileReceived> => {
-    const aborted = f.status === 'aborted';
+    const aborted = f.status === 'aborted' || f.status === 'lost';
     const grace = aborted ? ABORT_GRACE_MS : (opts.closeTimeoutMs ?? 10_000);
     // Given up, the receiver still waits briefly for the sender to take the result and close;
     // otherwise an abort cuts the wait short.
@@ -192,7 +244,7 @@ export async function receiveFile(s: Stream, dir: string, opts: ReceiveFileOptio
     return { from: s.remote, status: f.status, text: f.text, name: h?.name ?? '', size: h?.size ?? 0, sha256: h?.sha256 ?? '', path, ms: Date.now() - started };
   };
   const first = await readUnless(s, signal).catch((e: unknown) => e as Error);
-  if (first === ABORTED) return done({ status: 'aborted', text: abortText(signal) }, null, null);
+  if (first === ABORTED) return done(abortFailure(s, signal), null, null);
   if (first instanceof Error) return done({ status: 'header', text: `the conduit failed before a header: ${first.message}` }, null, null);
   if (first === null) return done({ status: 'header', text: 'the conduit closed before a header' }, null, null);
   const decoded = decodeFileHeader(first);
@@ -237,7 +289,7 @@ async function fill(part: Part, s: Stream, h: FileHeader, signal: AbortSignal | 
     } catch (e) {
       return { status: 'size', text: `the conduit failed after ${got} of ${h.size} bytes: ${(e as Error).message}` };
     }
-    if (pdu === ABORTED) return { status: 'aborted', text: abortText(signal) };
+    if (pdu === ABORTED) return abortFailure(s, signal);
     if (pdu === null) return { status: 'size', text: `the conduit closed after ${got} of ${h.size} bytes` };
     if (got + pdu.length > h.size) return { status: 'size', text: `more than the ${h.size} bytes the header announced` };
     hash.update(pdu);

@@ -16,7 +16,7 @@
 import type { StreamRef, StreamSettings } from '../session/types.ts';
 import type { AttributeLike } from '../wire/smp/attributes.ts';
 import { AsyncQueue } from './api-queue.ts';
-import type { Stream, StreamStatus } from './api-types.ts';
+import type { LossStatus, Stream, StreamLoss, StreamStatus } from './api-types.ts';
 
 /** What a stream asks of the API layer (api.ts). */
 export interface StreamCore {
@@ -65,6 +65,8 @@ export class StreamHandle implements Stream {
   #waiters: (() => void)[] = [];
   #closeWaiters: (() => void)[] = [];
   #abandoned: Error | null = null;
+  #loss: LossStatus = { pdus: 0, gaps: 0, last: null };
+  readonly #lossListeners = new Set<(l: StreamLoss) => void>();
 
   constructor(core: StreamCore, remote: number, protoID: number, attributes: readonly AttributeLike[], conduit: boolean) {
     this.#core = core;
@@ -145,6 +147,17 @@ export class StreamHandle implements Stream {
     this.wake();
   }
 
+  /** A loss on this stream (api-loss.ts): counted, and told to its listeners at once. */
+  lost(l: StreamLoss): void {
+    this.#loss = { pdus: this.#loss.pdus + (l.pdus ?? 0), gaps: this.#loss.gaps + (l.pdus === null ? 1 : 0), last: l };
+    for (const f of [...this.#lossListeners]) f(l);
+  }
+
+  onLoss(listener: (l: StreamLoss) => void): () => void {
+    this.#lossListeners.add(listener);
+    return () => this.#lossListeners.delete(listener);
+  }
+
   async send(pdu: Uint8Array): Promise<void> {
     if (!(pdu instanceof Uint8Array)) throw new TypeError('pdu must be a Uint8Array');
     for (;;) {
@@ -201,6 +214,7 @@ export class StreamHandle implements Stream {
       tx: tx === null ? null : { streamID: tx.ref.streamID, xoff: tx.xoff, outstanding: tx.outstanding, dataHeaderFormat: tx.settings.dataHeaderFormat },
       rx: rx === null ? null : { streamID: rx.ref.streamID, buffered: rx.queue.size, xoffSent: rx.xoffSent, dropped: rx.dropped },
       closed: this.closed,
+      loss: this.#loss,
     };
   }
 

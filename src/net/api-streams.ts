@@ -17,7 +17,9 @@ import { AsyncQueue } from './api-queue.ts';
 import { TmLevels } from './api-tm-levels.ts';
 import { describe, StreamError, StreamHandle } from './api-stream.ts';
 import type { RxSide, StreamCore, TxSide } from './api-stream.ts';
-import type { FlowChange } from './api-types.ts';
+import type { FlowChange, LossReason, StreamLoss } from './api-types.ts';
+import { closeLoss } from './api-loss.ts';
+import type { LossTarget } from './api-loss.ts';
 import type { ApiSettings } from './endpoint-config.ts';
 import type { FabricEndpointInput } from './endpoint-engine.ts';
 
@@ -41,6 +43,8 @@ export interface StreamHost {
   inConduit(ref: StreamRef): boolean;
   /** Stop (true) or go on (false) taking packets from the link; true again is harmless, and needed for a new link. */
   holdReceive(on: boolean): void;
+  /** A loss was reported on a stream (after its own listeners). */
+  lost(l: StreamLoss): void;
 }
 
 /** An application `openStream`/`openConduit` waiting for the engine. */
@@ -100,7 +104,7 @@ export class StreamRegistry {
         if (d.command === 'OPEN' && d.ref !== undefined) this.#failed(d.ref, new StreamError(`OPEN to node ${d.node} timed out (Annex 2 §3.7.1)`));
         break;
       case 'closed':
-        this.#closed(d.stream);
+        this.#closed(d.stream, d.cause, at);
         break;
       case 'xoff':
       case 'xon':
@@ -168,11 +172,14 @@ export class StreamRegistry {
     p.reject(e);
   }
 
-  #closed(ref: StreamRef): void {
+  #closed(ref: StreamRef, cause: string, at: Time): void {
     const key = refKey(ref);
     this.#looseTx.delete(key);
     const h = this.#byRef.get(key);
     if (h === undefined) return;
+    // Told before the stream ends, so that a reader sees why it ended (decision NF5).
+    const loss = closeLoss(cause);
+    if (loss !== null) this.#lost(h, ref, loss.reason, null, loss.detail, at);
     this.#byRef.delete(key);
     const side = ref.direction === 'tx' ? h.txSide : h.rxSide;
     if (side !== null && side.ref.streamID === ref.streamID) {
@@ -229,6 +236,7 @@ export class StreamRegistry {
     if (rx.stalled && rx.queue.size >= this.#api.rxLimit) {
       rx.dropped++;
       this.#host.count('rxDropped');
+      this.#lost(h, rx.ref, 'overflow', 1, `PDU dropped: ${rx.queue.size} PDUs unread for ${this.#api.rxStallMs} ms (api.rxLimit, api.rxStallMs)`, this.#host.now());
       return;
     }
     rx.queue.push(pdu);
@@ -323,6 +331,36 @@ export class StreamRegistry {
     rx.stalled = true;
     this.#host.count('rxStalls');
     this.#release(key, 'stalled');
+  }
+
+  // ---- Losses (api-loss.ts) ----------------------------------------------------------------------
+
+  #lost(h: StreamHandle, ref: StreamRef, reason: LossReason, pdus: number | null, detail: string, at: Time): void {
+    const l: StreamLoss = { at, stream: plainRef(ref), reason, pdus, detail };
+    h.lost(l);
+    this.#host.lost(l);
+  }
+
+  /** An engine event's loss: on the stream it names, else on each open stream of the node it may be (a possible gap when more than one). */
+  report(t: LossTarget, at: Time): void {
+    const sides: { h: StreamHandle; ref: StreamRef }[] = [];
+    for (const h of this.handles()) {
+      const side = t.direction === 'tx' ? h.txSide : h.rxSide;
+      if (h.remote !== t.node || side === null || side.closed || (side.settings.dataHeaderFormat === 'DATA3') !== t.type9) continue;
+      if (t.streamID === null || side.ref.streamID === t.streamID) sides.push({ h, ref: side.ref });
+    }
+    const pdus = sides.length === 1 ? 1 : null;
+    for (const { h, ref } of sides) this.#lost(h, ref, t.reason, pdus, t.detail, at);
+  }
+
+  /**
+   * The link to the switch went down: what was on it, in the switch, or in the sockets is lost,
+   * of unknown count, on every open stream (a switch restart leaves the streams open, decision NF5).
+   */
+  linkDown(detail: string, at: Time): void {
+    for (const h of this.handles()) {
+      for (const side of [h.txSide, h.rxSide]) if (side !== null && !side.closed) this.#lost(h, side.ref, 'link-down', null, detail, at);
+    }
   }
 
   /** The end point stopped: every stream and open ends. */

@@ -64,6 +64,41 @@ export interface RxStatus {
   readonly dropped: number;
 }
 
+/**
+ * Why PDUs of a stream were, or may have been, lost (decision NF5, docs/fabric-api.md "Losses"):
+ * - `reassembly`: a Part 10 §3.2.5 reassembly defect, an aborted PDU or a reassembly timeout on
+ *   this receive stream (or, for Type 11, a message of its node's that was not reassembled);
+ * - `overflow`: the application read nothing for `api.rxStallMs` at `api.rxLimit` (a PDU dropped);
+ * - `send-failed`: a Type 11 message of this transmit stream that the peer did not take;
+ * - `link-down`: this end point's link to the switch went down (the switch stopped or restarted,
+ *   the connection broke): what was in flight on the link is lost, of unknown count;
+ * - `peer-lost`: the switch reports the peer's link down (the peer process died);
+ * - `peer-silent`: a STATUS query went unanswered (Annex 2 §3.7.1);
+ * - `peer-restart`: the peer no longer knows the stream (its STATUS answer, §3.8.3): it restarted.
+ */
+export type LossReason = 'reassembly' | 'overflow' | 'send-failed' | 'link-down' | 'peer-lost' | 'peer-silent' | 'peer-restart';
+
+/** A loss on one stream, as `Stream.onLoss` and `RiodpEndpoint.onLoss` report it. */
+export interface StreamLoss {
+  readonly at: Time;
+  /** The side it concerns: a receive stream lost what it would have received, a transmit stream what it sent. */
+  readonly stream: StreamRef;
+  readonly reason: LossReason;
+  /** PDUs known to be lost; null for a possible gap of unknown size (what was in flight). */
+  readonly pdus: number | null;
+  readonly detail: string;
+}
+
+/** The losses of a stream so far (both sides of a conduit). */
+export interface LossStatus {
+  /** PDUs known to be lost. */
+  readonly pdus: number;
+  /** Reports of a possible gap of unknown size. */
+  readonly gaps: number;
+  /** The latest report, if any. */
+  readonly last: StreamLoss | null;
+}
+
 export interface StreamStatus {
   readonly remote: number;
   readonly protoID: number;
@@ -72,6 +107,7 @@ export interface StreamStatus {
   readonly tx: TxStatus | null;
   readonly rx: RxStatus | null;
   readonly closed: boolean;
+  readonly loss: LossStatus;
 }
 
 /**
@@ -99,6 +135,12 @@ export interface Stream extends AsyncIterable<Uint8Array> {
   /** CLOSE (§4.2.7) each open side; resolves when the end point has reported them closed (or at once if they are). */
   close(): Promise<void>;
   status(): StreamStatus;
+  /**
+   * Calls `listener` at once for each loss on this stream (its PDUs not delivered intact, or
+   * possibly not: `StreamLoss.pdus` null); returns the function that stops it. A stream closed
+   * by a peer's loss (`peer-lost`, `peer-silent`, `peer-restart`) reports it before it ends.
+   */
+  onLoss(listener: (l: StreamLoss) => void): () => void;
 }
 
 /** A change of flow-control state this end point sees. */
@@ -145,6 +187,10 @@ export const API_COUNTERS = [
   'encodeErrors',
   /** Packets pulled from the engine and not yet on the link when it went down. */
   'unsentDiscarded',
+  /** PDUs known to be lost, over all streams (StreamLoss.pdus). */
+  'pdusLost',
+  /** Loss reports, over all streams (one per stream and event). */
+  'lossReports',
   'connects',
   'linkDowns',
 ] as const;
@@ -192,6 +238,8 @@ export interface RiodpEndpoint {
   flowChanges(): AsyncIterable<FlowChange>;
   /** Calls `listener` on each flow-control change; returns the function that stops it. */
   onFlowChange(listener: (c: FlowChange) => void): () => void;
+  /** Calls `listener` on each loss on any stream of this end point (Stream.onLoss); returns the function that stops it. */
+  onLoss(listener: (l: StreamLoss) => void): () => void;
   /** Calls `listener` on each engine event; returns the function that stops it. */
   onEvent(listener: (e: EngineEvent) => void): () => void;
   status(): EndpointStatus;

@@ -20,13 +20,15 @@ import { StreamError, StreamHandle } from './api-stream.ts';
 import type { RxSide, StreamCore, TxSide } from './api-stream.ts';
 import { StreamRegistry } from './api-streams.ts';
 import { API_COUNTERS } from './api-types.ts';
-import type { ApiCounter, EndpointStatus, EngineEvent, FlowChange, LinkStatus, OpenOptions, Peer, RiodpEndpoint, Stream, TmCommand } from './api-types.ts';
+import type { ApiCounter, EndpointStatus, EngineEvent, FlowChange, LinkStatus, OpenOptions, Peer, RiodpEndpoint, Stream, StreamLoss, TmCommand } from './api-types.ts';
 import type { ApiSettings } from './endpoint-config.ts';
 import { ENGINE_NAME } from './endpoint-engine.ts';
 import type { FabricCounters, FabricEndpointInput, FabricEndpointOutput, FlowState } from './endpoint-engine.ts';
 import type { LinkCounters } from './link.ts';
 import { PeerLiveness } from './api-liveness.ts';
 import { refusal, tmRefusal } from './api-refusal.ts';
+import { engineLoss } from './api-loss.ts';
+import { PeerBook } from './api-peers.ts';
 
 /** What the API asks of the process driver. */
 export interface ApiHost {
@@ -61,15 +63,14 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
   readonly #settings: ApiSettings;
   readonly #streams: StreamRegistry;
   readonly #counters = Object.fromEntries(API_COUNTERS.map((n) => [n, 0])) as Record<ApiCounter, number>;
-  readonly #peers = new Map<number, Peer>();
-  readonly #nodeWaiters = new Map<number, ((p: Peer[]) => void)[]>();
-  #doneWaiters: ((p: Peer[]) => void)[] = [];
+  readonly #peers = new PeerBook();
   #started = false;
   #openSeq = 0;
   readonly #flowListeners = new Set<(c: FlowChange) => void>();
   /** Ends each `flowChanges()` subscription at shutdown. */
   readonly #stops = new Set<() => void>();
   readonly #eventListeners = new Set<(e: EngineEvent) => void>();
+  readonly #lossListeners = new Set<(l: StreamLoss) => void>();
   #closed = false;
   readonly #liveness: PeerLiveness;
   readonly #tm: boolean;
@@ -101,6 +102,11 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
         inConduit: (ref) => host.conduitReceives(ref.remote).includes(ref.streamID),
         holdReceive: (on) => {
           host.holdReceive(on);
+        },
+        lost: (l) => {
+          this.#counters.lossReports++;
+          this.#counters.pdusLost += l.pdus ?? 0;
+          for (const f of [...this.#lossListeners]) f(l);
         },
       },
       this,
@@ -158,44 +164,14 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
   #event(source: string, at: Time, detail: Readonly<Record<string, unknown>>): void {
     if (source === 'session') {
       this.#streams.session(detail as never, at);
-      if (detail['event'] === 'suspect') this.#suspect(detail['node'] as number);
+      if (detail['event'] === 'suspect') this.#peers.suspect(detail['node'] as number);
     }
-    else if (source === 'discovery') this.#discovery(detail as unknown as DiscoveryEvent);
+    else if (source === 'discovery') this.#peers.discovery(detail as unknown as DiscoveryEvent);
     else if (source === 'type9' && detail['name'] === 'sent' && detail['unit'] === 'pdu') this.#streams.segmented(detail['to'] as number, detail['streamID'] as number);
     else if (source === 'type11' && (detail['name'] === 'sent' || detail['name'] === 'failed')) this.#streams.wakeType11();
+    const loss = engineLoss(source, detail);
+    if (loss !== null) this.#streams.report(loss, at);
     for (const l of this.#eventListeners) l({ source, at, detail });
-  }
-
-  #discovery(d: DiscoveryEvent): void {
-    if (d.event === 'participant') {
-      const peer: Peer = { node: d.node, contact: d.contact, source: d.source, complete: d.complete, suspect: d.suspect };
-      this.#peers.set(d.node, peer);
-      this.#resolveNode(d.node, [peer]);
-    } else if (d.event === 'not-participating' || d.event === 'unreachable') {
-      this.#peers.delete(d.node);
-      this.#resolveNode(d.node, []);
-    } else if (d.event === 'done') {
-      const w = this.#doneWaiters;
-      this.#doneWaiters = [];
-      const peers = this.#peerList();
-      for (const f of w) f(peers);
-    }
-  }
-
-  /** §3.7.1, §3.7.3, §3.8.5: the session engine judged a peer suspect; it stays so until discovery finds it again. */
-  #suspect(node: number): void {
-    const p = this.#peers.get(node);
-    if (p !== undefined && !p.suspect) this.#peers.set(node, { ...p, suspect: true });
-  }
-
-  #resolveNode(node: number, peers: Peer[]): void {
-    const w = this.#nodeWaiters.get(node);
-    this.#nodeWaiters.delete(node);
-    for (const f of w ?? []) f(peers);
-  }
-
-  #peerList(): Peer[] {
-    return [...this.#peers.values()].sort((a, b) => a.node - b.node);
   }
 
   /** An API timer fell due. */
@@ -267,16 +243,12 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
     if (node !== undefined) {
       const n = this.#checkNode(node, 'node');
       if (hop !== undefined && (!Number.isInteger(hop) || hop < 0 || hop > 0xff)) throw new RangeError('hop must be an integer from 0 to 255');
-      const p = new Promise<Peer[]>((resolve) => {
-        const list = this.#nodeWaiters.get(n) ?? [];
-        list.push(resolve);
-        this.#nodeWaiters.set(n, list);
-      });
+      const p = this.#peers.waitNode(n);
       this.#host.command(hop === undefined ? { kind: 'discover', node: n } : { kind: 'discover', node: n, hop });
       return p;
     }
-    if (this.#started && this.#host.targets.length === 0) return this.#peerList();
-    const p = new Promise<Peer[]>((resolve) => this.#doneWaiters.push(resolve));
+    if (this.#started && this.#host.targets.length === 0) return this.#peers.list();
+    const p = this.#peers.waitDone();
     if (!this.#started) {
       this.#started = true;
       this.#host.command({ kind: 'discover' });
@@ -359,6 +331,16 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
     return () => this.#flowListeners.delete(listener);
   }
 
+  onLoss(listener: (l: StreamLoss) => void): () => void {
+    this.#lossListeners.add(listener);
+    return () => this.#lossListeners.delete(listener);
+  }
+
+  /** The end point's link to the switch went down (endpoint-process.ts): a possible gap on every open stream. */
+  linkDown(detail: string): void {
+    this.#streams.linkDown(detail, this.#host.now());
+  }
+
   onEvent(listener: (e: EngineEvent) => void): () => void {
     this.#eventListeners.add(listener);
     return () => this.#eventListeners.delete(listener);
@@ -369,7 +351,7 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
       nodeId: this.#host.nodeId,
       engine: ENGINE_NAME,
       link: this.#host.link(),
-      peers: this.#peerList(),
+      peers: this.#peers.list(),
       streams: this.#streams.handles().map((h) => h.status()),
       flows: this.#host.flows(),
       counters: { engine: this.#host.engineCounters(), link: this.#host.linkCounters(), api: { ...this.#counters } },
@@ -397,10 +379,6 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
     this.#streams.abandonAll(e);
     for (const stop of this.#stops) stop();
     this.#stops.clear();
-    const peers = this.#peerList();
-    for (const f of this.#doneWaiters) f(peers);
-    this.#doneWaiters = [];
-    for (const [, w] of this.#nodeWaiters) for (const f of w) f([]);
-    this.#nodeWaiters.clear();
+    this.#peers.release();
   }
 }

@@ -274,6 +274,7 @@ export class EndpointProcess implements ApiHost {
     this.#unsent = [];
     this.#log.info({ by, reason, text }, 'link down');
     this.command({ kind: 'link-down' });
+    if (!this.#closing) this.api.linkDown(`the link to the switch went down (${by}, ${reason}${text === '' ? '' : `: ${text}`}); what was in flight is lost`);
     this.#reads.failAll(`the link to the switch went down (${reason}) before the MAINTENANCE response came`);
     this.#reconnect(this.#sw.nextRetryMs());
   }
