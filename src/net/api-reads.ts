@@ -13,9 +13,9 @@
  */
 import type { Time } from '../engine/contract.ts';
 import { attempt } from '../wire/errors.ts';
-import { maintenanceReadRequest } from '../wire/type8-build.ts';
+import { maintenanceReadRequest, maintenanceWriteRequest } from '../wire/type8-build.ts';
 import { MAINTENANCE_STATUS } from '../wire/type8.ts';
-import type { Type8ReadRequest, Type8Response } from '../wire/type8.ts';
+import type { Type8ReadRequest, Type8Response, Type8WriteRequest } from '../wire/type8.ts';
 
 const TIDS = 256;
 
@@ -23,10 +23,12 @@ interface MyRead {
   readonly tid: number;
   readonly offset: number;
   readonly until: Time;
+  /** A word write (the liveness check's route lookup, api-port-check.ts), answered by a write response. */
+  readonly write: boolean;
   collided: boolean;
 }
 
-export type ReadStart = { readonly ok: true; readonly tid: number; readonly packet: Type8ReadRequest } | { readonly ok: false; readonly error: string };
+export type ReadStart = { readonly ok: true; readonly tid: number; readonly packet: Type8ReadRequest | Type8WriteRequest } | { readonly ok: false; readonly error: string };
 
 /** What a received MAINTENANCE response is: not ours (to the engine), or the outcome of one of our reads. */
 export type ReadAnswer =
@@ -67,15 +69,21 @@ export class AppReads {
     return true;
   }
 
-  /** A word read of `offset` at `to` with `hop` as hop_count; `timeout` in the same unit as `now`. */
-  request(to: number, hop: number, offset: number, now: Time, timeout: Time): ReadStart {
+  /**
+   * A word read of `offset` at `to` with `hop` as hop_count; `timeout` in the same unit as `now`.
+   * With `data`: a word write of it instead (same IDs and matching; answered with value 0).
+   */
+  request(to: number, hop: number, offset: number, now: Time, timeout: Time, data?: number): ReadStart {
     this.#expireEngine(now);
     const tid = this.#freeTid();
     if (tid === undefined) return { ok: false, error: `all ${TIDS} transaction IDs are in flight` };
     const c = this.#config;
-    const built = attempt(() => maintenanceReadRequest({ tt: c.tt, destinationID: to, sourceID: c.nodeId, hopCount: hop, srcTID: tid, byteOffset: offset, byteCount: 4 }));
+    const a = { tt: c.tt, destinationID: to, sourceID: c.nodeId, hopCount: hop, srcTID: tid, byteOffset: offset };
+    const built = attempt((): Type8ReadRequest | Type8WriteRequest => data === undefined
+      ? maintenanceReadRequest({ ...a, byteCount: 4 })
+      : maintenanceWriteRequest({ ...a, data: Uint8Array.of(data >>> 24, (data >>> 16) & 0xff, (data >>> 8) & 0xff, data & 0xff) }));
     if (!built.ok) return { ok: false, error: built.error.message };
-    this.#mine.set(tid, { tid, offset, until: now + timeout, collided: false });
+    this.#mine.set(tid, { tid, offset, until: now + timeout, write: data !== undefined, collided: false });
     return { ok: true, tid, packet: built.value };
   }
 
@@ -87,7 +95,8 @@ export class AppReads {
   /** A received MAINTENANCE response: ours, or the engine's to pass on. */
   response(p: Type8Response, now: Time): ReadAnswer {
     const mine = this.#mine.get(p.targetTID);
-    if (mine === undefined || p.transactionName !== 'MAINTENANCE_READ_RESPONSE' || mine.until < now) {
+    const expected = mine?.write === true ? 'MAINTENANCE_WRITE_RESPONSE' : 'MAINTENANCE_READ_RESPONSE';
+    if (mine === undefined || p.transactionName !== expected || mine.until < now) {
       if (this.#engine.get(p.targetTID) !== undefined) this.#engine.delete(p.targetTID);
       return { mine: false };
     }
@@ -96,7 +105,8 @@ export class AppReads {
       this.#engine.delete(p.targetTID);
       return { mine: true, tid: mine.tid, error: `transaction ID ${mine.tid} was taken by the end point's own read meanwhile; try again`, toEngine: true };
     }
-    if (p.status !== MAINTENANCE_STATUS.done) return { mine: true, tid: mine.tid, error: `MAINTENANCE read response status ${p.statusName} (${p.status})`, toEngine: false };
+    if (p.status !== MAINTENANCE_STATUS.done) return { mine: true, tid: mine.tid, error: `MAINTENANCE ${mine.write ? 'write' : 'read'} response status ${p.statusName} (${p.status})`, toEngine: false };
+    if (mine.write) return { mine: true, tid: mine.tid, value: 0 };
     // Part 1 Table 4-3: a word read returns its word in the lane wdptr names.
     const lane = ((mine.offset >>> 2) & 1) * 4;
     if (p.payload.length < 8) return { mine: true, tid: mine.tid, error: `MAINTENANCE read response carries ${p.payload.length} bytes, not a double-word`, toEngine: false };

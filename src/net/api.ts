@@ -26,6 +26,7 @@ import { ENGINE_NAME } from './endpoint-engine.ts';
 import type { FabricCounters, FabricEndpointInput, FabricEndpointOutput, FlowState } from './endpoint-engine.ts';
 import type { LinkCounters } from './link.ts';
 import { PeerLiveness } from './api-liveness.ts';
+import { PeerPortCheck } from './api-port-check.ts';
 import { refusal, tmRefusal } from './api-refusal.ts';
 import { engineLoss } from './api-loss.ts';
 import { PeerBook } from './api-peers.ts';
@@ -48,6 +49,7 @@ export interface ApiHost {
   link(): LinkStatus;
   linkCounters(): LinkCounters | null;
   readRegister(to: number, hop: number, offset: number): Promise<number>;
+  writeRegister(to: number, hop: number, offset: number, value: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
   readonly #lossListeners = new Set<(l: StreamLoss) => void>();
   #closed = false;
   readonly #liveness: PeerLiveness;
+  readonly #portCheck: PeerPortCheck;
   readonly #tm: boolean;
 
   /** `tm`: the end point runs Part 10 traffic management, whose egress gets the receive queues' levels. */
@@ -113,7 +116,16 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
       settings,
       tm,
     );
-    this.#liveness = new PeerLiveness({ ...engine, remotes: () => new Set(this.#streams.handles().map((h) => h.remote)) }, settings.verifyIdleMs);
+    const remotes = (): ReadonlySet<number> => new Set(this.#streams.handles().map((h) => h.remote));
+    this.#liveness = new PeerLiveness({ ...engine, remotes }, settings.verifyIdleMs);
+    // Hop 0 requests of the switch, named to this end point (api-port-check.ts).
+    this.#portCheck = new PeerPortCheck({
+      ...engine,
+      remotes,
+      tt: host.tt,
+      read: (offset) => host.readRegister(host.nodeId, 0, offset),
+      write: (offset, value) => host.writeRegister(host.nodeId, 0, offset, value),
+    }, settings.peerCheckMs);
   }
 
   tmCommand(c: TmCommand): void {
@@ -126,9 +138,10 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
     if (why !== undefined) throw new StreamError(why);
   }
 
-  /** A packet came from `node` (the liveness check, api-liveness.ts). */
+  /** A packet came from `node` (the liveness checks, api-liveness.ts and api-port-check.ts). */
   heard(node: number): void {
     this.#liveness.heard(node);
+    this.#portCheck.heard(node);
   }
 
   get nodeId(): number {
@@ -176,7 +189,7 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
 
   /** An API timer fell due. */
   timer(name: string): void {
-    if (this.#streams.timer(name) || this.#liveness.timer(name)) return;
+    if (this.#streams.timer(name) || this.#liveness.timer(name) || this.#portCheck.timer(name)) return;
     if (!name.startsWith(CONDUIT_TIMER)) return;
     const ref = name.slice(CONDUIT_TIMER.length);
     const p = this.#streams.pending.get(ref);
@@ -375,6 +388,7 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
     if (this.#closed) return;
     this.#closed = true;
     this.#liveness.stop();
+    this.#portCheck.stop();
     const e = new StreamError('the end point is closed');
     this.#streams.abandonAll(e);
     for (const stop of this.#stops) stop();

@@ -305,9 +305,11 @@ export class Demo {
     this.#pass(`peer killed: the switch logged port 2 down (reason ${String(parseLogLine(down.text)?.['reason'])})`);
     const cExit = await this.#sup.waitExit(flood, START_MS, 'end of C send');
     this.#say(`C send ${describeExit(cExit)}`);
-    // What B does (docs/fabric-endpoint.md "A peer that dies mid-PDU"): the reassembly of C's
-    // last PDU times out (5 s), B verifies C's streams with STATUS, none is answered, and the
-    // streams close with cause status-timeout while C is reported suspect (Annex 2 §3.7.1). The
+    // What B does: its port check (decision NF4) finds C's switch port uninitialized and closes
+    // C's streams with cause peer-lost; failing that (docs/fabric-endpoint.md "A peer that dies
+    // mid-PDU"), the reassembly of C's last PDU times out (5 s), B verifies C's streams with
+    // STATUS, none is answered, and the streams close with cause status-timeout. Either way C is
+    // reported suspect (Annex 2 §3.7.1). The
     // first of a conduit's streams to close names the cause; its partner follows with 'conduit'.
     const closed = await this.#sup
       .waitLine(b, logged('closed', (o) => typeof o['stream'] === 'string' && o['stream'].includes(' 3/') && o['cause'] !== 'conduit'), CLOSE_MS, 'B closing C\'s streams', marks.b)

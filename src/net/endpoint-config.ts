@@ -63,6 +63,14 @@ export interface ApiSettings {
    * suspect (§3.7.1). null: never (decision EA18, api-liveness.ts). Default 10 000 ms.
    */
   readonly verifyIdleMs: number | null;
+  /**
+   * Every this long, a node with open streams from which nothing was heard is checked at the
+   * switch: the port its route leaves by and that port's Error and Status CSR (Part 6 §7.6.10).
+   * Port Uninitialized: the node's link is down, its streams close at once (cause 'peer-lost');
+   * Port OK: it is alive, maybe stopped, and is waited for. null: never (decision NF4,
+   * api-port-check.ts). Default 1000 ms.
+   */
+  readonly peerCheckMs: number | null;
   /** How long `readRegister` waits for the MAINTENANCE response. Default 1000 ms. */
   readonly readTimeoutMs: number;
 }
@@ -212,7 +220,7 @@ export const endpointConfigSchema = z.strictObject({
     flows: z.array(z.enum(FLOW_ID_LABELS, { error: expecting(`a flowID (${FLOW_ID_LABELS.join(', ')})`) }), { error: expecting('a list of flowIDs') }).min(1, { error: expecting('at least one flowID') }).optional(),
   }, { error: expecting('arbitration settings {mode, resources, whenBusy, maxQueued, pipelining, requestTimeout, retryDelay, idleTimeout, flows}') }).nullable().optional(),
   api: z
-    .strictObject({ sendWindow: int(1).optional(), rxHigh: int(1).optional(), rxLow: int(0).optional(), rxLimit: int(1).optional(), rxStallMs: int(1).optional(), verifyIdleMs: z.union([int(1), z.null()], { error: expecting('a positive integer (ms) or null') }).optional(), readTimeoutMs: int(1).optional() })
+    .strictObject({ sendWindow: int(1).optional(), rxHigh: int(1).optional(), rxLow: int(0).optional(), rxLimit: int(1).optional(), rxStallMs: int(1).optional(), verifyIdleMs: z.union([int(1), z.null()], { error: expecting('a positive integer (ms) or null') }).optional(), peerCheckMs: z.union([int(1), z.null()], { error: expecting('a positive integer (ms) or null') }).optional(), readTimeoutMs: int(1).optional() })
     .optional(),
 });
 
@@ -235,7 +243,7 @@ export const DEFAULT_REASSEMBLY_IDLE_NS = 8_000_000_000;
  * later than 100 ms, and the peer would be reported unreachable (docs/fabric-demo.md).
  */
 export const DEFAULT_DISCOVERY_READ_NS = 1_000_000_000;
-export const DEFAULT_API: ApiSettings = { sendWindow: 4, rxHigh: 16, rxLow: 4, rxLimit: 64, rxStallMs: 2000, verifyIdleMs: 10_000, readTimeoutMs: 1000 };
+export const DEFAULT_API: ApiSettings = { sendWindow: 4, rxHigh: 16, rxLow: 4, rxLimit: 64, rxStallMs: 2000, verifyIdleMs: 10_000, peerCheckMs: 1000, readTimeoutMs: 1000 };
 export const DEFAULT_SILENCE_MS = 500;
 export const DEFAULT_RETRY: RetrySettings = { timeoutMs: 10_000, firstMs: 100, maxMs: 5_000 };
 

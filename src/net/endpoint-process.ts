@@ -341,6 +341,14 @@ export class EndpointProcess implements ApiHost {
     return p;
   }
 
+  /** A word MAINTENANCE write (the port check's route lookup, api-port-check.ts). */
+  writeRegister(to: number, hop: number, offset: number, value: number): Promise<void> {
+    if (this.#sw.link === null || this.#closing) return Promise.reject(new Error('no link to the switch'));
+    const p = this.#reads.read(to, hop, offset, value >>> 0);
+    this.#pump();
+    return p.then(() => undefined);
+  }
+
   // ---- Status and end ------------------------------------------------------------------------
 
   conduitReceives(remote: number): number[] {

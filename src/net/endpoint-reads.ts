@@ -35,10 +35,10 @@ export class ReadPort {
     this.#timeout = timeoutMs * 1_000_000;
   }
 
-  /** A word read of `offset` at `to` with hop_count `hop`. */
-  read(to: number, hop: number, offset: number): Promise<number> {
+  /** A word read of `offset` at `to` with hop_count `hop`; with `data`, a word write of it (resolves 0). */
+  read(to: number, hop: number, offset: number, data?: number): Promise<number> {
     const now = this.#host.now();
-    const r = this.#reads.request(to, hop, offset, now, this.#timeout);
+    const r = this.#reads.request(to, hop, offset, now, this.#timeout, data);
     if (!r.ok) return Promise.reject(new Error(r.error));
     this.#host.count('readRequests');
     const p = new Promise<number>((resolve, reject) => this.#waiters.set(r.tid, { resolve, reject }));

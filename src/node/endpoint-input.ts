@@ -8,7 +8,7 @@ import type { Untagged } from './session-endpoint-types.ts';
  */
 
 /** The session engine's commands, which pass through to it unchanged (types.ts SessionInput). */
-export const SESSION_COMMANDS: ReadonlySet<string> = new Set(['contact', 'request', 'open', 'close', 'status-query', 'verify', 'send', 'broadcast', 'xoff', 'xon', 'userdefined']);
+export const SESSION_COMMANDS: ReadonlySet<string> = new Set(['contact', 'request', 'open', 'close', 'status-query', 'verify', 'peer-lost', 'send', 'broadcast', 'xoff', 'xon', 'userdefined']);
 
 /**
  * A decoded packet carries at least its ftype and IDs; a Type 7 congestion control packet has no

@@ -12,7 +12,7 @@ import type { StreamDirection, StreamRef } from './types.ts';
  * the event that the stream or virtual stream is part of a conduit, both streams or virtual
  * streams must be closed at the same time."
  */
-export type CloseCause = 'local' | 'remote' | 'status-timeout' | 'stream-unknown' | 'conduit';
+export type CloseCause = 'local' | 'remote' | 'status-timeout' | 'stream-unknown' | 'conduit' | 'peer-lost';
 
 export function closeKey(ref: StreamRef): string {
   return `close/${refKey(ref)}`;
@@ -94,4 +94,21 @@ export function onClose(core: SessionCore, from: number, m: SmpClose): void {
   core.pending.resolve(`close/${streamKey(from, direction, m.streamID)}`, core.out);
   if (r !== undefined) closeStream(core, r, 'remote', false);
   answerClosed(core, from, m.streamID, m.cos);
+}
+
+/**
+ * The node is known to be gone (decision NF4: the switch reports its port uninitialized, Part 6
+ * §7.6.10). As for a STATUS query without an answer, "the streamID specified in the STATUS command
+ * must be silently closed locally, and the remote node must be considered suspect" (§3.7.1), here
+ * for every stream to the node at once: each is closed locally with cause 'peer-lost' and no CLOSE
+ * is sent (the node cannot take it, and a CLOSE left retrying would only time out); the node's
+ * conduits go with their streams, and the node becomes suspect with `reason`.
+ */
+export function peerLost(core: SessionCore, node: number, reason: string): void {
+  for (const r of core.streams.toRemote(node)) if (core.streams.byRef(r.ref)) forget(core, r, 'peer-lost');
+  for (const c of core.conduits.ofRemote(node)) {
+    core.conduits.remove(c.id);
+    core.conduitsReported.delete(c.id);
+  }
+  core.suspect(node, reason);
 }

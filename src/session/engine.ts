@@ -3,7 +3,7 @@ import { attempt } from '../wire/errors.ts';
 import { toHex } from '../wire/hex.ts';
 import { smpUserDefined } from '../wire/smp/index.ts';
 import type { SmpMessage } from '../wire/smp/index.ts';
-import { closeCommand, onClose } from './close.ts';
+import { closeCommand, onClose, peerLost } from './close.ts';
 import { SessionCore } from './core.ts';
 import { onData, onPdu } from './data-rx.ts';
 import { broadcast } from './data-tx.ts';
@@ -68,6 +68,9 @@ export class SessionEngine implements Engine<SessionInput, SessionOutput> {
         break;
       case 'verify':
         verify(core, input.node, false);
+        break;
+      case 'peer-lost':
+        peerLost(core, input.node, input.reason);
         break;
       case 'send':
         sendCommand(core, input.stream, input.pdu);

@@ -214,6 +214,17 @@ export interface VerifyCommand {
   readonly node: number;
 }
 
+/**
+ * The node is gone (its link is down, decision NF4): every stream to it is closed here with cause
+ * 'peer-lost', without CLOSE, and the node is suspect with `reason` (§3.7.1 as for an unanswered
+ * query, close.ts `peerLost`).
+ */
+export interface PeerLostCommand {
+  readonly kind: 'peer-lost';
+  readonly node: number;
+  readonly reason: string;
+}
+
 export interface SendCommand {
   readonly kind: 'send';
   readonly stream: StreamRef;
@@ -253,6 +264,7 @@ export type SessionInput =
   | CloseCommand
   | StatusQueryCommand
   | VerifyCommand
+  | PeerLostCommand
   | SendCommand
   | BroadcastCommand
   | FlowCommand
@@ -299,7 +311,7 @@ export type SessionEvent =
   | { readonly event: 'advertised'; readonly node: number; readonly message: SmpMessage }
   | { readonly event: 'opened'; readonly stream: StreamInfo; readonly ref?: string }
   | { readonly event: 'refused'; readonly ref: string; readonly node: number; readonly protoID: number }
-  | { readonly event: 'closed'; readonly stream: StreamRef; readonly cause: 'local' | 'remote' | 'status-timeout' | 'stream-unknown' | 'conduit' }
+  | { readonly event: 'closed'; readonly stream: StreamRef; readonly cause: 'local' | 'remote' | 'status-timeout' | 'stream-unknown' | 'conduit' | 'peer-lost' }
   | { readonly event: 'conduit'; readonly tx: StreamRef; readonly rx: StreamRef; readonly protoID: number }
   | { readonly event: 'xoff' | 'xon' | 'xon-timeout' | 'rts'; readonly stream: StreamRef }
   | { readonly event: 'status'; readonly node: number; readonly message: SmpMessage }

@@ -14,7 +14,7 @@ import type { MatchHost } from './matcher.ts';
 import { CLASSES, classOf, isFlowControl, priorityAllowed } from './packet.ts';
 import type { SwitchPacket } from './packet.ts';
 import { isMaintenanceWire } from './receive.ts';
-import { baseDeviceId, buildSwitchRegisters } from './registers.ts';
+import { baseDeviceId, buildSwitchRegisters, setPortLink } from './registers.ts';
 import { RouteTable } from './routes.ts';
 import { InputStage, OutputStage } from './stages.ts';
 import { NO_PROBE, SWITCH_COUNTERS, SWITCH_PROBE_COUNTS } from './types.ts';
@@ -61,6 +61,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
   readonly #own: OwnPackets<P>;
   readonly #counters: Counters<SwitchCounter> = zeroCounters(SWITCH_COUNTERS);
   readonly #up: Uint8Array;
+  readonly #lpSerialBase: number;
   readonly #capacity: number;
   readonly #inName: string[];
   readonly #outName: string[];
@@ -88,6 +89,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
       ...(c.voq === null ? {} : { voq: { format: c.voq.format, generate: c.voq.generate } }),
     });
     this.registers = regs.space;
+    this.#lpSerialBase = regs.lpSerialBase;
     this.inputs = Array.from({ length: n }, (_, i) => new InputStage<P>(i, c.queueing, n));
     this.outputs = Array.from({ length: n }, (_, o) => new OutputStage<P>(o));
     this.#up = new Uint8Array(n);
@@ -167,6 +169,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     this.#now = now;
     if (this.#up[port] === 1) return;
     this.#up[port] = 1;
+    setPortLink(this.registers, this.#lpSerialBase, port, true);
     if (recovered) this.#voq?.linkUp(port, now);
     if (this.outputOccupancy(port) > 0) this.#host.kick(port, now);
   }
@@ -181,6 +184,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     this.#now = now;
     if (this.#up[port] === 0) return;
     this.#up[port] = 0;
+    setPortLink(this.registers, this.#lpSerialBase, port, false);
     const out = this.outputs[port] as OutputStage<P>;
     const flushed = out.flush();
     const queued = flushed.queued;

@@ -5,6 +5,7 @@ import { RegisterView, fieldMask } from '../../registers/fields.ts';
 import { OperationsCar, operationsRegister } from '../../registers/operations.ts';
 import { peFeaturesRegister, peFeaturesView } from '../../registers/pe-features.ts';
 import { LpSerialMap, portControlOffset, portControlRegister, portControlView, portParticipation } from '../../registers/port-control.ts';
+import { portErrorStatusOffset, portErrorStatusRegister, setPortLinkState } from '../../registers/port-error-status.ts';
 import { RegisterKind, RegisterSpace } from '../../registers/space.ts';
 import type { RegisterSpec } from '../../registers/space.ts';
 import { STANDARD_OFFSETS, baseDeviceIdView, standardRegisters } from '../../registers/standard.ts';
@@ -31,8 +32,9 @@ import type { SwitchIdentity } from './config-types.ts';
  * - Component Tag CSR ("especially useful for labeling and identifying devices that are not end
  *   points and do not have device ID registers", Part 3 §3.5.4);
  * - extended features: the LP-Serial block of a "generic device that does not contain endpoint
- *   functionality (i.e. switches)" (Part 6 §7.5.3, EF_ID 0x0003) with a Port n Control CSR per
- *   port, then the VoQ Backpressure block when VoQ generation is configured.
+ *   functionality (i.e. switches)" (Part 6 §7.5.3, EF_ID 0x0003) with a Port n Error and Status
+ *   CSR (§7.6.10: Port OK / Port Uninitialized from the port's link, `setPortLink`) and a Port n
+ *   Control CSR per port, then the VoQ Backpressure block when VoQ generation is configured.
  *
  * The extended route table mechanism (PE Features bit 22) and Dev32 routing (bit 19, §3.6) are
  * not offered: their fields are reserved.
@@ -124,14 +126,20 @@ function routeRegisters(o: SwitchRegisterOptions): RegisterSpec[] {
   ];
 }
 
-/** Part 6 §7.5.3: EF_ID 0x0003, Register Map I: header, then Port n Control CSR at +0x5C + 0x20·n. */
+/**
+ * Part 6 §7.5.3: EF_ID 0x0003, Register Map I (Table 7-4): header, then per port the Port n Error
+ * and Status CSR at +0x58 + 0x20·n (§7.6.10) and the Port n Control CSR at +0x5C + 0x20·n.
+ */
 function lpSerialSwitchBlock(ports: number, flowControl: boolean): EfBlockSpec {
   return {
     id: EF_ID.lpSerialEndpointFree,
     name: 'LP-Serial Register Block Header',
     clause: 'Part 6 §7.5.3',
     size: 0x40 + 0x20 * ports,
-    registers: (base) => Array.from({ length: ports }, (_, n) => portControlRegister(portControlOffset(base, n, LpSerialMap.I), n, { flowControl, flowArb: false })),
+    registers: (base) => Array.from({ length: ports }, (_, n) => [
+      portErrorStatusRegister(portErrorStatusOffset(base, n, LpSerialMap.I), n),
+      portControlRegister(portControlOffset(base, n, LpSerialMap.I), n, { flowControl, flowArb: false }),
+    ]).flat(),
   };
 }
 
@@ -191,6 +199,11 @@ export function buildSwitchRegisters(o: SwitchRegisterOptions): SwitchRegisters 
 export function setAccessPort(space: RegisterSpace, port: number): void {
   const word = space.readWord(SWITCH_OFFSETS.switchPortInformation);
   space.writeLocal(SWITCH_OFFSETS.switchPortInformation, ((word & ~PORT_BYTE) | (port & 0xff)) >>> 0);
+}
+
+/** Part 6 §7.6.10 Table 7-16: the port's link came up (Port OK) or went down (Port Uninitialized). */
+export function setPortLink(space: RegisterSpace, lpSerialBase: number, port: number, up: boolean): void {
+  setPortLinkState(space, portErrorStatusOffset(lpSerialBase, port, LpSerialMap.I), up);
 }
 
 /** Part 9 §4.3 Table 4-2: Flow Control Participant 0b0 "Do not route or issue flow control transactions to this port". */
