@@ -48,7 +48,7 @@ test('riodp file transfer: the result is RFT1 | 2 | status | text length | text;
   assert.deepEqual(decodeFileResult(odd), { ok: false, error: 'status 9 is not one of 0..8' });
 });
 
-test('riodp file transfer (decisions EA22, NF5): result statuses are 0 ok, 1 checksum, 2 size, 3 write, 4 header, 5 exists, 6 too-large, 7 aborted, 8 lost, each decoded to its name', () => {
+test('riodp file transfer (decisions EA22, FF5): result statuses are 0 ok, 1 checksum, 2 size, 3 write, 4 header, 5 exists, 6 too-large, 7 aborted, 8 lost, each decoded to its name', () => {
   assert.deepEqual(FILE_STATUS, { ok: 0, checksum: 1, size: 2, write: 3, header: 4, exists: 5, 'too-large': 6, aborted: 7, lost: 8 });
   for (const [name, value] of Object.entries(FILE_STATUS)) {
     const b = encodeFileResult({ status: name as FileStatusName, text: '' });

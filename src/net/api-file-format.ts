@@ -51,7 +51,7 @@ const SHA256_BYTES = 32;
  * - `exists`: the receiver was asked to refuse a name its folder already has;
  * - `too-large`: the header's size is over the receiver's maximum;
  * - `aborted`: the receiver gave the transfer up (its `riodp recv` left, or its end point is closing);
- * - `lost`: PDUs of the file were reported lost on the conduit (Stream.onLoss, decision NF5).
+ * - `lost`: PDUs of the file were reported lost on the conduit (Stream.onLoss, decision FF5).
  */
 export const FILE_STATUS = { ok: 0, checksum: 1, size: 2, write: 3, header: 4, exists: 5, 'too-large': 6, aborted: 7, lost: 8 } as const;
 export type FileStatusName = keyof typeof FILE_STATUS;

@@ -9,7 +9,7 @@ import { until } from '../../test/support/net-endpoint.ts';
 
 const rxLoss: StreamLoss = { at: 0, stream: { remote: 1, direction: 'rx', streamID: 3 }, reason: 'reassembly', pdus: 1, detail: 'PDU aborted by its sender after 512 bytes (Part 10 §4.2)' };
 
-test('issue 16 item 2 (decision NF5) "file transfers that … fail fast": a loss on the receive side gives the receiver up at once: status lost with the reason, answered to the sender, conduit closed, no part left', async () => {
+test('issue 16 item 2 (decision FF5) "file transfers that … fail fast": a loss on the receive side gives the receiver up at once: status lost with the reason, answered to the sender, conduit closed, no part left', async () => {
   await inDir(async (dir) => {
     const data = new Uint8Array(200_000);
     const c = carrying('gap.bin', data.subarray(0, 65536), { hang: true }, data.length);
@@ -27,7 +27,7 @@ test('issue 16 item 2 (decision NF5) "file transfers that … fail fast": a loss
   });
 });
 
-test('issue 16 item 2 (decision NF5): a loss on the transmit side alone (the receiver\'s result may be lost) does not give the receiver up; it ends as the data says', async () => {
+test('issue 16 item 2 (decision FF5): a loss on the transmit side alone (the receiver\'s result may be lost) does not give the receiver up; it ends as the data says', async () => {
   await inDir(async (dir) => {
     const data = Uint8Array.from({ length: 70_000 }, (_, i) => i & 0xff);
     const c = carrying('whole.bin', data, {
@@ -41,7 +41,7 @@ test('issue 16 item 2 (decision NF5): a loss on the transmit side alone (the rec
   });
 });
 
-test('issue 16 item 2 (decision NF5) "file transfers that … fail fast with a clear message": a sender held by flow control gives up at once on a loss (link down, peer lost), naming the node and reason', async () => {
+test('issue 16 item 2 (decision FF5) "file transfers that … fail fast with a clear message": a sender held by flow control gives up at once on a loss (link down, peer lost), naming the node and reason', async () => {
   await inDir(async (dir) => {
     const file = join(dir, 'src.bin');
     await writeFile(file, new Uint8Array(1_000_000));
@@ -58,7 +58,7 @@ test('issue 16 item 2 (decision NF5) "file transfers that … fail fast with a c
   });
 });
 
-test('issue 16 item 2 (decision NF5): a sender waiting for the result after its last PDU gives up at once on a loss, not after resultTimeoutMs', async () => {
+test('issue 16 item 2 (decision FF5): a sender waiting for the result after its last PDU gives up at once on a loss, not after resultTimeoutMs', async () => {
   await inDir(async (dir) => {
     const file = join(dir, 'small.bin');
     await writeFile(file, new Uint8Array(1000));

@@ -75,7 +75,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 /** How long a sender that met a loss waits for its conduit to close before it reports. */
 const LOSS_CLOSE_MS = 1000;
 
-/** The message of a transfer given up for a loss (decision NF5). */
+/** The message of a transfer given up for a loss (decision FF5). */
 export function lossText(to: number, l: StreamLoss): string {
   return `PDUs ${l.stream.direction === 'tx' ? 'to' : 'from'} node ${to} lost (${l.reason}): ${l.detail}`;
 }
@@ -99,7 +99,7 @@ function watchLoss(c: Stream, to: number): { readonly lost: Promise<never>; read
 /**
  * Sends a file; throws on a refusal, a failed result, or at once when a PDU of the conduit is
  * reported lost (Stream.onLoss: the link down, the receiver gone or restarted): DATA3 has no
- * sequence numbers to resend from, so the transfer is given up, not resumed (decision NF5).
+ * sequence numbers to resend from, so the transfer is given up, not resumed (decision FF5).
  */
 export async function sendFile(ep: RiodpEndpoint, to: number, path: string, opts: SendFileOptions = {}): Promise<FileSent> {
   const started = Date.now();
@@ -207,7 +207,7 @@ type Failure = { readonly status: FileStatusName; readonly text: string };
  */
 export async function receiveFile(s: Stream, dir: string, opts: ReceiveFileOptions = {}): Promise<FileReceived> {
   const started = Date.now();
-  // A loss of data on the conduit gives the transfer up at once, as an abort does (decision NF5).
+  // A loss of data on the conduit gives the transfer up at once, as an abort does (decision FF5).
   const lossCtl = new AbortController();
   const stopLoss = s.onLoss((l) => {
     if (l.stream.direction === 'rx' && !lossCtl.signal.aborted) lossCtl.abort(l);

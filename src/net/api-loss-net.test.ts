@@ -31,7 +31,7 @@ async function conduit(a: RiodpEndpoint, b: RiodpEndpoint): Promise<[Stream, Str
   return [sa, next.value];
 }
 
-test('issue 16 item 2 "every PDU is either delivered intact or its loss is reported … at once, with the reason" (decision NF5), Part 10 §3.2.5 rule 7: a segment lost on the way makes its PDU a loss on the receiving stream, told when its end segment arrives; the next PDU arrives intact', async () => {
+test('issue 16 item 2 "every PDU is either delivered intact or its loss is reported … at once, with the reason" (decision FF5), Part 10 §3.2.5 rule 7: a segment lost on the way makes its PDU a loss on the receiving stream, told when its end segment arrives; the next PDU arrives intact', async () => {
   const p = await pair();
   try {
     const [sa, sb] = await conduit(p.a, p.b);
@@ -62,7 +62,7 @@ test('issue 16 item 2 "every PDU is either delivered intact or its loss is repor
   }
 });
 
-test('issue 16 item 2 "link down" (decision NF5): the end point\'s link to the switch going down is reported at once on both streams of its conduit as a possible gap; the streams stay open and carry PDUs once the link is back', async () => {
+test('issue 16 item 2 "link down" (decision FF5): the end point\'s link to the switch going down is reported at once on both streams of its conduit as a possible gap; the streams stay open and carry PDUs once the link is back', async () => {
   const p = await pair();
   try {
     const [sa, sb] = await conduit(p.a, p.b);

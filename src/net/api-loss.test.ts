@@ -10,7 +10,7 @@ import type { StreamInfo, StreamSettings } from '../session/types.ts';
 
 const vsid = { sourceID: 7, destinationID: 1, cos: 0, streamID: 0x20 };
 
-test('issue 16 item 2, Part 10 §3.2.5 (decision NF5): each reassembly outcome that loses a PDU names its stream: timeout, abort, no free context, a defect', () => {
+test('issue 16 item 2, Part 10 §3.2.5 (decision FF5): each reassembly outcome that loses a PDU names its stream: timeout, abort, no free context, a defect', () => {
   assert.deepEqual(engineLoss('type9', { name: 'idle-timeout', vsid, received: 512 }), {
     node: 7, streamID: 0x20, direction: 'rx', type9: true, reason: 'reassembly', detail: 'PDU discarded after 512 bytes: no segment within the reassembly timeout (Part 10 §3.2.5)',
   });
@@ -21,7 +21,7 @@ test('issue 16 item 2, Part 10 §3.2.5 (decision NF5): each reassembly outcome t
   assert.equal(engineLoss('session', { event: 'closed' }), null);
 });
 
-test('issue 16 item 2, Part 10 §3.2.5 rule 8 (decision NF5): segments whose start never came are one loss, told at their end segment, on the streams of the source the context key names', () => {
+test('issue 16 item 2, Part 10 §3.2.5 rule 8 (decision FF5): segments whose start never came are one loss, told at their end segment, on the streams of the source the context key names', () => {
   const d = { name: 'defective-pdu', vsid: null, context: 'small/src9/vc0/prio0/crf0', error: 'MISSING_DATA_STREAMING_CONTEXT', clause: 'Part 10 §3.2.5 reassembly rule 8' };
   assert.equal(engineLoss('type9', { ...d, segment: 'continuation' }), null);
   assert.deepEqual(engineLoss('type9', { ...d, segment: 'end' }), {
@@ -29,7 +29,7 @@ test('issue 16 item 2, Part 10 §3.2.5 rule 8 (decision NF5): segments whose sta
   });
 });
 
-test('issue 16 item 2 (decision NF5): Type 11 messages not delivered are losses of the node\'s message streams: a failed send (transmit), a reassembly given up (receive)', () => {
+test('issue 16 item 2 (decision FF5): Type 11 messages not delivered are losses of the node\'s message streams: a failed send (transmit), a reassembly given up (receive)', () => {
   assert.deepEqual(engineLoss('type11', { name: 'failed', to: 3, mailbox: 1, reason: 'timeout' }), {
     node: 3, streamID: null, direction: 'tx', type9: false, reason: 'send-failed', detail: 'message to mailbox 1 failed: timeout (Part 6 Type 11)',
   });
@@ -37,7 +37,7 @@ test('issue 16 item 2 (decision NF5): Type 11 messages not delivered are losses 
   assert.equal(engineLoss('type11', { name: 'stale-reassembly', from: 4, mailbox: 2, dropped: 0 }), null);
 });
 
-test('issue 16 item 2 (decision NF5): a stream closed because its peer is gone (STATUS unanswered §3.7.1, stream unknown §3.8.3, link down at the switch) is a loss; a CLOSE is not', () => {
+test('issue 16 item 2 (decision FF5): a stream closed because its peer is gone (STATUS unanswered §3.7.1, stream unknown §3.8.3, link down at the switch) is a loss; a CLOSE is not', () => {
   assert.equal(closeLoss('status-timeout')?.reason, 'peer-silent');
   assert.equal(closeLoss('stream-unknown')?.reason, 'peer-restart');
   assert.equal(closeLoss('peer-lost')?.reason, 'peer-lost');
@@ -66,7 +66,7 @@ function registry(): { reg: StreamRegistry; told: StreamLoss[] } {
   return { reg: new StreamRegistry(host, core, DEFAULT_API), told };
 }
 
-test('issue 16 item 2 (decision NF5) "a loss counter and event on the stream API": a loss is told to the stream\'s listeners and the end point\'s at once, counted in status(); a stream closed by a lost peer tells it before its reads end', async () => {
+test('issue 16 item 2 (decision FF5) "a loss counter and event on the stream API": a loss is told to the stream\'s listeners and the end point\'s at once, counted in status(); a stream closed by a lost peer tells it before its reads end', async () => {
   const { reg, told } = registry();
   reg.session({ event: 'opened', stream: info(7, 'rx', 0x20) }, 1);
   reg.session({ event: 'opened', stream: info(7, 'rx', 0x21) }, 1);
@@ -94,7 +94,7 @@ test('issue 16 item 2 (decision NF5) "a loss counter and event on the stream API
   assert.equal(s20.status().loss.pdus + s20.status().loss.gaps, 2, 'a CLOSE is no loss');
 });
 
-test('issue 16 item 2 (decision NF5) "link down": the end point\'s link down is a possible gap on every open side of every stream; closed ones and other conveyances\' targets are left alone', () => {
+test('issue 16 item 2 (decision FF5) "link down": the end point\'s link down is a possible gap on every open side of every stream; closed ones and other conveyances\' targets are left alone', () => {
   const { reg, told } = registry();
   reg.session({ event: 'opened', stream: info(7, 'rx', 0x20) }, 1);
   reg.session({ event: 'opened', stream: info(8, 'rx', 0x30, 'DATA1') }, 1);

@@ -1,7 +1,7 @@
 /**
  * What the end point's engines report as lost, mapped to the streams it concerns (issue 16 item 2
  * "every PDU is either delivered intact or its loss is reported to the application on that
- * stream, at once, with the reason"; decision NF5 in docs/conformance.md).
+ * stream, at once, with the reason"; decision FF5 in docs/conformance.md).
  *
  * DATA3 carries no sequence number (Annex 2 §4.3.1), so a PDU that never reached the reassembler
  * whole is known only by what the reassembler saw of it: a §3.2.5 defect, an abort, a timeout, a

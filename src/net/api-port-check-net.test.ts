@@ -74,7 +74,7 @@ function closedCauses(events: EngineEvent[]): unknown[] {
   return events.filter((e) => e.source === 'session' && e.detail['event'] === 'closed').map((e) => e.detail['cause']);
 }
 
-test('decision NF4, Part 6 §7.6.10: a peer whose link is reset (kill -9) has its conduit closed with cause peer-lost within about 2 s; it is suspect', async (t) => {
+test('decision FF4, Part 6 §7.6.10: a peer whose link is reset (kill -9) has its conduit closed with cause peer-lost within about 2 s; it is suspect', async (t) => {
   const f = await fabric();
   const p = await pipe(f.port(1));
   const a = await startEndpoint(testEndpointConfig(1, f.port(0), { protocols: [DATA3], discovery: { targets: [{ node: 2 }] } }));
@@ -101,7 +101,7 @@ test('decision NF4, Part 6 §7.6.10: a peer whose link is reset (kill -9) has it
   }
 });
 
-test('decision NF4: a peer that reads nothing while its link stays up (a stopped process) is waited for: not lost within 3 s', async () => {
+test('decision FF4: a peer that reads nothing while its link stays up (a stopped process) is waited for: not lost within 3 s', async () => {
   const f = await fabric();
   const p = await pipe(f.port(1));
   const a = await startEndpoint(testEndpointConfig(1, f.port(0), { protocols: [DATA3], discovery: { targets: [{ node: 2 }] } }));

@@ -62,7 +62,7 @@ function fake(opts: { switchRegs?: boolean } = {}): Fake {
   return { check, space, lpSerialBase, posted, ops, at, held, hold, remotes, tickAt };
 }
 
-test('decision NF4, Part 6 §7.6.10: a node silent for a whole peerCheckMs is checked at its switch port; Port Uninitialized ⇒ peer-lost at once', async () => {
+test('decision FF4, Part 6 §7.6.10: a node silent for a whole peerCheckMs is checked at its switch port; Port Uninitialized ⇒ peer-lost at once', async () => {
   const f = fake();
   f.check.heard(2);
   f.check.heard(3);
@@ -78,7 +78,7 @@ test('decision NF4, Part 6 §7.6.10: a node silent for a whole peerCheckMs is ch
   assert.deepEqual(f.posted, [{ kind: 'peer-lost', node: 2, reason: 'switch port 1 uninitialized (Part 6 §7.6.10)' }]);
 });
 
-test('decision NF4: Port OK ⇒ the peer is alive (maybe stopped) and is waited for; the switch and the route are read once, the port once per period', async () => {
+test('decision FF4: Port OK ⇒ the peer is alive (maybe stopped) and is waited for; the switch and the route are read once, the port once per period', async () => {
   const f = fake();
   f.check.heard(2);
   f.check.heard(3);
@@ -93,7 +93,7 @@ test('decision NF4: Port OK ⇒ the peer is alive (maybe stopped) and is waited 
   assert.equal(f.check.counts.ok, 10);
 });
 
-test('decision NF4: one check per node in flight: a node whose check is unanswered is not checked again meanwhile', async () => {
+test('decision FF4: one check per node in flight: a node whose check is unanswered is not checked again meanwhile', async () => {
   const f = fake();
   f.remotes.delete(3);
   f.check.heard(2);
@@ -112,7 +112,7 @@ test('decision NF4: one check per node in flight: a node whose check is unanswer
   assert.deepEqual(f.posted, []);
 });
 
-test('decision NF4: a failed read decides nothing (the STATUS verification stays the fallback), and the next period tries again', async () => {
+test('decision FF4: a failed read decides nothing (the STATUS verification stays the fallback), and the next period tries again', async () => {
   const f = fake();
   f.remotes.delete(3);
   f.check.heard(2);
@@ -128,7 +128,7 @@ test('decision NF4: a failed read decides nothing (the STATUS verification stays
   assert.deepEqual(kinds(f), ['peer-lost']);
 });
 
-test('decision NF4: a switch without the registers (no Switch bit, no LP-Serial block) is not asked again for a while; nothing is decided', async () => {
+test('decision FF4: a switch without the registers (no Switch bit, no LP-Serial block) is not asked again for a while; nothing is decided', async () => {
   const f = fake({ switchRegs: false });
   f.remotes.delete(3);
   f.check.heard(2);
@@ -137,7 +137,7 @@ test('decision NF4: a switch without the registers (no Switch bit, no LP-Serial 
   assert.deepEqual(f.posted, []);
 });
 
-test('decision NF4: a route select changed by another host between the write and the read-back fails the lookup, which is done again', async () => {
+test('decision FF4: a route select changed by another host between the write and the read-back fails the lookup, which is done again', async () => {
   const f = fake();
   f.remotes.delete(3);
   f.check.heard(2);
@@ -157,7 +157,7 @@ test('decision NF4: a route select changed by another host between the write and
   assert.deepEqual(kinds(f), ['peer-lost']);
 });
 
-test('decision NF4: peerCheckMs null checks nothing and arms no timer', () => {
+test('decision FF4: peerCheckMs null checks nothing and arms no timer', () => {
   const timers: unknown[] = [];
   const check = new PeerPortCheck({ post: () => assert.fail('no check'), setTimer: (_n, t) => timers.push(t), now: () => 0, remotes: () => new Set([2]), tt: 1, read: () => assert.fail('no read'), write: () => assert.fail('no write') }, null);
   check.heard(2);

@@ -1,5 +1,5 @@
 /**
- * The port check (decision NF4): a peer whose process was killed is found in about a second, a
+ * The port check (decision FF4): a peer whose process was killed is found in about a second, a
  * peer that is merely stopped is waited for. The switch knows at once that a port's link went
  * down; its Port n Error and Status CSR says so (Part 6 §7.6.10: Port OK, or Port Uninitialized).
  *

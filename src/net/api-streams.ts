@@ -177,7 +177,7 @@ export class StreamRegistry {
     this.#looseTx.delete(key);
     const h = this.#byRef.get(key);
     if (h === undefined) return;
-    // Told before the stream ends, so that a reader sees why it ended (decision NF5).
+    // Told before the stream ends, so that a reader sees why it ended (decision FF5).
     const loss = closeLoss(cause);
     if (loss !== null) this.#lost(h, ref, loss.reason, null, loss.detail, at);
     this.#byRef.delete(key);
@@ -355,7 +355,7 @@ export class StreamRegistry {
 
   /**
    * The link to the switch went down: what was on it, in the switch, or in the sockets is lost,
-   * of unknown count, on every open stream (a switch restart leaves the streams open, decision NF5).
+   * of unknown count, on every open stream (a switch restart leaves the streams open, decision FF5).
    */
   linkDown(detail: string, at: Time): void {
     for (const h of this.handles()) {

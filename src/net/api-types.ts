@@ -65,7 +65,7 @@ export interface RxStatus {
 }
 
 /**
- * Why PDUs of a stream were, or may have been, lost (decision NF5, docs/fabric-api.md "Losses"):
+ * Why PDUs of a stream were, or may have been, lost (decision FF5, docs/fabric-api.md "Losses"):
  * - `reassembly`: a Part 10 §3.2.5 reassembly defect, an aborted PDU or a reassembly timeout on
  *   this receive stream (or, for Type 11, a message of its node's that was not reassembled);
  * - `overflow`: the application read nothing for `api.rxStallMs` at `api.rxLimit` (a PDU dropped);

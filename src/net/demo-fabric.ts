@@ -305,7 +305,7 @@ export class Demo {
     this.#pass(`peer killed: the switch logged port 2 down (reason ${String(parseLogLine(down.text)?.['reason'])})`);
     const cExit = await this.#sup.waitExit(flood, START_MS, 'end of C send');
     this.#say(`C send ${describeExit(cExit)}`);
-    // What B does: its port check (decision NF4) finds C's switch port uninitialized and closes
+    // What B does: its port check (decision FF4) finds C's switch port uninitialized and closes
     // C's streams with cause peer-lost; failing that (docs/fabric-endpoint.md "A peer that dies
     // mid-PDU"), the reassembly of C's last PDU times out (5 s), B verifies C's streams with
     // STATUS, none is answered, and the streams close with cause status-timeout. Either way C is

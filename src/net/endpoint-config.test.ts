@@ -87,7 +87,7 @@ test('decision (api.rxStallMs): how long a stream at api.rxLimit may hold the li
   assert.match(issues({ nodeId: 1, switch: { port: 1 }, api: { rxStallMs: 0 } })[0] ?? '', /^api\.rxStallMs: /);
 });
 
-test('decision NF4 (api.peerCheckMs): the port check runs every 1000 ms by default, set in ms (at least 1) or null for none', () => {
+test('decision FF4 (api.peerCheckMs): the port check runs every 1000 ms by default, set in ms (at least 1) or null for none', () => {
   assert.equal(DEFAULT_API.peerCheckMs, 1000);
   assert.equal(endpointConfig({ nodeId: 1, switch: { port: 1 } }).api.peerCheckMs, 1000);
   assert.equal(endpointConfig({ nodeId: 1, switch: { port: 1 }, api: { peerCheckMs: 250 } }).api.peerCheckMs, 250);

@@ -67,7 +67,7 @@ export interface ApiSettings {
    * Every this long, a node with open streams from which nothing was heard is checked at the
    * switch: the port its route leaves by and that port's Error and Status CSR (Part 6 §7.6.10).
    * Port Uninitialized: the node's link is down, its streams close at once (cause 'peer-lost');
-   * Port OK: it is alive, maybe stopped, and is waited for. null: never (decision NF4,
+   * Port OK: it is alive, maybe stopped, and is waited for. null: never (decision FF4,
    * api-port-check.ts). Default 1000 ms.
    */
   readonly peerCheckMs: number | null;

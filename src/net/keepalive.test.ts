@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { cs48Frame, encodeFrame, frameLength } from '../wire/frame.ts';
 import { KEEPALIVE_SYMBOL, isStatusOnly } from './keepalive.ts';
 
-test('Part 6 §6.5.3.2, Table 3-10 (decision NF1): the keepalive is a CS48 status symbol, ackID_status 0, buf_status 63, stype1 NOP', () => {
+test('Part 6 §6.5.3.2, Table 3-10 (decision FF1): the keepalive is a CS48 status symbol, ackID_status 0, buf_status 63, stype1 NOP', () => {
   const f = cs48Frame(KEEPALIVE_SYMBOL);
   const bytes = new Uint8Array(frameLength(f));
   encodeFrame(f, bytes, 0);
@@ -12,7 +12,7 @@ test('Part 6 §6.5.3.2, Table 3-10 (decision NF1): the keepalive is a CS48 statu
   assert.equal(Buffer.from(bytes).toString('hex'), '000702807fc0000a35');
 });
 
-test('decision NF1: only a CS48 status symbol with stype1 NOP and stype2 0 is a keepalive', () => {
+test('decision FF1: only a CS48 status symbol with stype1 NOP and stype2 0 is a keepalive', () => {
   assert.equal(isStatusOnly(KEEPALIVE_SYMBOL), true);
   assert.equal(isStatusOnly({ link: 'cs48', stype0: 4, stype1: 7, stype2: 0 }), true);
   assert.equal(isStatusOnly({ ...KEEPALIVE_SYMBOL, stype2: 3 }), false, 'a VoQ message rides on it');

@@ -6,7 +6,7 @@
  * state, it shall transmit a control symbol containing the buf_status field for VC0 at least once
  * every 1024 code-groups ... the port shall transmit a status control symbol if no other control
  * symbol containing the buf_status field for VC0 is available for transmission." A TCP link has
- * no idle code-groups; riodp keeps the rule's intent with a period of time instead (decision NF1,
+ * no idle code-groups; riodp keeps the rule's intent with a period of time instead (decision FF1,
  * docs/conformance.md): a status symbol after `keepaliveMs` without any frame sent.
  *
  * The symbol (Table 3-10): stype0 status, ackID_status 0 (informational; TCP needs no ackIDs,

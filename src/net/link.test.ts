@@ -365,7 +365,7 @@ test('riodp link §2: link options are checked, each RangeError naming its field
   assert.deepEqual(linkOptions({}), { maxFrameSize: 1024, sendBatchBytes: 16384, helloTimeoutMs: 10_000, closeTimeoutMs: 2_000, decode: {}, keepaliveMs: 0 });
 });
 
-test('Part 6 §6.5.3.2 (decision NF1): an idle link with keepaliveMs sends status symbols, which the peer absorbs and counts; a busy one sends none', async (ctx) => {
+test('Part 6 §6.5.3.2 (decision FF1): an idle link with keepaliveMs sends status symbols, which the peer absorbs and counts; a busy one sends none', async (ctx) => {
   const { left, right, l, r } = await linkPair(ctx, { keepaliveMs: 20 });
   let statuses = 0;
   r.onStatus = () => {

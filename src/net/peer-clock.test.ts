@@ -19,7 +19,7 @@ function setup(opts: { silenceNs?: number | null } = {}): { raw: ManualTime; clo
   return { raw, clock, step };
 }
 
-test('NF2: a running process sees the monotonic clock', () => {
+test('FF2: a running process sees the monotonic clock', () => {
   const { clock, step } = setup();
   const t0 = clock.now();
   step(2_000);
@@ -27,7 +27,7 @@ test('NF2: a running process sees the monotonic clock', () => {
   assert.deepEqual(clock.counters(), { stops: 0, stoppedNs: 0, silences: 0, silentNs: 0 });
 });
 
-test('NF2: the time a process was stopped is left out, but one tick', () => {
+test('FF2: the time a process was stopped is left out, but one tick', () => {
   const { raw, clock, step } = setup();
   step(100);
   const before = clock.now();
@@ -39,7 +39,7 @@ test('NF2: the time a process was stopped is left out, but one tick', () => {
   assert.equal(clock.now() - before, 1_050 * MS);
 });
 
-test('NF2: a gap shorter than stallNs is time that passed (a busy event loop)', () => {
+test('FF2: a gap shorter than stallNs is time that passed (a busy event loop)', () => {
   const { raw, clock } = setup();
   const before = clock.now();
   raw.advance(400 * MS);
@@ -47,7 +47,7 @@ test('NF2: a gap shorter than stallNs is time that passed (a busy event loop)', 
   assert.equal(clock.counters().stops, 0);
 });
 
-test('NF2 (Part 6 §6.5.3.2): a watched link silent past silenceNs freezes the clock until heard', () => {
+test('FF2 (Part 6 §6.5.3.2): a watched link silent past silenceNs freezes the clock until heard', () => {
   const { clock, step } = setup();
   clock.watch(true);
   const t0 = clock.now();
@@ -63,7 +63,7 @@ test('NF2 (Part 6 §6.5.3.2): a watched link silent past silenceNs freezes the c
   assert.equal(clock.counters().silentNs, 1_500 * MS);
 });
 
-test('NF2: an unwatched link (paused by the host, or a partner without keepalives) never freezes the clock', () => {
+test('FF2: an unwatched link (paused by the host, or a partner without keepalives) never freezes the clock', () => {
   const { clock, step } = setup();
   const t0 = clock.now();
   step(2_000);
@@ -77,7 +77,7 @@ test('NF2: an unwatched link (paused by the host, or a partner without keepalive
   assert.equal(t1 - t0, 2_500 * MS);
 });
 
-test('NF2: silenceNs null never freezes', () => {
+test('FF2: silenceNs null never freezes', () => {
   const { clock, step } = setup({ silenceNs: null });
   clock.watch(true);
   const t0 = clock.now();
@@ -85,7 +85,7 @@ test('NF2: silenceNs null never freezes', () => {
   assert.equal(clock.now() - t0, 2_000 * MS);
 });
 
-test('NF2: a timer due during a stop waits for the input read after it (TimerDriver on the clock)', () => {
+test('FF2: a timer due during a stop waits for the input read after it (TimerDriver on the clock)', () => {
   const raw = new ManualTime(0);
   const clock = new PeerClock({ raw, tickNs: 50 * MS, stallNs: 500 * MS });
   const fired: number[] = [];
@@ -107,7 +107,7 @@ test('NF2: a timer due during a stop waits for the input read after it (TimerDri
   driver.close();
 });
 
-test('NF2: the clock never goes back, and stallNs must exceed tickNs', () => {
+test('FF2: the clock never goes back, and stallNs must exceed tickNs', () => {
   const { raw, clock } = setup();
   clock.watch(true);
   const a = clock.now();

@@ -3,7 +3,7 @@
  * process could not have heard its peers (issue 16: "Judge timeouts by what the peer did, not by
  * wall time the local process spent stopped").
  *
- * Two kinds of time are left out (decision NF2, docs/conformance.md):
+ * Two kinds of time are left out (decision FF2, docs/conformance.md):
  *
  * - **Stops of this process.** A process stopped (SIGSTOP, a VM paused, the event loop blocked)
  *   reads no input meanwhile; on resume its timers would all be due before the input that waited

@@ -85,7 +85,7 @@ class SwitchProcess implements RunningSwitch {
     this.#element = new SwitchElement(element);
     this.#log = log;
     this.#limit = new LogLimiter(logLimit);
-    // Stops of this process are left out of the element's time (peer-clock.ts, decision NF2).
+    // Stops of this process are left out of the element's time (peer-clock.ts, decision FF2).
     if (timers?.clock === undefined) this.#clock.start();
     this.#timers = new TimerDriver<typeof KEY>((_key, input, now) => { this.#input(input as SwitchInput, now); }, { clock: this.#clock, ...timers, unref: true });
     this.#slots = Array.from({ length: element.ports }, (_, port) => ({ port, listener: null, link: null, wanting: false, held: false }));

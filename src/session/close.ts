@@ -97,7 +97,7 @@ export function onClose(core: SessionCore, from: number, m: SmpClose): void {
 }
 
 /**
- * The node is known to be gone (decision NF4: the switch reports its port uninitialized, Part 6
+ * The node is known to be gone (decision FF4: the switch reports its port uninitialized, Part 6
  * §7.6.10). As for a STATUS query without an answer, "the streamID specified in the STATUS command
  * must be silently closed locally, and the remote node must be considered suspect" (§3.7.1), here
  * for every stream to the node at once: each is closed locally with cause 'peer-lost' and no CLOSE

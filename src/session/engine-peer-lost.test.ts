@@ -10,7 +10,7 @@ function streamsOf(net: ReturnType<typeof sessionPair>, node: number): StreamRef
   return net.engine(node).snapshot()['streams'] as StreamRef[];
 }
 
-test('Annex 2 §3.7.1 (decision NF4): peer-lost closes every stream to the node locally, cause peer-lost, without CLOSE, and makes the node suspect', () => {
+test('Annex 2 §3.7.1 (decision FF4): peer-lost closes every stream to the node locally, cause peer-lost, without CLOSE, and makes the node suspect', () => {
   const net = sessionPair({ protocols: [P], conduitRole: 'master' }, { protocols: [P], conduitRole: 'slave' });
   net.input(1, { kind: 'open', to: 2, protoID: PROTO, ref: 'c', conduit: true });
   net.settle();
@@ -35,7 +35,7 @@ test('Annex 2 §3.7.1 (decision NF4): peer-lost closes every stream to the node 
   assert.equal(streamsOf(net, 2).length, 3);
 });
 
-test('Annex 2 §3.7.1 (decision NF4): peer-lost of a node without streams only makes it suspect; other nodes\' streams stay', () => {
+test('Annex 2 §3.7.1 (decision FF4): peer-lost of a node without streams only makes it suspect; other nodes\' streams stay', () => {
   const net = sessionPair({ protocols: [P] }, { protocols: [P] });
   const tx = openStream(net, 1, 2, PROTO, 'o');
   assert.ok(tx);

@@ -215,7 +215,7 @@ export interface VerifyCommand {
 }
 
 /**
- * The node is gone (its link is down, decision NF4): every stream to it is closed here with cause
+ * The node is gone (its link is down, decision FF4): every stream to it is closed here with cause
  * 'peer-lost', without CLOSE, and the node is suspect with `reason` (§3.7.1 as for an unanswered
  * query, close.ts `peerLost`).
  */

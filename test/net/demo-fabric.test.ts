@@ -65,7 +65,7 @@ test('issue 8 §4: npm run demo:fabric passes: checksums equal, XOFF and XON see
   assert.match(out, /C killed \(SIGKILL\) while sending flood\.bin to B/);
   assert.match(out, /\[switch\s*\] WARN link-down port=2 .*reason=lost/);
   assert.match(out, /PASS peer killed: the switch logged port 2 down \(reason lost\)/);
-  // B finds C's switch port uninitialized and closes C's streams (peer-lost, decision NF4); failing
+  // B finds C's switch port uninitialized and closes C's streams (peer-lost, decision FF4); failing
   // that, C killed mid-PDU (all but about one run in 257, docs/fabric-demo.md): B times out the PDU,
   // verifies C's streams and closes them; else it has nothing to time out and keeps them open.
   assert.match(out, /PASS B closed C's streams \(cause (status-timeout|peer-lost)\), reported C suspect|PASS C died between two PDUs: B had no partial PDU to time out/);
