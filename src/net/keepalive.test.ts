@@ -1,7 +1,7 @@
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cs48Frame, encodeFrame, frameLength } from '../wire/frame.ts';
-import { KEEPALIVE_SYMBOL, isStatusOnly } from './keepalive.ts';
+import { KEEPALIVE_SYMBOL, isStatusOnly, startKeepalive } from './keepalive.ts';
 
 test('Part 6 §6.5.3.2, Table 3-10 (decision FF1): the keepalive is a CS48 status symbol, ackID_status 0, buf_status 63, stype1 NOP', () => {
   const f = cs48Frame(KEEPALIVE_SYMBOL);
@@ -19,4 +19,41 @@ test('decision FF1: only a CS48 status symbol with stype1 NOP and stype2 0 is a 
   assert.equal(isStatusOnly({ ...KEEPALIVE_SYMBOL, stype1: 0 }), false, 'start-of-packet');
   assert.equal(isStatusOnly({ ...KEEPALIVE_SYMBOL, stype0: 0 }), false, 'packet-accepted');
   assert.equal(isStatusOnly({ link: 'cs64', stype0: 4, stype1: 0x38 }), false, 'CS64 goes to the application');
+});
+
+test('decision FF1: the keepalive tick reads the frames sent through one accessor, and sends a status symbol in every idle period, none in a busy one', () => {
+  mock.timers.enable({ apis: ['setInterval'] });
+  try {
+    let frames = 0;
+    let reads = 0;
+    const symbols: unknown[] = [];
+    const link = {
+      state: 'open',
+      writable: true,
+      get framesOut(): number {
+        reads++;
+        return frames;
+      },
+      sendSymbol(s: unknown): boolean {
+        symbols.push(s);
+        frames++;
+        return true;
+      },
+    };
+    const timer = startKeepalive(link, 100);
+    mock.timers.tick(100); // the first look only notes the count
+    assert.equal(symbols.length, 0);
+    for (let i = 0; i < 5; i++) mock.timers.tick(100);
+    assert.equal(symbols.length, 5, 'one keepalive per idle period');
+    assert.ok(symbols.every((s) => s === KEEPALIVE_SYMBOL));
+    assert.equal(reads, 1 + 2 * 5, 'one read per look, one more after each keepalive');
+    for (let i = 0; i < 5; i++) {
+      frames++; // traffic in every period
+      mock.timers.tick(100);
+    }
+    assert.equal(symbols.length, 5, 'none while busy');
+    clearInterval(timer);
+  } finally {
+    mock.timers.reset();
+  }
 });

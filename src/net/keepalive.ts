@@ -43,7 +43,8 @@ export function isStatusOnly(symbol: { readonly link: string; readonly stype0: n
 export interface KeepaliveLink {
   readonly state: string;
   readonly writable: boolean;
-  counters(): { readonly framesOut: number };
+  /** Frames sent so far (a plain accessor: the tick builds no counters object). */
+  readonly framesOut: number;
   sendSymbol(symbol: SymbolFields): boolean;
 }
 
@@ -51,7 +52,9 @@ export interface KeepaliveLink {
 export function startKeepalive(link: KeepaliveLink, ms: number): NodeJS.Timeout {
   let seen = -1;
   return setInterval(() => {
-    if (link.counters().framesOut === seen && link.state === 'open' && link.writable) link.sendSymbol(KEEPALIVE_SYMBOL);
-    seen = link.counters().framesOut;
+    let out = link.framesOut;
+    // The keepalive itself is a frame sent: looked at again after it, so that an idle link sends one every period.
+    if (out === seen && link.state === 'open' && link.writable && link.sendSymbol(KEEPALIVE_SYMBOL)) out = link.framesOut;
+    seen = out;
   }, ms).unref();
 }

@@ -172,6 +172,11 @@ export class Link {
     return { ...this.#counters, framesOut: this.#out.frames, bytesOut: this.#out.bytes };
   }
 
+  /** `counters().framesOut` without building the counters (the keepalive looks at it every period). */
+  get framesOut(): number {
+    return this.#out.frames;
+  }
+
   /**
    * Queues a packet or control symbol frame; false (counted in `sendRefused`) when the link is
    * not writable, and then nothing is queued. A frame that does not encode throws its WireError

@@ -53,6 +53,7 @@ test('FF2 (Part 6 §6.5.3.2): a watched link silent past silenceNs freezes the c
   const t0 = clock.now();
   step(300);
   clock.heard();
+  clock.now(); // the engine reads the clock for the packet heard
   step(2_000); // the partner stops: 2 s without a status symbol
   assert.equal(clock.now() - t0, 800 * MS, 'frozen 500 ms after the last frame heard');
   clock.heard();
@@ -116,4 +117,37 @@ test('FF2: the clock never goes back, and stallNs must exceed tickNs', () => {
   clock.heard();
   assert.ok(clock.now() >= b && b >= a);
   assert.throws(() => new PeerClock({ tickNs: 500 * MS, stallNs: 500 * MS }), /stallNs must be longer than tickNs/);
+});
+
+test('FF2: heard() per frame reads no clock; the next look (now() or the tick) takes its time', () => {
+  const raw = new ManualTime(1_000 * MS);
+  let reads = 0;
+  const clock = new PeerClock({ raw: { now: () => { reads++; return raw.now(); } }, tickNs: 50 * MS, stallNs: 500 * MS });
+  clock.watch(true);
+  const t0 = clock.now();
+  raw.advance(2_000 * MS); // silent past silenceNs, and a stop: both left out at the next look
+  const before = reads;
+  for (let i = 0; i < 1_000; i++) clock.heard();
+  assert.equal(reads, before, 'no clock read per frame');
+  // The packet's now() takes the time: the same as a heard() that read the clock itself.
+  assert.equal(clock.now() - t0, 50 * MS);
+  assert.equal(reads, before + 1);
+});
+
+test('FF2: a frame with no now() after it (a keepalive) is taken by the next tick, at most one tick late', () => {
+  const { raw, clock, step } = setup();
+  clock.watch(true);
+  const t0 = clock.now();
+  step(300);
+  raw.advance(20 * MS); // a keepalive arrives 20 ms after the last look …
+  clock.heard();
+  raw.advance(30 * MS); // … and the tick looks 30 ms later: heard at 350 ms
+  clock.now();
+  step(2_000);
+  assert.equal(clock.now() - t0, 850 * MS, 'frozen 500 ms after the look that took the frame');
+  assert.equal(clock.counters().silences, 0, 'not judged until heard again');
+  clock.heard(); // a keepalive again: the next look (50 ms later) goes on from where the clock stood
+  step(100);
+  assert.equal(clock.now() - t0, 900 * MS);
+  assert.equal(clock.counters().silences, 1);
 });

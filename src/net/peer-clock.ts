@@ -19,7 +19,10 @@
  *   link is silent by the host's choice) and its partner has sent a status symbol (a partner
  *   without keepalives would freeze the clock whenever it is idle).
  *
- * Time is integer nanoseconds, non-decreasing.
+ * Time is integer nanoseconds, non-decreasing. `heard()` runs per frame received and reads no
+ * clock: it marks the link heard, and the next look (the engine's `now()`, which follows a packet at
+ * once, or the tick) takes the time, so a frame with no `now()` after it (a keepalive) is taken
+ * at most one tick late.
  */
 import type { Time } from '../engine/contract.ts';
 import { MonotonicClock } from './clock.ts';
@@ -58,6 +61,8 @@ export class PeerClock implements Clock {
   #watching = false;
   /** Engine time at which the watched link was last heard. */
   #heard = 0;
+  /** The watched link delivered something since the last look, which takes its time. */
+  #heardSinceLook = false;
   #timer: NodeJS.Timeout | null = null;
   #stops = 0;
   #stoppedNs = 0;
@@ -100,7 +105,8 @@ export class PeerClock implements Clock {
       this.#watching = true;
       this.#heard = this.#look() - this.#excluded;
     } else {
-      this.heard();
+      this.#heardSinceLook = true;
+      this.#look();
       this.#watching = false;
     }
   }
@@ -109,20 +115,12 @@ export class PeerClock implements Clock {
     return this.#watching;
   }
 
-  /** The watched link delivered something: a frozen clock goes on from where it stood. */
+  /**
+   * The watched link delivered something: a frozen clock goes on from where it stood. Per frame,
+   * so only a mark; the next look takes the time.
+   */
   heard(): void {
-    if (!this.#watching) return;
-    const r = this.#look();
-    const e = r - this.#excluded;
-    if (this.#silence !== null) {
-      const limit = this.#heard + this.#silence;
-      if (e > limit) {
-        this.#excluded += e - limit;
-        this.#silences++;
-        this.#silentNs += e - limit;
-      }
-    }
-    this.#heard = r - this.#excluded;
+    if (this.#watching) this.#heardSinceLook = true;
   }
 
   counters(): PeerClockCounters {
@@ -138,6 +136,24 @@ export class PeerClock implements Clock {
       this.#stoppedNs += gap - this.#tick;
     }
     this.#lastLook = r;
+    if (this.#heardSinceLook) {
+      this.#heardSinceLook = false;
+      if (this.#watching) this.#heardAt(r);
+    }
     return r;
+  }
+
+  /** The watched link was heard at raw time `r`: the silence beyond `silenceNs` before it is left out. */
+  #heardAt(r: number): void {
+    const e = r - this.#excluded;
+    if (this.#silence !== null) {
+      const limit = this.#heard + this.#silence;
+      if (e > limit) {
+        this.#excluded += e - limit;
+        this.#silences++;
+        this.#silentNs += e - limit;
+      }
+    }
+    this.#heard = r - this.#excluded;
   }
 }

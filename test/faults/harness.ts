@@ -20,6 +20,8 @@ import { RIODP_ARGS } from '../support/riodp-entry.ts';
 
 export const SENDER = 1;
 export const RECEIVER = 2;
+/** The node ID of the flooding peer on the third switch port (`start({ flooderPort: true })`). */
+export const FLOODER = 3;
 
 async function freePort(): Promise<number> {
   const s = createServer();
@@ -60,11 +62,15 @@ export class FaultFabric {
     });
   }
 
-  static async start(): Promise<FaultFabric> {
+  /** With `flooderPort`, the switch has a third port (2) for node FLOODER, with no end point on it. */
+  static async start(opts: { readonly flooderPort?: boolean } = {}): Promise<FaultFabric> {
     const dir = mkdtempSync(join(tmpdir(), 'riodp-faults-'));
-    const f = new FaultFabric(dir, [await freePort(), await freePort()]);
-    const sw = demoSwitchConfig({ nodes: [{ id: SENDER, port: 0 }, { id: RECEIVER, port: 1 }], highWatermark: 16, lowWatermark: 8 });
-    sw['ports'] = [SENDER, RECEIVER].map((id, port) => ({ port, listen: { host: '127.0.0.1', port: f.#ports[port] }, accept: [id] }));
+    const ids = opts.flooderPort === true ? [SENDER, RECEIVER, FLOODER] : [SENDER, RECEIVER];
+    const ports: number[] = [];
+    for (let i = 0; i < ids.length; i++) ports.push(await freePort());
+    const f = new FaultFabric(dir, ports);
+    const sw = demoSwitchConfig({ nodes: ids.map((id, port) => ({ id, port })), highWatermark: 16, lowWatermark: 8 });
+    sw['ports'] = ids.map((id, port) => ({ port, listen: { host: '127.0.0.1', port: f.#ports[port] }, accept: [id] }));
     writeFileSync(join(dir, 'switch.yaml'), toYaml(sw));
     for (const [id, port] of [[SENDER, 0], [RECEIVER, 1]] as const) {
       // What a user writes: the node, its switch port, a control socket; every other setting is riodp's default.
@@ -74,6 +80,13 @@ export class FaultFabric {
     await f.startSwitch();
     await Promise.all([f.startEndpoint('sender'), f.startEndpoint('receiver')]);
     return f;
+  }
+
+  /** The TCP port switch port `port` listens on. */
+  tcpPort(port: number): number {
+    const p = this.#ports[port];
+    if (p === undefined) throw new Error(`the switch has no port ${port}`);
+    return p;
   }
 
   control(id: number): string {
@@ -89,7 +102,8 @@ export class FaultFabric {
   async startSwitch(): Promise<void> {
     const p = this.sup.start('switch', ['switch', '--config', join(this.dir, 'switch.yaml')]);
     this.#procs.set('switch', p);
-    await this.sup.waitLine(p, (l) => /^port 1 listening/.test(l.text), 15_000, 'the switch listening');
+    const last = `port ${this.#ports.length - 1} listening`;
+    await this.sup.waitLine(p, (l) => l.text.startsWith(last), 15_000, 'the switch listening');
   }
 
   async startEndpoint(role: 'sender' | 'receiver'): Promise<void> {
