@@ -43,9 +43,14 @@ function riodp(args: readonly string[]): Running {
     stderr: () => err,
     exit,
     async lines(n) {
-      const deadline = Date.now() + 8000;
+      // tsx takes about a second to start alone, ten on a loaded machine; a process left running
+      // after a failure would keep the test runner waiting on its pipes, so it is killed.
+      const deadline = Date.now() + 30_000;
       while (stdout.length < n) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`stdout ${JSON.stringify(stdout)}, stderr ${err}`);
+        if (Date.now() > deadline || child.exitCode !== null) {
+          child.kill('SIGKILL');
+          throw new Error(`stdout ${JSON.stringify(stdout)}, stderr ${err}`);
+        }
         await new Promise<void>((r) => { waiting = r; setTimeout(r, 100); });
       }
       return stdout.slice(0, n);

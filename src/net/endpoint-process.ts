@@ -93,21 +93,11 @@ export class EndpointProcess implements ApiHost {
       { clock: this.#clock },
     );
     this.#sw = new SwitchLink(config.switch, config.retry, this.#clock, {
-      up: (l) => {
-        this.#up(l);
-      },
-      down: (by, reason, text) => {
-        this.#down(by, reason, text);
-      },
-      packet: (p) => {
-        this.#received(p);
-      },
-      symbol: () => {
-        this.api.count('symbolsIn');
-      },
-      drain: () => {
-        this.#pump();
-      },
+      up: (l) => { this.#up(l); },
+      down: (by, reason, text) => { this.#down(by, reason, text); },
+      packet: (p) => { this.#received(p); },
+      symbol: () => { this.api.count('symbolsIn'); },
+      drain: () => { this.#pump(); },
       malformed: (e) => {
         // Bounded like the switch's (log-limit.ts); what is left out is told by the next line or at close.
         const suppressed = this.#logLimit.admit('malformed frame', Math.floor(this.now() / 1e6));
@@ -122,15 +112,9 @@ export class EndpointProcess implements ApiHost {
     const engineReadTimeout = resolveDiscoveryConfig({ ...config.engine.discovery, self: this.nodeId }).readTimeout;
     this.#reads = new ReadPort({ nodeId: this.nodeId, tt: this.tt, engineReadTimeout }, config.api.readTimeoutMs, {
       now: () => this.now(),
-      send: (p) => {
-        this.#unsent.push(p);
-      },
-      timer: (t) => {
-        this.#timers.apply('process', t);
-      },
-      count: (n) => {
-        this.api.count(n);
-      },
+      send: (p) => { this.#unsent.push(p); },
+      timer: (t) => { this.#timers.apply('process', t); },
+      count: (n) => { this.api.count(n); },
     });
     this.api = new EndpointApi(this, config.api, config.engine.tm !== undefined);
   }

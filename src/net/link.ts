@@ -16,70 +16,24 @@
  */
 import type { Socket } from 'node:net';
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters } from '../engine/contract.ts';
 import { WireError, WireErrorCode } from '../wire/errors.ts';
 import { FrameReader } from '../wire/frame-reader.ts';
 import { CLOSE_REASON, FRAME_HEADER_BYTES, LINK_VERSION, clipUtf8, closeFrame, cs48Frame, cs64Frame, decodeFrame, helloFrame, packetFrame } from '../wire/frame.ts';
-import type { CloseReasonName, Cs48Frame, Cs64Frame, DecodedFrame, FrameDecodeOptions, PacketFrame } from '../wire/frame.ts';
-import type { Packet, SerialPacket } from '../wire/packet.ts';
-import type { ControlSymbol, SymbolFields } from '../wire/symbol.ts';
-import type { ControlSymbol64, Symbol64Fields } from '../wire/symbol64.ts';
+import type { CloseReasonName, DecodedFrame, FrameDecodeOptions } from '../wire/frame.ts';
+import type { Packet } from '../wire/packet.ts';
+import type { SymbolFields } from '../wire/symbol.ts';
+import type { Symbol64Fields } from '../wire/symbol64.ts';
 import type { PacketDecodeOptions } from '../wire/header.ts';
 import { ReceivedBytes } from './packet-bytes.ts';
 import { isStatusOnly, startKeepalive } from './keepalive.ts';
 import { SendBatch } from './send-batch.ts';
 import { linkOptions } from './link-options.ts';
+import { LINK_COUNTERS } from './link-types.ts';
+import type { HelloFailure, LinkClosed, LinkCounters, LinkHandlers, LinkState, SendableFrame } from './link-types.ts';
 import type { LinkOptions } from './link-options.ts';
 
-export const LINK_COUNTERS = ['framesIn', 'framesOut', 'malformed', 'unknownKind', 'oversize', 'bytesIn', 'bytesOut', 'sendRefused', 'statusIn'] as const;
-export type LinkCounterName = (typeof LINK_COUNTERS)[number];
-export type LinkCounters = Counters<LinkCounterName>;
-
-/** hello: waiting for the peer's HELLO; open: frames flow; closing: a CLOSE went one way; closed: the socket is gone. */
-export type LinkState = 'hello' | 'open' | 'closing' | 'closed';
-
-/** How a peer failed §4.1's opening: no HELLO in time, another first frame, another version. */
-export type HelloFailure = 'timeout' | 'protocol' | 'version';
-
-export interface LinkClosed {
-  /** Who ended the link: this side (close(), a rule of §4.2, destroy()) or the peer. */
-  readonly by: 'local' | 'peer';
-  /** The CLOSE reason code; null when the connection ended without one. */
-  readonly reason: number | null;
-  readonly reasonName: CloseReasonName | 'lost';
-  readonly text: string;
-  /** Set when this side refused the peer at the opening (§4.1), before the link opened. */
-  readonly hello?: HelloFailure;
-}
-
-export interface LinkHandlers {
-  /** The peer's HELLO arrived with a version this link speaks. */
-  onOpen?(version: number): void;
-  /**
-   * A whole frame arrived on the open link, before the handler of its kind (if any: a frame of a
-   * kind this version does not define has none) is called: what a reader that shares its time
-   * between links counts. `pause()` here stops delivery after this frame.
-   */
-  onFrame?(): void;
-  /**
-   * `octets`: the serial packet's bytes on the wire (the frame body), CRC(s) and pad included.
-   * `wire`: with LinkOptions.forward, the bytes it arrived in when the encoder would write the
-   * same (packet-bytes.ts), for `sendPacket(packet, wire)` of any link.
-   */
-  onPacket?(packet: SerialPacket, octets: number, wire: ReceivedBytes | undefined): void;
-  onSymbol?(symbol: ControlSymbol | ControlSymbol64): void;
-  /** A status-only symbol arrived (keepalive.ts): absorbed by the link, counted `statusIn`. */
-  onStatus?(): void;
-  /** `writable` turned true again after the socket drained. */
-  onDrain?(): void;
-  /** A frame was counted as malformed or oversize (for logs; the counters say how many). */
-  onMalformed?(error: WireError): void;
-  /** Once, when the socket has closed. */
-  onClose?(closed: LinkClosed): void;
-}
-
-export type SendableFrame = PacketFrame | Cs48Frame | Cs64Frame;
-
+export { LINK_COUNTERS } from './link-types.ts';
+export type { HelloFailure, LinkClosed, LinkCounterName, LinkCounters, LinkHandlers, LinkState, SendableFrame } from './link-types.ts';
 export { linkOptions } from './link-options.ts';
 export type { LinkOptions, ResolvedLinkOptions } from './link-options.ts';
 

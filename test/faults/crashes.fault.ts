@@ -4,9 +4,10 @@
  * message, within the stated bound; no partial file takes the file's name; and once the process
  * is back a new transfer succeeds and no part file is left. Figures are printed (`# fault …`) for docs/fabric-faults.md.
  *
- * The bound is today's: a dead peer is found by the idle verification (api.verifyIdleMs, 10 s,
- * checked once a period) and its STATUS timeout (1 s), at most about 21 s; the switch's restart
- * is not yet reported to the streams as a loss (issue 16, left for a later step).
+ * The bound: a killed end point is found by the port check (decision FF4: its peer silent for
+ * `api.peerCheckMs`, 1 s, then its switch port read as Port Uninitialized), about 1.5 s; a killed
+ * switch takes the end points' links down at once. Either is a loss on the conduit (FF5), which
+ * fails the transfer at once with the reason: `peer-lost` or `link-down`.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +17,9 @@ import { FaultFabric } from './harness.ts';
 import type { Role } from './harness.ts';
 
 const FILE_BYTES = 48 * 1024 * 1024;
-const REPORTED_WITHIN_MS = 25_000;
+const REPORTED_WITHIN_MS = 5_000;
+/** The reason each end reports, by the process killed. */
+const REASON: Record<Role, string> = { receiver: 'peer-lost', sender: 'peer-lost', switch: 'link-down' };
 
 async function crashAndRecover(role: Role): Promise<void> {
   const f = await FaultFabric.start();
@@ -33,7 +36,7 @@ async function crashAndRecover(role: Role): Promise<void> {
     if (role !== 'sender') {
       const r = await f.finished(send, REPORTED_WITHIN_MS + 5_000, killedAt);
       assert.equal(r.exit.code, 1, r.output);
-      assert.match(r.output, /^riodp send: /m);
+      assert.match(r.output, new RegExp(`^riodp send: .*PDUs (to|from) node 2 lost \\(${REASON[role]}\\)`, 'm'));
       assert.ok(r.ms <= REPORTED_WITHIN_MS, `the sender was told after ${r.ms} ms`);
       reports.push(`sender told in ${r.ms} ms`);
     }
@@ -41,6 +44,7 @@ async function crashAndRecover(role: Role): Promise<void> {
       const r = await f.finished(recv, REPORTED_WITHIN_MS + 5_000, killedAt);
       assert.notEqual(r.exit.code, 0, r.output);
       assert.match(r.output, /data\.bin/);
+      assert.match(r.output, new RegExp(`lost.*PDUs from node 1 lost \\(${REASON[role]}\\)`));
       assert.ok(r.ms <= REPORTED_WITHIN_MS, `the receiver was told after ${r.ms} ms`);
       reports.push(`receiver told in ${r.ms} ms`);
     } else {
@@ -71,7 +75,7 @@ async function crashAndRecover(role: Role): Promise<void> {
 }
 
 for (const role of ['receiver', 'sender', 'switch'] as const) {
-  test(`issue 16 "Every PDU is either delivered intact or its loss is reported": the ${role} killed mid-transfer and restarted`, async () => {
+  test(`issue 16 "Every PDU is either delivered intact or its loss is reported … at once, with the reason" (decisions FF4, FF5): the ${role} killed mid-transfer is reported within ${REPORTED_WITHIN_MS / 1000} s as ${REASON[role]}, then restarted`, async () => {
     await crashAndRecover(role);
   });
 }
