@@ -69,7 +69,9 @@ export class FrameColumns {
   readonly kind: Uint8Array;
   /** FRAME_DEFECT. */
   readonly status: Uint8Array;
-  // Packet frames (kind 0x01) from here on; 0 where the bytes do not hold the field.
+  // Packet frames (kind 0x01) from here on. The prefix columns hold the prefix of any packet
+  // body of 2 bytes or more; the others are defined for frames with status ok only (stale
+  // otherwise: nothing is written for a field a bad frame may not hold).
   readonly ackID: Uint8Array;
   readonly vc: Uint8Array;
   readonly crf: Uint8Array;
@@ -81,7 +83,7 @@ export class FrameColumns {
   readonly sourceID: Uint32Array;
   /** Logical bytes of the packet (prefix to last logical field, no CRCs, no pad). */
   readonly logical: Uint16Array;
-  // Type 9 (ftype 9) from here on.
+  // Type 9 from here on: frames with status ok and ftype 9 only.
   readonly cos: Uint8Array;
   /** The flags byte, see T9_FLAG. */
   readonly t9Flags: Uint8Array;

@@ -148,21 +148,6 @@ export class FrameBatch extends FrameColumns {
    * decodeSerialPacket's checks up to the CRC, in its order. True when the CRC is to be checked.
    */
   #packet(b: Uint8Array, idx: number, o: number, e: number): boolean {
-    this.ackID[idx] = 0;
-    this.vc[idx] = 0;
-    this.crf[idx] = 0;
-    this.prio[idx] = 0;
-    this.tt[idx] = 0;
-    this.ftype[idx] = 0;
-    this.destinationID[idx] = 0;
-    this.sourceID[idx] = 0;
-    this.logical[idx] = 0;
-    this.cos[idx] = 0;
-    this.t9Flags[idx] = 0;
-    this.streamID[idx] = 0;
-    this.t9Length[idx] = 0;
-    this.payloadOffset[idx] = 0;
-    this.payloadLength[idx] = 0;
     const total = e - o;
     if (total < 2) return this.#mark(idx, FRAME_DEFECT.truncated);
     const b0 = b[o] as number;
@@ -181,21 +166,27 @@ export class FrameBatch extends FrameColumns {
     if (total < 8) return this.#mark(idx, FRAME_DEFECT.truncated);
     if (total % 4 !== 0 || total > MAX_SERIAL_PACKET) return this.#mark(idx, FRAME_DEFECT.length);
     let odd: boolean;
-    try {
-      odd = codec.oddHalfwords(b, o, total < EARLY_CRC_AT ? total : EARLY_CRC_AT, NO_OPTS);
-    } catch (err) {
-      return this.#mark(idx, defect(err));
+    if (ftype === FTYPE_9 && tt !== 3) {
+      // type9OddHalfwords inline (its checks: tt, then the header up to the flags byte).
+      const size = tt === 0 ? 1 : tt === 1 ? 2 : 4;
+      if (2 + 2 * size + 2 > total) return this.#mark(idx, FRAME_DEFECT.truncated);
+      const flags = b[o + 2 + 2 * size + 1] as number;
+      const header = 3 + size;
+      odd = ((flags & 0x04 ? header + 2 : !(flags & 0xc0) ? header - 1 : !(flags & 0x40) ? header : header + ((flags >> 1) & 1)) & 1) === 1;
+    } else {
+      try {
+        odd = codec.oddHalfwords(b, o, total < EARLY_CRC_AT ? total : EARLY_CRC_AT, NO_OPTS);
+      } catch (err) {
+        return this.#mark(idx, defect(err));
+      }
     }
     const n = logicalLength(total, odd);
     if (serialLength(n) !== total) return this.#mark(idx, FRAME_DEFECT.length);
     this.logical[idx] = n;
-    if (tt !== 3) {
-      const size: 1 | 2 | 4 = tt === 0 ? 1 : tt === 1 ? 2 : 4;
-      if (2 + 2 * size <= n) {
-        this.destinationID[idx] = readId(b, o + 2, size);
-        this.sourceID[idx] = readId(b, o + 2 + size, size);
-      }
-    }
+    // Reached only with tt 0–2: oddHalfwords refuses 0b11.
+    const size: 1 | 2 | 4 = tt === 0 ? 1 : tt === 1 ? 2 : 4;
+    this.destinationID[idx] = 2 + 2 * size <= n ? readId(b, o + 2, size) : 0;
+    this.sourceID[idx] = 2 + 2 * size <= n ? readId(b, o + 2 + size, size) : 0;
     this.status[idx] = FRAME_DEFECT.ok;
     return true;
   }
@@ -241,6 +232,10 @@ export class FrameBatch extends FrameColumns {
   #type9(b: Uint8Array, idx: number, o: number, n: number): boolean {
     const tt = this.tt[idx] as number;
     const h = 2 + 2 * (tt === 0 ? 1 : tt === 1 ? 2 : 4);
+    this.streamID[idx] = 0;
+    this.t9Length[idx] = 0;
+    this.payloadOffset[idx] = 0;
+    this.payloadLength[idx] = 0;
     if (n < h + 2) return this.#mark(idx, FRAME_DEFECT.truncated);
     const flags = b[o + h + 1] as number;
     this.cos[idx] = b[o + h] as number;
