@@ -4,6 +4,7 @@
  * (276-byte) Type 9 single segment, is
  *   - batch: FrameBatch.parse (frame boundaries, header columns, CRC-16 and early CRC of every
  *     packet in one pass, Type 9 checks), then a read of the routing columns;
+ *   - crc16Packets only: pass 2 of parse alone, the bound of the batch;
  *   - object: FrameReader.push with decodeFrame per frame (decodeSerialPacket, CRC verify, one
  *     packet object and payload view each), then a read of the same fields.
  * GB/s counts the 276 bytes of each LP-Serial packet (the issue 2/17 goal: ≥ 2.0 GB/s batch Type 9
@@ -11,7 +12,7 @@
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { Bench } from 'tinybench';
-import { CRC16_WASM } from '../src/wire/crc16.ts';
+import { CRC16_WASM, crc16Packets } from '../src/wire/crc16.ts';
 import { FrameBatch } from '../src/wire/frame-batch.ts';
 import { FrameReader } from '../src/wire/frame-reader.ts';
 import { decodeFrame, encodeFrame, packetFrame } from '../src/wire/frame.ts';
@@ -65,6 +66,19 @@ for (const n of sizes) {
     });
 }
 
+// The CRC pass alone (pass 2 of parse), to show what bounds the batch.
+{
+  const n = 200;
+  const chunk = chunkOf(n);
+  const at = new Uint32Array(n).map((_, i) => FRAME * i + 3);
+  const len = new Uint16Array(n).fill(270);
+  const crcs = new Uint32Array(n);
+  bench.add(`crc16Packets only N=${n}`, () => {
+    crc16Packets(chunk, at, len, n, crcs);
+    sink ^= crcs[0] as number;
+  });
+}
+
 await bench.run();
 
 const perPacketNs = new Map<string, number>();
@@ -82,4 +96,6 @@ for (const n of sizes) {
   const o = perPacketNs.get(`object N=${n}`) ?? NaN;
   console.log(`| ${n} × 279-byte frames (${((n * FRAME) / 1024).toFixed(1)} KiB) | ${b.toFixed(1)} | ${(PACKET / b).toFixed(2)} | ${o.toFixed(1)} | ${(PACKET / o).toFixed(2)} | ${(o / b).toFixed(2)}× |`);
 }
+const crcOnly = perPacketNs.get('crc16Packets only N=200') ?? NaN;
+console.log(`\nCRC pass alone (crc16Packets, N=200): ${crcOnly.toFixed(1)} ns/packet, ${(PACKET / crcOnly).toFixed(2)} GB/s`);
 if (sink === 0.5) console.log(sink);
