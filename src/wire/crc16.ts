@@ -303,3 +303,50 @@ export function crc16Bitwise(bytes: Uint8Array, start: number, end: number, mask
   }
   return c;
 }
+
+/** Part 6 §2.4.1: the early CRC follows the first 80 bytes (serial.ts's EARLY_CRC_AT, which imports this module). */
+const EARLY_AT = 80;
+
+/**
+ * The CRCs of `count` LP-Serial packets of one buffer in one pass (issue 17, the receive batch):
+ * packet i starts at bytes[at[i]] and has n[i] logical bytes (Part 6 §2.4.1). out[i] is
+ * (early << 16) | final: for n ≤ 80 early is 0 and final the CRC of [at, at + n); for n > 80 early
+ * is the CRC of the first 80 bytes and final the running CRC (not re-initialised) through the
+ * early CRC field up to the final CRC field, [at, at + n + 2). The ackID bits count as zero.
+ *
+ * With the WebAssembly kernel the buffer is staged into its memory a window at a time (one copy
+ * per ~55 KiB, not one per packet), then the kernel's `crc` export runs per packet on the staged
+ * bytes; the kernel itself is unchanged. Without it, the JS slicing-by-16 loop.
+ */
+export function crc16Packets(bytes: Uint8Array, at: Uint32Array, n: Uint16Array, count: number, out: Uint32Array): void {
+  const k = KERNEL;
+  let base = -1;
+  let top = -1;
+  for (let i = 0; i < count; i++) {
+    const a = at[i] as number;
+    const len = n[i] as number;
+    const seed = CRC16_INIT ^ (((bytes[a] as number) & 0xfc) << 8);
+    const stop = len > EARLY_AT ? a + len + 2 : a + len;
+    if (k === null) {
+      if (len > EARLY_AT) {
+        const early = crc16UpdateJs(seed, bytes, a, a + EARLY_AT);
+        out[i] = ((early << 16) | crc16UpdateJs(early, bytes, a + EARLY_AT, stop)) >>> 0;
+      } else {
+        out[i] = crc16UpdateJs(seed, bytes, a, stop);
+      }
+      continue;
+    }
+    if (a < base || stop > top) {
+      base = a;
+      top = Math.min(bytes.length, a + STAGE_BYTES);
+      k.bytes.set(bytes.subarray(base, top), STAGE);
+    }
+    const p = STAGE + a - base;
+    if (len > EARLY_AT) {
+      const early = k.crc(seed, p, p + EARLY_AT);
+      out[i] = ((early << 16) | k.crc(early, p + EARLY_AT, p + len + 2)) >>> 0;
+    } else {
+      out[i] = k.crc(seed, p, p + len);
+    }
+  }
+}
