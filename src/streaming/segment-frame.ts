@@ -1,4 +1,4 @@
-import { crc16Packet, crc16Update } from '../wire/crc16.ts';
+import { crc16PacketsOpen } from '../wire/crc16.ts';
 import { FRAME_HEADER_BYTES, FRAME_KIND } from '../wire/frame.ts';
 import { EARLY_CRC_AT, serialLength } from '../wire/serial.ts';
 import type { Pdu } from './segmenter-queues.ts';
@@ -42,9 +42,10 @@ export function segmentFrameLength(p: Pdu, mtu: number): number {
 /**
  * Writes the next segment of the started PDU `p` (its `offset`, `mtu`, `aborting`) as a PACKET
  * frame at buf[at …]; returns the offset after it. Changes nothing in `p`: the caller advances it.
- * The caller has checked that segmentFrameLength(p, p.mtu) bytes fit.
+ * The caller has checked that segmentFrameLength(p, p.mtu) bytes fit. The CRC fields are left to
+ * `crcs` (written at the latest by its `flush`, which the caller calls before handing buf on).
  */
-export function writeSegmentFrame(p: Pdu, buf: Uint8Array, at: number): number {
+export function writeSegmentFrame(p: Pdu, buf: Uint8Array, at: number, crcs: SegmentCrcs): number {
   const mtu = p.mtu;
   const n = logicalBytes(p, mtu);
   const serial = serialLength(n);
@@ -99,21 +100,9 @@ export function writeSegmentFrame(p: Pdu, buf: Uint8Array, at: number): number {
     if (d === split) d += 2;
     buf[d++] = 0;
   }
-  // Part 6 §2.4.1/§2.4.2: CRC-16 over the packet, ackID as 0; early CRC after 80 bytes, running value kept.
-  let crcAt: number;
-  let c: number;
-  if (split < 0) {
-    crcAt = q + n;
-    c = crc16Packet(buf, q, crcAt);
-  } else {
-    const early = crc16Packet(buf, q, split);
-    buf[split] = early >> 8;
-    buf[split + 1] = early & 0xff;
-    crcAt = q + n + 2;
-    c = crc16Update(early, buf, split, crcAt);
-  }
-  buf[crcAt] = c >> 8;
-  buf[crcAt + 1] = c & 0xff;
+  // Part 6 §2.4.1/§2.4.2: the CRC fields are written by crcs.flush, all packets in one pass.
+  const crcAt = split < 0 ? q + n : q + n + 2;
+  crcs.add(q, n, buf);
   const stop = q + serial;
   // Part 6 §2.3: a 0x0000 pad to a 32-bit boundary.
   if (crcAt + 2 < stop) {
@@ -141,7 +130,84 @@ function writeId(v: number, tt: number, buf: Uint8Array, at: number): number {
   return at + 4;
 }
 
-/** src[from, to) to dst[at …], byte by byte: `set` would need a view (an object) per segment. */
+/*
+ * DataViews of the last PDU payload and the last buffer, made once per PDU and per buffer (not per
+ * segment): the copy goes four bytes at a time through them. `set` would need a view per segment.
+ * The cache holds on to one payload and one buffer until the next ones replace them.
+ */
+let srcArray: Uint8Array | null = null;
+let srcView: DataView = new DataView(new ArrayBuffer(0));
+let dstArray: Uint8Array | null = null;
+let dstView = srcView;
+
+/** src[from, to) to dst[at …]. */
 function copy(src: Uint8Array, from: number, to: number, dst: Uint8Array, at: number): void {
-  for (let i = from, j = at; i < to; i++, j++) dst[j] = src[i] as number;
+  if (src !== srcArray) {
+    srcArray = src;
+    srcView = new DataView(src.buffer, src.byteOffset, src.byteLength);
+  }
+  if (dst !== dstArray) {
+    dstArray = dst;
+    dstView = new DataView(dst.buffer, dst.byteOffset, dst.byteLength);
+  }
+  const s = srcView;
+  const d = dstView;
+  let i = from;
+  let j = at;
+  for (const stop = to - 3; i < stop; i += 4, j += 4) d.setUint32(j, s.getUint32(i));
+  for (; i < to; i++, j++) dst[j] = src[i] as number;
+}
+
+/**
+ * The CRC-16s of the packets written since the last flush, computed in one pass over the buffer
+ * (crc16PacketsOpen: the WebAssembly kernel on the buffer staged once per window, not per packet)
+ * and written into their fields (Part 6 §2.4.1: early CRC after byte 80, final CRC after the last
+ * logical byte). Scratch columns are allocated once; a full batch flushes itself.
+ */
+export class SegmentCrcs {
+  readonly #at: Uint32Array;
+  readonly #n: Uint16Array;
+  readonly #out: Uint32Array;
+  #count = 0;
+  #end = 0;
+
+  constructor(capacity = 256) {
+    this.#at = new Uint32Array(capacity);
+    this.#n = new Uint16Array(capacity);
+    this.#out = new Uint32Array(capacity);
+  }
+
+  /** The packet of n logical bytes at buf[q …], its early CRC gap open when n > 80. */
+  add(q: number, n: number, buf: Uint8Array): void {
+    const i = this.#count;
+    this.#at[i] = q;
+    this.#n[i] = n;
+    this.#count = i + 1;
+    this.#end = q + n + (n > EARLY_CRC_AT ? 4 : 2);
+    if (this.#count === this.#at.length) this.flush(buf);
+  }
+
+  flush(buf: Uint8Array): void {
+    const count = this.#count;
+    if (count === 0) return;
+    const at = this.#at;
+    const n = this.#n;
+    const out = this.#out;
+    crc16PacketsOpen(buf, at, n, count, out, this.#end);
+    for (let i = 0; i < count; i++) {
+      const q = at[i] as number;
+      const len = n[i] as number;
+      const c = out[i] as number;
+      if (len > EARLY_CRC_AT) {
+        buf[q + EARLY_CRC_AT] = c >>> 24;
+        buf[q + EARLY_CRC_AT + 1] = (c >>> 16) & 0xff;
+        buf[q + len + 2] = (c >>> 8) & 0xff;
+        buf[q + len + 3] = c & 0xff;
+      } else {
+        buf[q + len] = (c >>> 8) & 0xff;
+        buf[q + len + 1] = c & 0xff;
+      }
+    }
+    this.#count = 0;
+  }
 }

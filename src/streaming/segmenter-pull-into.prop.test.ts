@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FC_RUNS, fcParams } from '../../test/support/fc.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
+import { crc16Packets, crc16PacketsOpen } from '../wire/crc16.ts';
 import { decodeFrame, encodeFrame, packetFrame } from '../wire/frame.ts';
 import type { Type9Packet } from '../wire/type9.ts';
 import { Segmenter } from './segmenter.ts';
@@ -132,4 +133,37 @@ test('issue 17: pullInto refuses an offset outside the buffer or a negative budg
   assert.throws(() => s.pullInto(new Uint8Array(8), 0, -1), RangeError);
   assert.equal(s.pullInto(new Uint8Array(20), 4, 1000), 0);
   assert.equal(s.pullInto(new Uint8Array(23), 0, 1000), 23);
+});
+
+test('issue 17, Part 6 §2.4.1: a whole 64 KiB PDU in one pullInto (frames past the ~55 KiB CRC staging window) equals the object path; crc16PacketsOpen equals crc16Packets once the early CRC is written', () => {
+  const config = { tt: 2, sourceID: 0x01020304, mtu: 252 };
+  const fast = new Segmenter(config);
+  const gold = new Segmenter(config);
+  const payload = new Uint8Array(65536).map((_, i) => (i * 13) & 0xff);
+  for (const s of [fast, gold]) s.handle({ kind: 'pdu', destinationID: 0xfffffffe, cos: 3, streamID: 9, flowID: '8A', payload }, 0);
+  const buf = new Uint8Array(80000);
+  const wrote = fast.pullInto(buf, 7, 79000);
+  const want = new Uint8Array(80000);
+  let at = 0;
+  for (const o of gold.handle({ kind: 'pull-any', max: 1000 }, 0)) if (o.kind === 'send') at = encodeFrame(packetFrame(o.packet), want, at);
+  assert.equal(wrote, at);
+  assert.ok(Buffer.from(buf.subarray(7, 7 + wrote)).equals(want.subarray(0, at)));
+  assert.deepEqual(fast.snapshot(), gold.snapshot());
+  // The same CRCs from the written frames, by the receive side's crc16Packets.
+  const count = frameCount(want, 0, at);
+  const starts = new Uint32Array(count);
+  const lens = new Uint16Array(count);
+  let q = 0;
+  for (let i = 0; i < count; i++) {
+    const frame = 2 + (((want[q] as number) << 8) | (want[q + 1] as number));
+    starts[i] = q + 3;
+    // Dev32 logical bytes: the start segment 2 + 8 + 4 + 252, continuations 2 + 8 + 2 + 252 (the end, 30, is left out).
+    lens[i] = i === 0 ? 266 : 264;
+    q += frame;
+  }
+  const a = new Uint32Array(count);
+  const b = new Uint32Array(count);
+  crc16Packets(want, starts, lens, count - 1, a);
+  crc16PacketsOpen(want, starts, lens, count - 1, b);
+  assert.deepEqual(b, a);
 });

@@ -7,7 +7,7 @@ import { FLOW_IDS } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { PDU_MAX, abortSegment, flowBits, payloadView, pduProblem, segmentCount, segmentOf, viewBuffer } from './segment-pdu.ts';
 import type { FlowBits } from './segment-pdu.ts';
-import { segmentFrameLength, writeSegmentFrame } from './segment-frame.ts';
+import { SegmentCrcs, segmentFrameLength, writeSegmentFrame } from './segment-frame.ts';
 import { resolveSegmenterConfig } from './segmenter-config.ts';
 import type { ResolvedSegmenterConfig } from './segmenter-config.ts';
 import { FlowRing, abortTarget, canStart, doneOutput, flowKey, pduRef, queuedOutput, removeWaiting, shown, startedOutput } from './segmenter-queues.ts';
@@ -62,6 +62,8 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
   /** Key of the flow `pull-any` served last; -1 before the first. */
   #lastServed = -1;
   #seq = 0;
+  /** pullInto's CRC pass, created on its first call. */
+  #crcs: SegmentCrcs | null = null;
 
   constructor(config: SegmenterConfig = {}) {
     this.#config = resolveSegmenterConfig(config);
@@ -108,6 +110,7 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     if (!Number.isInteger(offset) || offset < 0 || offset > buf.length) throw new RangeError('offset must be an index into buf');
     if (!(budget >= 0)) throw new RangeError('budget must be a number of bytes');
     const stop = Math.min(buf.length, offset + budget);
+    const crcs = (this.#crcs ??= new SegmentCrcs());
     let at = offset;
     let key = this.#nextAny();
     while (key >= 0) {
@@ -117,10 +120,11 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
       if (at + segmentFrameLength(p, mtu) > stop) break;
       if (at === offset) this.#counters.pulls++;
       if (flow.active === null) this.#start(p, mtu, now, null);
-      at = this.#writeNext(p, buf, at);
+      at = this.#writeNext(p, buf, at, crcs);
       this.#lastServed = key;
       key = this.#nextAny();
     }
+    crcs.flush(buf);
     if (at === offset && key < 0) {
       this.#counters.pulls++;
       this.#counters.idlePulls++;
@@ -362,9 +366,9 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
   }
 
   /** #serve's bookkeeping for the segment writeSegmentFrame writes. */
-  #writeNext(p: Pdu, buf: Uint8Array, at: number): number {
+  #writeNext(p: Pdu, buf: Uint8Array, at: number, crcs: SegmentCrcs): number {
     const c = this.#counters;
-    const next = writeSegmentFrame(p, buf, at);
+    const next = writeSegmentFrame(p, buf, at, crcs);
     c.segmentsSent++;
     if (p.aborting) {
       c.abortSegmentsSent++;
