@@ -1,6 +1,6 @@
 /**
  * Issue 17, transmit side: `Segmenter.pullInto` against the object path, same PDU, same run
- * (docs/performance.md, docs/fast-lane.md §7). Each task segments one 64 KiB PDU at MTU 256
+ * (docs/performance.md, docs/fast-lane.md §6). Each task segments one 64 KiB PDU at MTU 256
  * (256 segments, Dev8 IDs) into riodp link PACKET frames in a 64 KiB send batch, reused:
  *   - pullInto: `pullInto(batch, 0, batch.length)` until it returns 0 (header, one payload copy,
  *     CRC-16 and early CRC over the batch in place, no object per segment);

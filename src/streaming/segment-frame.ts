@@ -4,7 +4,7 @@ import { EARLY_CRC_AT, serialLength } from '../wire/serial.ts';
 import type { Pdu } from './segmenter-queues.ts';
 
 /**
- * The transmit side of the fast data lane (issue 17, docs/fast-lane.md §7): the next segment of
+ * The transmit side of the fast data lane (issue 17, docs/fast-lane.md §6): the next segment of
  * an active PDU written straight into a caller's buffer as a riodp link PACKET frame
  * (docs/net-framing.md §3.1: length(16) | kind 0x01 | LP-Serial packet), with no packet object
  * and no payload view: the header fields are the ones `segmentOf`/`abortSegment` give the object

@@ -98,7 +98,7 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
   }
 
   /**
-   * The fast lane's transmit pull (issue 17, docs/fast-lane.md §7), in the manner of a sans-IO
+   * The fast lane's transmit pull (issue 17, docs/fast-lane.md §6), in the manner of a sans-IO
    * `poll_transmit`: the segments `pull-any` pulls would give, written as riodp link PACKET frames
    * into buf[offset, offset + budget) (budget clamped to the buffer), no object per segment.
    * Returns the bytes written; stops before a frame that would not fit. Its effect on the state
