@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FC_RUNS, fcParams } from '../../test/support/fc.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
+import { DS_CONTROL_OFFSET, dsControlRegister } from '../registers/data-streaming.ts';
+import { RegisterSpace } from '../registers/space.ts';
 import { crc16Packets, crc16PacketsOpen } from '../wire/crc16.ts';
 import { decodeFrame, encodeFrame, packetFrame } from '../wire/frame.ts';
 import type { Type9Packet } from '../wire/type9.ts';
@@ -166,4 +168,34 @@ test('issue 17, Part 6 §2.4.1: a whole 64 KiB PDU in one pullInto (frames past 
   crc16Packets(want, starts, lens, count - 1, a);
   crc16PacketsOpen(want, starts, lens, count - 1, b);
   assert.deepEqual(b, a);
+});
+
+test('issue 17, Part 10 §5.5.1 Table 5-6: pullInto cuts with the MTU register read when a PDU starts; while it holds a reserved encoding a started PDU goes on and no PDU starts, as with pull-any', () => {
+  const space = (): RegisterSpace => new RegisterSpace([dsControlRegister(0x80000008)]);
+  const fastRegs = space();
+  const goldRegs = space();
+  const fast = new Segmenter({ registers: fastRegs });
+  const gold = new Segmenter({ registers: goldRegs });
+  const payload = new Uint8Array(100).map((_, i) => i);
+  const both = (input: SegmenterInput): void => {
+    fast.handle(input, 0);
+    gold.handle(input, 0);
+  };
+  both({ kind: 'pdu', destinationID: 1, cos: 0, streamID: 0, flowID: '0A', payload });
+  const buf = new Uint8Array(1000);
+  const want = new Uint8Array(1000);
+  // One 32-byte segment (8 + 32 + 2 bytes, a 47-byte frame with its pad), then the encoding 0x07.
+  assert.equal(fast.pullInto(buf, 0, 47), 47);
+  gold.handle({ kind: 'pull-any' }, 0);
+  for (const r of [fastRegs, goldRegs]) r.writeWord(DS_CONTROL_OFFSET, 0x80000007);
+  both({ kind: 'pdu', destinationID: 1, cos: 0, streamID: 1, flowID: '0B', payload });
+  const wrote = fast.pullInto(buf, 0, 1000);
+  let at = 0;
+  for (const o of gold.handle({ kind: 'pull-any', max: 3 }, 0)) if (o.kind === 'send') at = encodeFrame(packetFrame(o.packet), want, at);
+  assert.equal(wrote, at);
+  assert.deepEqual(buf.subarray(0, wrote), want.subarray(0, at));
+  assert.equal(fast.pullInto(buf, 0, 1000), 0);
+  assert.deepEqual(gold.handle({ kind: 'pull-any' }, 0), [{ kind: 'idle', reason: 'mtu-reserved' }]);
+  assert.deepEqual(fast.counters(), gold.counters());
+  assert.deepEqual(fast.snapshot(), gold.snapshot());
 });
