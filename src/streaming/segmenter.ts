@@ -7,6 +7,7 @@ import { FLOW_IDS } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { PDU_MAX, abortSegment, flowBits, payloadView, pduProblem, segmentCount, segmentOf, viewBuffer } from './segment-pdu.ts';
 import type { FlowBits } from './segment-pdu.ts';
+import { SegmentCrcs, segmentFrameLength, writeSegmentFrame } from './segment-frame.ts';
 import { resolveSegmenterConfig } from './segmenter-config.ts';
 import type { ResolvedSegmenterConfig } from './segmenter-config.ts';
 import { FlowRing, abortTarget, canStart, doneOutput, flowKey, pduRef, queuedOutput, removeWaiting, shown, startedOutput } from './segmenter-queues.ts';
@@ -61,6 +62,8 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
   /** Key of the flow `pull-any` served last; -1 before the first. */
   #lastServed = -1;
   #seq = 0;
+  /** pullInto's CRC pass, created on its first call. */
+  #crcs: SegmentCrcs | null = null;
 
   constructor(config: SegmenterConfig = {}) {
     this.#config = resolveSegmenterConfig(config);
@@ -92,6 +95,41 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
         this.#invalid(out);
     }
     return out;
+  }
+
+  /**
+   * The fast lane's transmit pull (issue 17, docs/fast-lane.md §6), in the manner of a sans-IO
+   * `poll_transmit`: the segments `pull-any` pulls would give, written as riodp link PACKET frames
+   * into buf[offset, offset + budget) (budget clamped to the buffer), no object per segment.
+   * Returns the bytes written; stops before a frame that would not fit. Its effect on the state
+   * and counters is that of one `pull-any` with `max` = the frames written; when nothing may be
+   * sent it is an idle `pull-any` (returns 0); when the first frame does not fit it changes
+   * nothing (returns 0). No `pdu-started`/`pdu-done` outputs: `activePdu`/counters tell.
+   */
+  pullInto(buf: Uint8Array, offset: number, budget: number, now: Time = 0): number {
+    if (!Number.isInteger(offset) || offset < 0 || offset > buf.length) throw new RangeError('offset must be an index into buf');
+    if (!(budget >= 0)) throw new RangeError('budget must be a number of bytes');
+    const stop = Math.min(buf.length, offset + budget);
+    const crcs = (this.#crcs ??= new SegmentCrcs());
+    let at = offset;
+    let key = this.#nextAny();
+    while (key >= 0) {
+      const flow = this.#flows.get(key) as FlowQueue;
+      const p = flow.active ?? (flow.waiting[0] as Pdu);
+      const mtu = flow.active === null ? (this.mtu() as number) : p.mtu;
+      if (at + segmentFrameLength(p, mtu) > stop) break;
+      if (at === offset) this.#counters.pulls++;
+      if (flow.active === null) this.#start(p, mtu, now, null);
+      at = this.#writeNext(p, buf, at, crcs);
+      this.#lastServed = key;
+      key = this.#nextAny();
+    }
+    crcs.flush(buf);
+    if (at === offset && key < 0) {
+      this.#counters.pulls++;
+      this.#counters.idlePulls++;
+    }
+    return at - offset;
   }
 
   /** The MTU a PDU starting now is cut with; null while the register holds a reserved encoding. */
@@ -312,7 +350,43 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     return null;
   }
 
-  #start(p: Pdu, mtu: number, now: Time, out: SegmenterOutput[]): void {
+  /** The key of the flow `#serveAny` would serve next, or -1 when none may send. */
+  #nextAny(): number {
+    const ring = this.#ring;
+    const first = ring.after(this.#lastServed);
+    for (let i = 0; i < ring.size; i++) {
+      const key = ring.at(first + i);
+      if (this.#stopped.size !== 0 && this.#stopped.has(key)) continue;
+      const flow = this.#flows.get(key) as FlowQueue;
+      if (flow.active !== null) return key;
+      const head = flow.waiting[0];
+      if (head !== undefined && canStart(head) && this.mtu() !== null) return key;
+    }
+    return -1;
+  }
+
+  /** #serve's bookkeeping for the segment writeSegmentFrame writes. */
+  #writeNext(p: Pdu, buf: Uint8Array, at: number, crcs: SegmentCrcs): number {
+    const c = this.#counters;
+    const next = writeSegmentFrame(p, buf, at, crcs);
+    c.segmentsSent++;
+    if (p.aborting) {
+      c.abortSegmentsSent++;
+      this.#finish(p);
+      return next;
+    }
+    const n = p.payload.length;
+    const end = Math.min(n, p.offset + p.mtu);
+    c.bytesSent += end - p.offset;
+    p.offset = end;
+    if (end === n) {
+      c.pdusDone++;
+      this.#finish(p);
+    }
+    return next;
+  }
+
+  #start(p: Pdu, mtu: number, now: Time, out: SegmenterOutput[] | null): void {
     p.flow.waiting.shift();
     p.stream.waiting.shift();
     p.flow.active = p;
@@ -320,7 +394,7 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     p.mtu = mtu;
     p.startedAt = now;
     this.#counters.pdusStarted++;
-    out.push(startedOutput(p, segmentCount(p.payload.length, mtu), mtu));
+    out?.push(startedOutput(p, segmentCount(p.payload.length, mtu), mtu));
   }
 
   /** The PDU's context is closed ("the sending processing element has an analogous definition for open and closed", §3.2.4). */

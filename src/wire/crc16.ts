@@ -350,3 +350,38 @@ export function crc16Packets(bytes: Uint8Array, at: Uint32Array, n: Uint16Array,
     }
   }
 }
+
+/**
+ * crc16Packets for packets being encoded, whose early CRC field is not written yet (issue 17, the
+ * transmit side: Segmenter.pullInto): for n > 80 the final CRC is computed from zero over
+ * [at + 82, at + n + 2), never reading the early CRC field at [at + 80, at + 82). Once the early
+ * CRC is written there it equals the running CRC (Part 6 §2.4.1, not re-initialised): shifting a
+ * CRC register through its own value leaves zero. out[i] is (early << 16) | final as for
+ * crc16Packets; the buffer is staged a window at a time, one copy per ~55 KiB, not one per packet,
+ * never past `limit` (the end of the packets: nothing after them is copied).
+ */
+export function crc16PacketsOpen(bytes: Uint8Array, at: Uint32Array, n: Uint16Array, count: number, out: Uint32Array, limit = bytes.length): void {
+  const k = KERNEL;
+  let base = -1;
+  let top = -1;
+  for (let i = 0; i < count; i++) {
+    const a = at[i] as number;
+    const len = n[i] as number;
+    const seed = CRC16_INIT ^ (((bytes[a] as number) & 0xfc) << 8);
+    const split = len > EARLY_AT;
+    const stop = split ? a + len + 2 : a + len;
+    if (k === null) {
+      out[i] = split
+        ? ((crc16UpdateJs(seed, bytes, a, a + EARLY_AT) << 16) | crc16UpdateJs(0, bytes, a + EARLY_AT + 2, stop)) >>> 0
+        : crc16UpdateJs(seed, bytes, a, stop);
+      continue;
+    }
+    if (a < base || stop > top) {
+      base = a;
+      top = Math.min(limit, a + STAGE_BYTES);
+      k.bytes.set(bytes.subarray(base, top), STAGE);
+    }
+    const p = STAGE + a - base;
+    out[i] = split ? ((k.crc(seed, p, p + EARLY_AT) << 16) | k.crc(0, p + EARLY_AT + 2, p + len + 2)) >>> 0 : k.crc(seed, p, p + len);
+  }
+}
