@@ -1,26 +1,18 @@
 import { fitsDeviceId } from '../engine/config-checks.ts';
-import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Engine, Time } from '../engine/contract.ts';
 import { pullCount } from '../engine/input-checks.ts';
-import { getMtuBytes } from '../registers/data-streaming.ts';
 import { FLOW_IDS } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
-import { PDU_MAX, abortSegment, flowBits, payloadView, pduProblem, segmentCount, segmentOf, viewBuffer } from './segment-pdu.ts';
+import { PDU_MAX, abortSegment, flowBits, payloadView, pduProblem, segmentOf, viewBuffer } from './segment-pdu.ts';
 import type { FlowBits } from './segment-pdu.ts';
 import { SegmentCrcs, segmentFrameLength, writeSegmentFrame } from './segment-frame.ts';
-import { resolveSegmenterConfig } from './segmenter-config.ts';
-import type { ResolvedSegmenterConfig } from './segmenter-config.ts';
-import { FlowRing, abortTarget, canStart, doneOutput, flowKey, pduRef, queuedOutput, removeWaiting, shown, startedOutput } from './segmenter-queues.ts';
-import type { FlowQueue, Pdu, StreamQueue } from './segmenter-queues.ts';
+import { SegmenterCore } from './segmenter-core.ts';
+import { abortTarget, canStart, doneOutput, flowKey, pduRef, queuedOutput, removeWaiting, shown } from './segmenter-queues.ts';
+import type { FlowQueue, Pdu } from './segmenter-queues.ts';
 import type {
-  PduId, PduRef, SegmenterConfig, SegmenterCounterName, SegmenterEventName, SegmenterIdleReason, SegmenterInput, SegmenterOutput,
+  PduId, SegmenterEventName, SegmenterIdleReason, SegmenterInput, SegmenterOutput,
 } from './segmenter-types.ts';
 import { sourceStreamKey } from './vsid.ts';
-
-const COUNTER_NAMES: readonly SegmenterCounterName[] = [
-  'pdusQueued', 'pdusRefused', 'pdusStarted', 'pdusDone', 'pdusAborted', 'pdusDropped',
-  'segmentsSent', 'abortSegmentsSent', 'bytesSent', 'pulls', 'idlePulls', 'nothingToAbort', 'invalidInputs',
-];
 
 /**
  * Module-local copies for the per-segment path (as in src/flow/ccp-counter-table.ts): under a
@@ -29,18 +21,8 @@ const COUNTER_NAMES: readonly SegmenterCounterName[] = [
 const SEGMENT_OF = segmentOf;
 const PAYLOAD_VIEW = payloadView;
 const FLOW_KEY = flowKey;
-const FITS_DEVICE_ID = fitsDeviceId;
-/** Part 9 Table 3-1 code of each flow label; anything else is not a flow. */
-const FLOW_CODE: ReadonlyMap<unknown, number> = new Map(Object.entries(FLOW_IDS));
 
-/** A PDU being segmented, as `activePdu` reports it. */
-export interface ActivePdu extends PduRef {
-  readonly queuedAt: Time;
-  readonly startedAt: Time;
-  readonly mtu: number;
-  readonly bytesSent: number;
-  readonly aborting: boolean;
-}
+export type { ActivePdu } from './segmenter-core.ts';
 
 /**
  * The source side of Part 10 segmentation (§3.2.3–§3.2.5; see segmenter-types.ts for the
@@ -50,25 +32,9 @@ export interface ActivePdu extends PduRef {
  * Outputs of a pull come in this order: `pdu-started` (when the pull starts a PDU), `send`, then
  * `pdu-done` (when the segment was the PDU's end or single segment); or one `idle`.
  */
-export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
-  readonly #config: ResolvedSegmenterConfig;
-  readonly #maxPdu: Map<number, number>;
-  readonly #flows = new Map<number, FlowQueue>();
-  readonly #streams = new Map<string, StreamQueue>();
-  readonly #ring = new FlowRing();
-  /** Flows a `gate` input stopped, by flow key. */
-  readonly #stopped = new Map<number, { readonly destinationID: number; readonly flowID: FlowIdLabel }>();
-  readonly #counters: Counters<SegmenterCounterName> = zeroCounters(COUNTER_NAMES);
-  /** Key of the flow `pull-any` served last; -1 before the first. */
-  #lastServed = -1;
-  #seq = 0;
+export class Segmenter extends SegmenterCore implements Engine<SegmenterInput, SegmenterOutput> {
   /** pullInto's CRC pass, created on its first call. */
   #crcs: SegmentCrcs | null = null;
-
-  constructor(config: SegmenterConfig = {}) {
-    this.#config = resolveSegmenterConfig(config);
-    this.#maxPdu = new Map(this.#config.maxPdu);
-  }
 
   handle(input: SegmenterInput, now: Time): SegmenterOutput[] {
     const out: SegmenterOutput[] = [];
@@ -114,110 +80,30 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     let at = offset;
     let key = this.#nextAny();
     while (key >= 0) {
-      const flow = this.#flows.get(key) as FlowQueue;
+      const flow = this.flows.get(key) as FlowQueue;
       const p = flow.active ?? (flow.waiting[0] as Pdu);
       const mtu = flow.active === null ? (this.mtu() as number) : p.mtu;
       if (at + segmentFrameLength(p, mtu) > stop) break;
-      if (at === offset) this.#counters.pulls++;
-      if (flow.active === null) this.#start(p, mtu, now, null);
+      if (at === offset) this.count.pulls++;
+      if (flow.active === null) this.startPdu(p, mtu, now, null);
       at = this.#writeNext(p, buf, at, crcs);
-      this.#lastServed = key;
+      this.lastServed = key;
       key = this.#nextAny();
     }
     crcs.flush(buf);
     if (at === offset && key < 0) {
-      this.#counters.pulls++;
-      this.#counters.idlePulls++;
+      this.count.pulls++;
+      this.count.idlePulls++;
     }
     return at - offset;
-  }
-
-  /** The MTU a PDU starting now is cut with; null while the register holds a reserved encoding. */
-  mtu(): number | null {
-    const r = this.#config.registers;
-    return r === null ? this.#config.mtu : getMtuBytes(r);
-  }
-
-  /** The MaxPDU in bytes that PDUs to `destinationID` are checked against. */
-  maxPdu(destinationID: number): number {
-    return this.#maxPdu.get(destinationID) ?? this.#config.defaultMaxPdu;
-  }
-
-  /** The PDU the flow is segmenting (rule 1: at most one), if any. */
-  activePdu(destinationID: number, flowID: FlowIdLabel): ActivePdu | undefined {
-    const p = this.#flowOf(destinationID, flowID)?.active;
-    return p === null || p === undefined
-      ? undefined
-      : { ...pduRef(p), queuedAt: p.queuedAt, startedAt: p.startedAt ?? p.queuedAt, mtu: p.mtu, bytesSent: p.offset, aborting: p.aborting };
-  }
-
-  /** The flow's PDUs that have not started, oldest first. */
-  waiting(destinationID: number, flowID: FlowIdLabel): PduRef[] {
-    return (this.#flowOf(destinationID, flowID)?.waiting ?? []).map(pduRef);
-  }
-
-  /** Whether a `gate` input stopped the flow. */
-  isStopped(destinationID: number, flowID: FlowIdLabel): boolean {
-    return this.#stopped.size !== 0 && this.#stopped.has(this.#key(destinationID, flowID));
-  }
-
-  /** Flows with a PDU active or waiting, in `pull-any` order, stopped ones included. */
-  busyFlows(): { readonly destinationID: number; readonly flowID: FlowIdLabel }[] {
-    return this.#ring.keys().map((k) => {
-      const f = this.#flows.get(k) as FlowQueue;
-      return { destinationID: f.destinationID, flowID: f.flowID };
-    });
-  }
-
-  counters(): Counters<SegmenterCounterName> {
-    return { ...this.#counters };
-  }
-
-  snapshot(): Record<string, unknown> {
-    const c = this.#config;
-    const last = this.#flows.get(this.#lastServed);
-    return {
-      sourceID: c.sourceID,
-      tt: c.tt,
-      mtuSource: c.registers === null ? 'config' : 'register',
-      mtu: this.mtu(),
-      defaultMaxPdu: c.defaultMaxPdu,
-      maxPdu: [...this.#maxPdu].sort((a, b) => a[0] - b[0]).map(([destinationID, maxPdu]) => ({ destinationID, maxPdu })),
-      crfSupported: c.crfSupported,
-      nextSeq: this.#seq + 1,
-      flows: this.#ring.keys().map((k) => {
-        const f = this.#flows.get(k) as FlowQueue;
-        return {
-          destinationID: f.destinationID,
-          flowID: f.flowID,
-          active: f.active === null ? null : this.activePdu(f.destinationID, f.flowID),
-          waiting: f.waiting.map((p) => ({ ...pduRef(p), queuedAt: p.queuedAt })),
-        };
-      }),
-      lastServed: last === undefined ? null : { destinationID: last.destinationID, flowID: last.flowID },
-      stopped: [...this.#stopped].sort((a, b) => a[0] - b[0]).map(([, f]) => f),
-      stats: this.counters(),
-    };
-  }
-
-  #flowOf(destinationID: unknown, flowID: unknown): FlowQueue | undefined {
-    const key = this.#key(destinationID, flowID);
-    return key < 0 ? undefined : this.#flows.get(key);
-  }
-
-  /** The flow's key, or -1 when destinationID is not a device ID of the tt or flowID not a Table 3-1 flow. */
-  #key(destinationID: unknown, flowID: unknown): number {
-    const code = FLOW_CODE.get(flowID);
-    if (code === undefined || !FITS_DEVICE_ID(destinationID, this.#config.tt)) return -1;
-    return FLOW_KEY(destinationID, code);
   }
 
   #queue(input: Extract<SegmenterInput, { kind: 'pdu' }>, now: Time, out: SegmenterOutput[]): void {
     const { destinationID, cos, streamID, flowID, payload, id } = input;
     const maxPdu = typeof destinationID === 'number' ? this.maxPdu(destinationID) : PDU_MAX;
-    const bad = pduProblem(input, this.#config.tt, maxPdu);
+    const bad = pduProblem(input, this.config.tt, maxPdu);
     if (bad !== undefined) {
-      this.#counters.pdusRefused++;
+      this.count.pdusRefused++;
       const length = (payload as unknown) instanceof Uint8Array ? payload.length : 0;
       const fields = { destinationID, flowID: shown(flowID), cos, streamID, length };
       out.push(id === undefined
@@ -226,53 +112,53 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
       return;
     }
     const key = FLOW_KEY(destinationID, FLOW_IDS[flowID]);
-    let flow = this.#flows.get(key);
+    let flow = this.flows.get(key);
     if (flow === undefined) {
       flow = { key, destinationID, flowID, active: null, waiting: [] };
-      this.#flows.set(key, flow);
-      this.#ring.add(key);
+      this.flows.set(key, flow);
+      this.ring.add(key);
     }
     const skey = sourceStreamKey({ destinationID, cos, streamID });
-    let stream = this.#streams.get(skey);
+    let stream = this.streams.get(skey);
     if (stream === undefined) {
       stream = { key: skey, active: null, waiting: [] };
-      this.#streams.set(skey, stream);
+      this.streams.set(skey, stream);
     }
     // §3.2.4 "all segments of a PDU must also have that same flowID and cos": the bits are fixed once.
-    const bits = flowBits(flowID, this.#config.crfSupported) as FlowBits;
-    const c = this.#config;
+    const bits = flowBits(flowID, this.config.crfSupported) as FlowBits;
+    const c = this.config;
     const pdu: Pdu = {
       tt: c.tt, destinationID, sourceID: c.sourceID, cos, streamID, vc: bits.vc, prio: bits.prio, crf: bits.crf,
-      seq: ++this.#seq, id, flowID, payload, buffer: viewBuffer(payload), base: payload.byteOffset, flow, stream,
+      seq: ++this.seq, id, flowID, payload, buffer: viewBuffer(payload), base: payload.byteOffset, flow, stream,
       queuedAt: now, startedAt: null, mtu: 0, offset: 0, aborting: false,
     };
     flow.waiting.push(pdu);
     stream.waiting.push(pdu);
-    this.#counters.pdusQueued++;
+    this.count.pdusQueued++;
     out.push(queuedOutput(pdu));
   }
 
   #pull(destinationID: number, flowID: FlowIdLabel, max: number | undefined, now: Time, out: SegmenterOutput[]): void {
     const n = pullCount(max);
-    const key = this.#key(destinationID, flowID);
+    const key = this.flowKeyOf(destinationID, flowID);
     if (n === 0 || key < 0) {
       this.#invalid(out, destinationID, flowID);
       return;
     }
-    this.#counters.pulls++;
-    let flow = this.#flows.get(key);
-    const stopped = this.#stopped.size !== 0 && this.#stopped.has(key);
+    this.count.pulls++;
+    let flow = this.flows.get(key);
+    const stopped = this.stopped.size !== 0 && this.stopped.has(key);
     for (let sent = 0; sent < n; sent++) {
       const reason = flow === undefined ? 'empty' : stopped ? 'flow-stopped' : this.#serve(flow, now, out);
       if (reason !== null) {
         if (sent === 0) {
-          this.#counters.idlePulls++;
+          this.count.idlePulls++;
           out.push({ kind: 'idle', reason, destinationID, flowID });
         }
         return;
       }
       // Looked up again only when a PDU ended, which may have released the flow.
-      if ((flow as FlowQueue).active === null) flow = this.#flows.get(key);
+      if ((flow as FlowQueue).active === null) flow = this.flows.get(key);
     }
   }
 
@@ -282,12 +168,12 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
       this.#invalid(out);
       return;
     }
-    this.#counters.pulls++;
+    this.count.pulls++;
     for (let sent = 0; sent < n; sent++) {
       const reason = this.#serveAny(now, out);
       if (reason !== null) {
         if (sent === 0) {
-          this.#counters.idlePulls++;
+          this.count.idlePulls++;
           out.push({ kind: 'idle', reason });
         }
         return;
@@ -297,16 +183,16 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
 
   /** One segment of the first flow after the one served last that has one; null when sent. */
   #serveAny(now: Time, out: SegmenterOutput[]): SegmenterIdleReason | null {
-    const ring = this.#ring;
+    const ring = this.ring;
     const n = ring.size;
     let reason: SegmenterIdleReason = 'empty';
-    const first = ring.after(this.#lastServed);
-    const stopped = this.#stopped.size === 0 ? null : this.#stopped;
+    const first = ring.after(this.lastServed);
+    const stopped = this.stopped.size === 0 ? null : this.stopped;
     for (let i = 0; i < n; i++) {
       const key = ring.at(first + i);
-      const r = stopped?.has(key) === true ? 'flow-stopped' : this.#serve(this.#flows.get(key) as FlowQueue, now, out);
+      const r = stopped?.has(key) === true ? 'flow-stopped' : this.#serve(this.flows.get(key) as FlowQueue, now, out);
       if (r === null) {
-        this.#lastServed = key;
+        this.lastServed = key;
         return null;
       }
       if (reason === 'empty') reason = r;
@@ -323,15 +209,15 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
       if (!canStart(head)) return 'stream-busy';
       const mtu = this.mtu();
       if (mtu === null) return 'mtu-reserved';
-      this.#start(head, mtu, now, out);
+      this.startPdu(head, mtu, now, out);
       p = head;
     }
-    const c = this.#counters;
+    const c = this.count;
     if (p.aborting) {
       c.segmentsSent++;
       c.abortSegmentsSent++;
       out.push({ kind: 'send', seq: p.seq, flowID: p.flowID, packet: abortSegment(p) });
-      this.#finish(p);
+      this.finishPdu(p);
       return null;
     }
     const n = p.payload.length;
@@ -345,19 +231,19 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     if (end === n) {
       c.pdusDone++;
       out.push(doneOutput(p));
-      this.#finish(p);
+      this.finishPdu(p);
     }
     return null;
   }
 
   /** The key of the flow `#serveAny` would serve next, or -1 when none may send. */
   #nextAny(): number {
-    const ring = this.#ring;
-    const first = ring.after(this.#lastServed);
+    const ring = this.ring;
+    const first = ring.after(this.lastServed);
     for (let i = 0; i < ring.size; i++) {
       const key = ring.at(first + i);
-      if (this.#stopped.size !== 0 && this.#stopped.has(key)) continue;
-      const flow = this.#flows.get(key) as FlowQueue;
+      if (this.stopped.size !== 0 && this.stopped.has(key)) continue;
+      const flow = this.flows.get(key) as FlowQueue;
       if (flow.active !== null) return key;
       const head = flow.waiting[0];
       if (head !== undefined && canStart(head) && this.mtu() !== null) return key;
@@ -367,12 +253,12 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
 
   /** #serve's bookkeeping for the segment writeSegmentFrame writes. */
   #writeNext(p: Pdu, buf: Uint8Array, at: number, crcs: SegmentCrcs): number {
-    const c = this.#counters;
+    const c = this.count;
     const next = writeSegmentFrame(p, buf, at, crcs);
     c.segmentsSent++;
     if (p.aborting) {
       c.abortSegmentsSent++;
-      this.#finish(p);
+      this.finishPdu(p);
       return next;
     }
     const n = p.payload.length;
@@ -381,87 +267,59 @@ export class Segmenter implements Engine<SegmenterInput, SegmenterOutput> {
     p.offset = end;
     if (end === n) {
       c.pdusDone++;
-      this.#finish(p);
+      this.finishPdu(p);
     }
     return next;
   }
 
-  #start(p: Pdu, mtu: number, now: Time, out: SegmenterOutput[] | null): void {
-    p.flow.waiting.shift();
-    p.stream.waiting.shift();
-    p.flow.active = p;
-    p.stream.active = p;
-    p.mtu = mtu;
-    p.startedAt = now;
-    this.#counters.pdusStarted++;
-    out?.push(startedOutput(p, segmentCount(p.payload.length, mtu), mtu));
-  }
-
-  /** The PDU's context is closed ("the sending processing element has an analogous definition for open and closed", §3.2.4). */
-  #finish(p: Pdu): void {
-    p.flow.active = null;
-    p.stream.active = null;
-    this.#release(p);
-  }
-
-  /** Forgets a flow or stream with nothing active or waiting, so the maps stay bounded by the work queued. */
-  #release(p: Pdu): void {
-    const { flow, stream } = p;
-    if (flow.active === null && flow.waiting.length === 0) {
-      this.#flows.delete(flow.key);
-      this.#ring.remove(flow.key);
-    }
-    if (stream.active === null && stream.waiting.length === 0) this.#streams.delete(stream.key);
-  }
-
   #abort(destinationID: number, flowID: FlowIdLabel, id: PduId | undefined, out: SegmenterOutput[]): void {
-    const key = this.#key(destinationID, flowID);
+    const key = this.flowKeyOf(destinationID, flowID);
     if (key < 0) {
       this.#invalid(out, destinationID, flowID);
       return;
     }
-    const flow = this.#flows.get(key);
+    const flow = this.flows.get(key);
     const target = flow === undefined ? undefined : abortTarget(flow, id);
     if (target === undefined) {
-      this.#counters.nothingToAbort++;
+      this.count.nothingToAbort++;
       this.#event(out, 'nothing-to-abort', destinationID, flowID, id);
       return;
     }
     if (target === target.flow.active) {
       // Rule 9: the start segment is out, so the destination holds an open context to close.
       target.aborting = true;
-      this.#counters.pdusAborted++;
+      this.count.pdusAborted++;
       out.push({ kind: 'aborted', started: true, bytesSent: target.offset, ...pduRef(target) });
       return;
     }
     removeWaiting(target.flow.waiting, target);
     removeWaiting(target.stream.waiting, target);
-    this.#counters.pdusDropped++;
+    this.count.pdusDropped++;
     out.push({ kind: 'aborted', started: false, bytesSent: 0, ...pduRef(target) });
-    this.#release(target);
+    this.releasePdu(target);
   }
 
   #gate(destinationID: number, flowID: FlowIdLabel, stopped: boolean, out: SegmenterOutput[]): void {
-    const key = this.#key(destinationID, flowID);
+    const key = this.flowKeyOf(destinationID, flowID);
     if (key < 0 || typeof stopped !== 'boolean') {
       this.#invalid(out, destinationID, flowID);
       return;
     }
-    if (stopped) this.#stopped.set(key, { destinationID, flowID });
-    else this.#stopped.delete(key);
+    if (stopped) this.stopped.set(key, { destinationID, flowID });
+    else this.stopped.delete(key);
   }
 
   #setMaxPdu(destinationID: unknown, maxPdu: unknown, out: SegmenterOutput[]): void {
     const ok = typeof maxPdu === 'number' && Number.isInteger(maxPdu) && maxPdu >= 1 && maxPdu <= PDU_MAX;
-    if (!ok || !fitsDeviceId(destinationID, this.#config.tt)) {
+    if (!ok || !fitsDeviceId(destinationID, this.config.tt)) {
       this.#invalid(out, destinationID);
       return;
     }
-    this.#maxPdu.set(destinationID, maxPdu);
+    this.maxPdus.set(destinationID, maxPdu);
   }
 
   #invalid(out: SegmenterOutput[], destinationID?: unknown, flowID?: unknown): void {
-    this.#counters.invalidInputs++;
+    this.count.invalidInputs++;
     this.#event(out, 'invalid-input', destinationID, flowID, undefined);
   }
 
