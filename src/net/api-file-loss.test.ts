@@ -69,3 +69,19 @@ test('issue 16 item 2 (decision FF5): a sender waiting for the result after its 
     await assert.rejects(sending, /^Error: PDUs from node 2 lost \(peer-restart\)/);
   });
 });
+
+test('issue 16 item 2 (decision FF5): a loss that closed the stream between two sends is what the sender reports, not the closed stream its next send finds', async () => {
+  await inDir(async (dir) => {
+    const file = join(dir, 'src.bin');
+    await writeFile(file, new Uint8Array(1_000_000));
+    const lost: StreamLoss = { at: 0, stream: { remote: 2, direction: 'tx', streamID: 2 }, reason: 'peer-lost', pdus: null, detail: "the switch reports the peer's link down" };
+    const c: FakeConduit = new FakeConduit([], {
+      hang: true,
+      closeOnLoss: true,
+      onSend: (n) => {
+        if (n === 3) c.lose(lost);
+      },
+    });
+    await assert.rejects(sendFile(fakeSender(c), 2, file), /^Error: PDUs to node 2 lost \(peer-lost\): the switch reports the peer's link down$/);
+  });
+});

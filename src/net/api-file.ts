@@ -109,7 +109,9 @@ export async function sendFile(ep: RiodpEndpoint, to: number, path: string, opts
   const headerPdu = encodeFileHeader(header);
   const c = await ep.openConduit({ to, protoID: FILE_TRANSFER_PROTO_ID, attributes: FILE_TRANSFER_ATTRIBUTES, ...(opts.hop === undefined ? {} : { hop: opts.hop }) });
   const loss = watchLoss(c, to);
-  const unlessLost = <T>(p: Promise<T>): Promise<T> => Promise.race([p, loss.lost]);
+  // The loss first: a send on the stream the loss closed fails too, and when both have failed by
+  // the time the race looks, the first settled in the list wins.
+  const unlessLost = <T>(p: Promise<T>): Promise<T> => Promise.race([loss.lost, p]);
   // The receiver answers before the data's end when it refuses the file at its header (too
   // large, a name it will not replace) or gives up: the sender stops sending then.
   const reply = { came: false };
@@ -134,8 +136,10 @@ export async function sendFile(ep: RiodpEndpoint, to: number, path: string, opts
         await fh.close();
       }
     } catch (e) {
+      // A loss says why, whatever failed with it (the stream it closed).
+      if (loss.happened()) return await loss.lost;
       // A receiver that answered and closed makes the next send fail: its answer says why.
-      if (!reply.came || loss.happened()) throw e;
+      if (!reply.came) throw e;
     }
     const answer = await unlessLost(withTimeout(replied, opts.resultTimeoutMs ?? 30_000, 'no result from the receiver'));
     if (answer === null) throw new Error(`node ${to} closed the conduit without a result`);

@@ -17,6 +17,10 @@ export interface FakeOptions {
   readonly failAt?: number;
   /** Sends after this many wait for ever (a stream held by flow control). */
   readonly blockSendsAfter?: number;
+  /** Called at each send with the number of PDUs sent before it. */
+  readonly onSend?: (n: number) => void;
+  /** After `lose`, sends fail as on a closed stream (a loss that closed it). */
+  readonly closeOnLoss?: boolean;
 }
 
 /** A conduit whose received PDUs are given up front; what the receiver sends is kept, with the reads made before it. */
@@ -36,6 +40,7 @@ export class FakeConduit implements Stream {
   readonly #o: FakeOptions;
   #wake: (() => void) | null = null;
   readonly #lossListeners = new Set<(l: StreamLoss) => void>();
+  #lost = false;
 
   constructor(pdus: Uint8Array[], o: FakeOptions = {}) {
     this.#in = [...pdus];
@@ -43,6 +48,8 @@ export class FakeConduit implements Stream {
   }
 
   send(pdu: Uint8Array): Promise<void> {
+    this.#o.onSend?.(this.sent.length);
+    if (this.#lost && this.#o.closeOnLoss === true) return Promise.reject(new Error('stream tx 1/0x2 is closed'));
     if (this.sent.length >= (this.#o.blockSendsAfter ?? Infinity)) return new Promise<void>(() => undefined);
     this.sent.push(pdu);
     this.readsAtSend.push(this.reads);
@@ -56,6 +63,7 @@ export class FakeConduit implements Stream {
 
   /** Reports a loss, as the end point would (Stream.onLoss). */
   lose(l: StreamLoss): void {
+    this.#lost = true;
     for (const f of [...this.#lossListeners]) f(l);
   }
 
