@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { crc16Bitwise, crc16Packet, crc16Split, crc16SplitJs, crc16Update, crc16UpdateJs, CRC16_INIT, CRC16_WASM } from './crc16.ts';
+import { crc16Bitwise, crc16Packet, crc16PacketCrcs, crc16Split, crc16SplitJs, crc16Update, crc16UpdateJs, CRC16_INIT, CRC16_WASM } from './crc16.ts';
 import { parseHex } from './hex.ts';
 import { fcParams } from '../../test/support/fc.ts';
 
@@ -111,4 +111,42 @@ test('Part 6 §2.4.1: crc16Split returns the early and final CRC and joins the l
     ),
     fcParams(5_000),
   );
+});
+
+test('Part 6 §2.4.1, issue 17: crc16PacketCrcs of many packets, received (early CRC written) and open (not yet), equals the bit-serial reference through the kernel and through the JS fallback', () => {
+  const count = 300;
+  const lens = [20, 80, 81, 140, 270];
+  const at = new Uint32Array(count);
+  const n = new Uint16Array(count);
+  let p = 0;
+  for (let i = 0; i < count; i++) {
+    at[i] = p;
+    n[i] = lens[i % lens.length] as number;
+    p += (n[i] as number) + 6;
+  }
+  const bytes = new Uint8Array(p).map((_, i) => (i * 37 + (i >>> 7)) & 0xff);
+  const open = bytes.slice();
+  // A received packet carries its early CRC; an open one has garbage where it will go.
+  for (let i = 0; i < count; i++) {
+    const a = at[i] as number;
+    if ((n[i] as number) <= 80) continue;
+    const early = crc16Bitwise(bytes, a, a + 80);
+    bytes[a + 80] = early >>> 8;
+    bytes[a + 81] = early & 0xff;
+    open[a + 80] = 0x5a;
+    open[a + 81] = 0xa5;
+  }
+  for (const kernel of [true, false]) {
+    const got = new Uint32Array(count);
+    const gotOpen = new Uint32Array(count);
+    crc16PacketCrcs(bytes, at, n, count, got, false, bytes.length, kernel);
+    crc16PacketCrcs(open, at, n, count, gotOpen, true, open.length, kernel);
+    for (let i = 0; i < count; i++) {
+      const a = at[i] as number;
+      const len = n[i] as number;
+      const want = len > 80 ? ((crc16Bitwise(bytes, a, a + 80) << 16) | crc16Bitwise(bytes, a, a + len + 2)) >>> 0 : crc16Bitwise(bytes, a, a + len);
+      assert.equal(got[i], want, `received ${i} kernel ${kernel}`);
+      assert.equal(gotOpen[i], want, `open ${i} kernel ${kernel}`);
+    }
+  }
 });

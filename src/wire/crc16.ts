@@ -308,60 +308,25 @@ export function crc16Bitwise(bytes: Uint8Array, start: number, end: number, mask
 const EARLY_AT = 80;
 
 /**
- * The CRCs of `count` LP-Serial packets of one buffer in one pass (issue 17, the receive batch):
- * packet i starts at bytes[at[i]] and has n[i] logical bytes (Part 6 §2.4.1). out[i] is
- * (early << 16) | final: for n ≤ 80 early is 0 and final the CRC of [at, at + n); for n > 80 early
- * is the CRC of the first 80 bytes and final the running CRC (not re-initialised) through the
- * early CRC field up to the final CRC field, [at, at + n + 2). The ackID bits count as zero.
+ * The CRCs of `count` LP-Serial packets of one buffer in one pass (issue 17): packet i starts at
+ * bytes[at[i]] and has n[i] logical bytes (Part 6 §2.4.1); out[i] is (early << 16) | final, the
+ * ackID bits counted as zero. For n ≤ 80 early is 0 and final the CRC of [at, at + n).
  *
- * With the WebAssembly kernel the buffer is staged into its memory a window at a time (one copy
- * per ~55 KiB, not one per packet), then the kernel's `crc` export runs per packet on the staged
- * bytes; the kernel itself is unchanged. Without it, the JS slicing-by-16 loop.
+ * For n > 80 early is the CRC of the first 80 bytes, and final:
+ * - `open` false (a packet received, crc16Packets): the running CRC, not re-initialised, through
+ *   the early CRC field up to the final CRC field, [at, at + n + 2);
+ * - `open` true (a packet being encoded, crc16PacketsOpen: its early CRC field is not written
+ *   yet): computed from zero over [at + 82, at + n + 2), never reading the early CRC field. Once
+ *   the early CRC is written there both are equal: shifting a CRC register through its own value
+ *   leaves zero.
+ *
+ * With the WebAssembly kernel (`kernel` true and the runtime has one) the buffer is staged into
+ * its memory a window at a time (one copy per ~55 KiB, never past `limit`, not one per packet),
+ * then the kernel's `crc` export runs per packet on the staged bytes. Otherwise the JS
+ * slicing-by-16 loop. `kernel` false is for the tests of the fallback.
  */
-export function crc16Packets(bytes: Uint8Array, at: Uint32Array, n: Uint16Array, count: number, out: Uint32Array): void {
-  const k = KERNEL;
-  let base = -1;
-  let top = -1;
-  for (let i = 0; i < count; i++) {
-    const a = at[i] as number;
-    const len = n[i] as number;
-    const seed = CRC16_INIT ^ (((bytes[a] as number) & 0xfc) << 8);
-    const stop = len > EARLY_AT ? a + len + 2 : a + len;
-    if (k === null) {
-      if (len > EARLY_AT) {
-        const early = crc16UpdateJs(seed, bytes, a, a + EARLY_AT);
-        out[i] = ((early << 16) | crc16UpdateJs(early, bytes, a + EARLY_AT, stop)) >>> 0;
-      } else {
-        out[i] = crc16UpdateJs(seed, bytes, a, stop);
-      }
-      continue;
-    }
-    if (a < base || stop > top) {
-      base = a;
-      top = Math.min(bytes.length, a + STAGE_BYTES);
-      k.bytes.set(bytes.subarray(base, top), STAGE);
-    }
-    const p = STAGE + a - base;
-    if (len > EARLY_AT) {
-      const early = k.crc(seed, p, p + EARLY_AT);
-      out[i] = ((early << 16) | k.crc(early, p + EARLY_AT, p + len + 2)) >>> 0;
-    } else {
-      out[i] = k.crc(seed, p, p + len);
-    }
-  }
-}
-
-/**
- * crc16Packets for packets being encoded, whose early CRC field is not written yet (issue 17, the
- * transmit side: Segmenter.pullInto): for n > 80 the final CRC is computed from zero over
- * [at + 82, at + n + 2), never reading the early CRC field at [at + 80, at + 82). Once the early
- * CRC is written there it equals the running CRC (Part 6 §2.4.1, not re-initialised): shifting a
- * CRC register through its own value leaves zero. out[i] is (early << 16) | final as for
- * crc16Packets; the buffer is staged a window at a time, one copy per ~55 KiB, not one per packet,
- * never past `limit` (the end of the packets: nothing after them is copied).
- */
-export function crc16PacketsOpen(bytes: Uint8Array, at: Uint32Array, n: Uint16Array, count: number, out: Uint32Array, limit = bytes.length): void {
-  const k = KERNEL;
+export function crc16PacketCrcs(bytes: Uint8Array, at: Uint32Array, n: Uint16Array, count: number, out: Uint32Array, open: boolean, limit = bytes.length, kernel = true): void {
+  const k = kernel ? KERNEL : null;
   let base = -1;
   let top = -1;
   for (let i = 0; i < count; i++) {
@@ -370,10 +335,15 @@ export function crc16PacketsOpen(bytes: Uint8Array, at: Uint32Array, n: Uint16Ar
     const seed = CRC16_INIT ^ (((bytes[a] as number) & 0xfc) << 8);
     const split = len > EARLY_AT;
     const stop = split ? a + len + 2 : a + len;
+    // Where the final CRC resumes after the early CRC, and from what.
+    const skip = open ? 2 : 0;
     if (k === null) {
-      out[i] = split
-        ? ((crc16UpdateJs(seed, bytes, a, a + EARLY_AT) << 16) | crc16UpdateJs(0, bytes, a + EARLY_AT + 2, stop)) >>> 0
-        : crc16UpdateJs(seed, bytes, a, stop);
+      if (!split) {
+        out[i] = crc16UpdateJs(seed, bytes, a, stop);
+        continue;
+      }
+      const early = crc16UpdateJs(seed, bytes, a, a + EARLY_AT);
+      out[i] = ((early << 16) | crc16UpdateJs(open ? 0 : early, bytes, a + EARLY_AT + skip, stop)) >>> 0;
       continue;
     }
     if (a < base || stop > top) {
@@ -382,6 +352,21 @@ export function crc16PacketsOpen(bytes: Uint8Array, at: Uint32Array, n: Uint16Ar
       k.bytes.set(bytes.subarray(base, top), STAGE);
     }
     const p = STAGE + a - base;
-    out[i] = split ? ((k.crc(seed, p, p + EARLY_AT) << 16) | k.crc(0, p + EARLY_AT + 2, p + len + 2)) >>> 0 : k.crc(seed, p, p + len);
+    if (!split) {
+      out[i] = k.crc(seed, p, p + len);
+      continue;
+    }
+    const early = k.crc(seed, p, p + EARLY_AT);
+    out[i] = ((early << 16) | k.crc(open ? 0 : early, p + EARLY_AT + skip, p + len + 2)) >>> 0;
   }
+}
+
+/** crc16PacketCrcs of packets received (their early CRC field written). */
+export function crc16Packets(bytes: Uint8Array, at: Uint32Array, n: Uint16Array, count: number, out: Uint32Array): void {
+  crc16PacketCrcs(bytes, at, n, count, out, false);
+}
+
+/** crc16PacketCrcs of packets being encoded (their early CRC field not written yet), staged never past `limit`. */
+export function crc16PacketsOpen(bytes: Uint8Array, at: Uint32Array, n: Uint16Array, count: number, out: Uint32Array, limit = bytes.length): void {
+  crc16PacketCrcs(bytes, at, n, count, out, true, limit);
 }

@@ -72,7 +72,6 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
   #ready = 0;
   #now = 0;
 
-
   constructor(config: SwitchConfig, host: SwitchHost<P>, options: SwitchCoreOptions = {}) {
     const c = resolveSwitchConfig(config);
     this.config = c;
@@ -107,10 +106,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     const voqHost: VoqHost = {
       wanted: (port) => { this.#host.voqWanted(port, this.#now); },
       timer: (at) => { this.#host.voqTimer(at, this.#now); },
-      event: (voqEvent, port, detail) => {
-        this.#counters.voqEvents++;
-        this.#event({ name: 'voq', voqEvent, ...(port === undefined ? {} : { port }), ...(detail === undefined ? {} : { detail }) });
-      },
+      event: (voqEvent, port, detail) => { this.#counters.voqEvents++; this.#event({ name: 'voq', voqEvent, ...(port === undefined ? {} : { port }), ...(detail === undefined ? {} : { detail }) }); },
       now: () => this.#now,
     };
     const base = regs.voqBase;
