@@ -54,6 +54,21 @@ export class InputShare {
     return true;
   }
 
+  /**
+   * `frames` frames `port`'s link delivered at once (the fast lane's runs, never more than
+   * `left`): `took` for each, true when the last of them ended the port's quantum.
+   */
+  tookMany(port: number, frames: number): boolean {
+    if (frames <= 0) return false;
+    this.#left[port] = (this.#left[port] ?? 0) - (frames - 1);
+    return this.took(port);
+  }
+
+  /** Frames `port` may still deliver this round; at least 1, so that a link is never stopped before its first frame. */
+  left(port: number): number {
+    return Math.max(1, this.#left[port] ?? 0);
+  }
+
   /** Whether `port` waits for the next round. */
   isStopped(port: number): boolean {
     return this.#stopped[port] === 1;

@@ -16,10 +16,15 @@ export interface LinkOptions {
   /** How packets and symbols are decoded (strict mode, VoQ format of CS48 stype2). */
   readonly decode?: FrameDecodeOptions;
   /**
-   * Hand each packet's received bytes to `onPacket` (packet-bytes.ts), so that forwarding it
+   * Hand each packet's received bytes to `onPacket` (src/wire/received-bytes.ts), so that forwarding it
    * copies them instead of encoding it: a switch's forwarding path. Default false.
    */
   readonly forward?: boolean;
+  /**
+   * Parse received chunks into frame batches for a handler that takes runs of Type 9 frames
+   * (`LinkHandlers.onFrames`, the fast lane); default true. False keeps the object path.
+   */
+  readonly batch?: boolean;
   /**
    * Send a status control symbol after this many ms without any frame sent (keepalive.ts,
    * Part 6 §6.5.3.2), so that the peer sees a live partner on an idle link; 0 (the default of a

@@ -1,11 +1,12 @@
 /** The types of a riodp link (link.ts): its counters, states, handlers and how it closed. */
 import type { Counters } from '../engine/contract.ts';
 import type { WireError } from '../wire/errors.ts';
+import type { FrameBatch } from '../wire/frame-batch.ts';
 import type { CloseReasonName, Cs48Frame, Cs64Frame, PacketFrame } from '../wire/frame.ts';
 import type { SerialPacket } from '../wire/packet.ts';
 import type { ControlSymbol } from '../wire/symbol.ts';
 import type { ControlSymbol64 } from '../wire/symbol64.ts';
-import type { ReceivedBytes } from './packet-bytes.ts';
+import type { ReceivedBytes } from '../wire/received-bytes.ts';
 
 export const LINK_COUNTERS = ['framesIn', 'framesOut', 'malformed', 'unknownKind', 'oversize', 'bytesIn', 'bytesOut', 'sendRefused', 'statusIn'] as const;
 export type LinkCounterName = (typeof LINK_COUNTERS)[number];
@@ -40,9 +41,21 @@ export interface LinkHandlers {
   /**
    * `octets`: the serial packet's bytes on the wire (the frame body), CRC(s) and pad included.
    * `wire`: with LinkOptions.forward, the bytes it arrived in when the encoder would write the
-   * same (packet-bytes.ts), for `sendPacket(packet, wire)` of any link.
+   * same (src/wire/received-bytes.ts), for `sendPacket(packet, wire)` of any link.
    */
   onPacket?(packet: SerialPacket, octets: number, wire: ReceivedBytes | undefined): void;
+  /**
+   * The fast lane (docs/fast-lane.md §7): with this handler (and LinkOptions.batch not false, a
+   * lenient 6-bit decoding) each socket chunk is parsed into one frame batch, and every run of
+   * good Type 9 packet frames on the open link comes here, frames [first, first + count) of
+   * `batch`, their bytes in `chunk` (never written again: views may be kept), instead of one
+   * `onFrame` + `onPacket` each. Returns how many were taken, in order. A handler that takes
+   * fewer pauses the link (`pause()`, as the switch does when an input must wait): the rest is
+   * delivered again on `resume`, or at once if the link was resumed before the handler returned.
+   * Taking none without pausing pauses the link. Every other frame comes one by one as without
+   * the fast lane.
+   */
+  onFrames?(batch: FrameBatch, chunk: Uint8Array, first: number, count: number): number;
   onSymbol?(symbol: ControlSymbol | ControlSymbol64): void;
   /** A status-only symbol arrived (keepalive.ts): absorbed by the link, counted `statusIn`. */
   onStatus?(): void;

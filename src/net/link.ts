@@ -24,9 +24,12 @@ import type { Packet } from '../wire/packet.ts';
 import type { SymbolFields } from '../wire/symbol.ts';
 import type { Symbol64Fields } from '../wire/symbol64.ts';
 import type { PacketDecodeOptions } from '../wire/header.ts';
-import { ReceivedBytes } from './packet-bytes.ts';
+import type { FrameBatch } from '../wire/frame-batch.ts';
+import { ReceivedBytes } from '../wire/received-bytes.ts';
 import { isStatusOnly, startKeepalive } from './keepalive.ts';
 import { SendBatch } from './send-batch.ts';
+import { BatchFeeder } from './link-batch.ts';
+import type { BatchFeedHost } from './link-batch.ts';
 import { linkOptions } from './link-options.ts';
 import { LINK_COUNTERS } from './link-types.ts';
 import type { HelloFailure, LinkClosed, LinkCounters, LinkHandlers, LinkState, SendableFrame } from './link-types.ts';
@@ -59,6 +62,16 @@ export class Link {
   #keepalive: NodeJS.Timeout | null = null;
   readonly #closeTimeoutMs: number;
   readonly #sink = (bytes: Uint8Array, offset: number, end: number): boolean => this.#frame(bytes, offset, end);
+  /** The fast lane's reader (link-batch.ts), when the handlers take runs of frames (`onFrames`). */
+  readonly #feeder: BatchFeeder | null;
+  readonly #feedHost: BatchFeedHost = {
+    fast: () => this.#state === 'open',
+    frame: this.#sink,
+    run: (batch, chunk, first, count) => this.#run(batch, chunk, first, count),
+    going: () => this.#going(),
+    ending: () => this.#ending(),
+    fatal: (e) => { this.#fatal(e); },
+  };
 
   constructor(socket: Socket, handlers: LinkHandlers | ((link: Link) => LinkHandlers), opts: LinkOptions = {}) {
     const o = linkOptions(opts);
@@ -71,6 +84,9 @@ export class Link {
     this.socket = socket;
     this.#handlers = {};
     this.#handlers = typeof handlers === 'function' ? handlers(this) : handlers;
+    // The batch decodes as a link does by default (lenient, 6-bit ackIDs); other decodings keep the object path.
+    const plain = (o.decode as PacketDecodeOptions).strict !== true && (o.decode as PacketDecodeOptions).ackIdBits !== 5;
+    this.#feeder = this.#handlers.onFrames !== undefined && opts.batch !== false && plain ? new BatchFeeder(o.maxFrameSize) : null;
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
       this.#counters.bytesIn += chunk.length;
@@ -117,6 +133,11 @@ export class Link {
     return this.#paused;
   }
 
+  /** Whether received chunks are parsed into frame batches (the fast lane, `onFrames`). */
+  get batched(): boolean {
+    return this.#feeder !== null;
+  }
+
   /** Bytes of received data held while paused. */
   get held(): number {
     return this.#held?.length ?? 0;
@@ -147,17 +168,25 @@ export class Link {
 
   /**
    * With `wire`, the bytes `packet` arrived in (onPacket of a link with `forward`), the packet
-   * leaves in those bytes: the encoder would write the same (packet-bytes.ts). Without, it is
+   * leaves in those bytes: the encoder would write the same (src/wire/received-bytes.ts). Without, it is
    * encoded.
    */
   sendPacket(packet: Packet, wire?: unknown): boolean {
     if (!(wire instanceof ReceivedBytes)) return this.send(packetFrame(packet));
-    const raw = wire;
+    return this.sendPacketBytes(wire.bytes, wire.start, wire.end);
+  }
+
+  /**
+   * A packet frame around the serial packet bytes[start, end) as they are: bytes a packet arrived
+   * in (a batch's frame, decision DP1), which the encoder would write again. False (counted in
+   * `sendRefused`) when the link is not writable.
+   */
+  sendPacketBytes(bytes: Uint8Array, start: number, end: number): boolean {
     if (!this.writable) {
       this.#counters.sendRefused++;
       return false;
     }
-    this.#out.addPacketBytes(raw.bytes, raw.start, raw.end);
+    this.#out.addPacketBytes(bytes, start, end);
     return true;
   }
 
@@ -218,6 +247,11 @@ export class Link {
     if (this.#paused) {
       // Data the socket had already read when it was paused: kept, in order, for resume().
       this.#held = this.#held === null ? chunk : concat(this.#held, chunk);
+      return;
+    }
+    if (this.#feeder !== null) {
+      const rest = this.#feeder.feed(chunk, this.#feedHost);
+      if (rest !== null && this.paused) this.#held = rest;
       return;
     }
     let rest = chunk;
@@ -283,6 +317,20 @@ export class Link {
         break;
     }
     return this.#going();
+  }
+
+  /**
+   * A run of good Type 9 packet frames for `onFrames`. A handler that takes fewer pauses the link
+   * (the rest is held for `resume`); if it resumed the link again before returning, the rest is
+   * offered at once (link-batch.ts). Taking none without pausing would offer the same frames
+   * forever: the link pauses then.
+   */
+  #run(batch: FrameBatch, chunk: Uint8Array, first: number, count: number): number {
+    const r = (this.#handlers.onFrames as NonNullable<LinkHandlers['onFrames']>)(batch, chunk, first, count);
+    const taken = Number.isInteger(r) ? Math.max(0, Math.min(count, r)) : count;
+    this.#counters.framesIn += taken;
+    if (taken === 0) this.pause();
+    return taken;
   }
 
   /** A CLOSE went or came (a handler may close the link while a chunk is being read). */

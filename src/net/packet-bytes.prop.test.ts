@@ -7,7 +7,7 @@ import { FRAME_HEADER_BYTES, packetFrame } from '../wire/frame.ts';
 import { decodeSerialPacket, encodeSerialPacket, packetLength, serialPacketLength } from '../wire/packet.ts';
 import type { Packet } from '../wire/packet.ts';
 import { EARLY_CRC_AT } from '../wire/serial.ts';
-import { ReceivedBytes } from './packet-bytes.ts';
+import { ReceivedBytes } from '../wire/received-bytes.ts';
 import { SendBatch } from './send-batch.ts';
 
 function capture(): { writes: Uint8Array[]; destroyed: boolean; write(c: Uint8Array): boolean } {

@@ -65,7 +65,7 @@ export class SendBatch {
   }
 
   /**
-   * A packet frame around serial packet bytes[start, end) as they are (packet-bytes.ts: bytes a
+   * A packet frame around serial packet bytes[start, end) as they are (src/wire/received-bytes.ts: bytes a
    * packet was received in, which the encoder would write again): the same frame `add` writes
    * for that packet, without encoding it.
    */

@@ -25,6 +25,7 @@ import type { SwitchElementCounter as SwitchCounter } from '../node/switch/eleme
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Time } from '../engine/contract.ts';
 import { WireError } from '../wire/errors.ts';
+import type { FrameBatch } from '../wire/frame-batch.ts';
 import { listen } from './listen.ts';
 import type { Listener, ListenerRefusal } from './listen.ts';
 import type { Link, LinkHandlers } from './link.ts';
@@ -63,6 +64,8 @@ class SwitchProcess implements RunningSwitch {
   readonly #timers: TimerDriver<typeof KEY>;
   readonly #slots: Slot[];
   readonly #counters: Counters<SwitchProcessCounter> = zeroCounters(SWITCH_PROCESS_COUNTERS);
+  /** The fast lane's outputs of one run (`handleFrames`), reused. */
+  readonly #batchOut: SwitchOutput[] = [];
   /** Outputs not yet applied, oldest first. */
   readonly #queue: SwitchOutput[] = [];
   #running = false;
@@ -103,7 +106,7 @@ class SwitchProcess implements RunningSwitch {
     try {
       for (const p of config.ports) {
         const slot = this.#slots[p.port] as Slot;
-        // forward: packets leave in the bytes they came in (packet-bytes.ts), not re-encoded.
+        // forward: packets leave in the bytes they came in (src/wire/received-bytes.ts), not re-encoded.
         const opts = {
           ...link,
           forward: true,
@@ -202,6 +205,7 @@ class SwitchProcess implements RunningSwitch {
       // octets: the frame body, which is serialPacketLength(packet) for a packet that decoded.
       // Every frame counts against the port's share, whatever its kind (malformed, undefined ones too).
       onFrame: () => { this.#took(slot); },
+      onFrames: (frames, chunk, first, count) => this.#frames(slot, frames, chunk, first, count),
       onPacket: (packet, octets, wire) => { this.#input(wire === undefined ? { kind: 'packet', port, packet, octets } : { kind: 'packet', port, packet, octets, wire }); },
       onSymbol: (symbol) => { this.#input({ kind: 'symbol', port, symbol }); },
       onDrain: () => { if (slot.wanting) this.#run(); },
@@ -233,6 +237,10 @@ class SwitchProcess implements RunningSwitch {
   /** A frame `slot`'s link read: at the end of its quantum the link stops, after this frame, until the next round. */
   #took(slot: Slot): void {
     if (this.#share === null || !this.#share.took(slot.port)) return;
+    this.#shareStop(slot);
+  }
+
+  #shareStop(slot: Slot): void {
     this.#counters.shareStops++;
     slot.link?.pause();
     if (this.#roundDue) return;
@@ -251,6 +259,28 @@ class SwitchProcess implements RunningSwitch {
   }
 
   // ---- The element ------------------------------------------------------------------------------
+
+  /**
+   * The fast lane: a run of Type 9 frames from `slot`'s link, at most what is left of its share,
+   * to the element in one input; returns how many it took (the link pauses at the first one not
+   * taken). One clock read per run, where the object path reads it per packet.
+   */
+  #frames(slot: Slot, frames: FrameBatch, chunk: Uint8Array, first: number, count: number): number {
+    const share = this.#share;
+    const n = share === null ? count : Math.min(count, share.left(slot.port));
+    const now = this.#timers.now();
+    const out = this.#batchOut;
+    const taken = this.#element.handleFrames(slot.port, frames, chunk, first, n, now, out);
+    for (let i = 0; i < out.length; i++) {
+      const o = out[i] as SwitchOutput;
+      if (o.kind === 'input-paused') this.#pause(o.port);
+      else this.#queue.push(o);
+    }
+    out.length = 0;
+    if (share !== null && share.tookMany(slot.port, taken)) this.#shareStop(slot);
+    this.#run(now);
+    return taken;
+  }
 
   /**
    * Hands one input to the element. A pause is applied before returning, so that a link stops
@@ -315,6 +345,11 @@ class SwitchProcess implements RunningSwitch {
       case 'packet':
         this.#send(o.port, (l) => l.sendPacket(o.packet, o.wire));
         break;
+      case 'forward': {
+        const p = o.packet;
+        this.#send(o.port, (l) => l.sendPacketBytes(p.chunk, p.start, p.end));
+        break;
+      }
       case 'symbol':
         this.#send(o.port, (l) => l.sendSymbol(o.symbol.symbol));
         break;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FC_RUNS, fcParams } from '../../test/support/fc.ts';
-import { batchPath, objectPath, rawPacketFrame } from '../../test/support/frame-batch.ts';
+import { batchPath, concat, damage, damaged, objectPath, points, rawPacketFrame } from '../../test/support/frame-batch.ts';
 import { encodeFrames, frameArb, seededBytes } from '../../test/support/frames.ts';
 import { MIN_MAX_FRAME_SIZE } from './frame-reader.ts';
 
@@ -14,73 +14,9 @@ import { MIN_MAX_FRAME_SIZE } from './frame-reader.ts';
  */
 const RUNS = Math.max(1, Math.ceil(FC_RUNS / 250));
 
-/** What happens to one frame before it is sent. */
-type Damage =
-  | { readonly op: 'none' }
-  | { readonly op: 'flip'; readonly at: number; readonly xor: number }
-  | { readonly op: 'cut'; readonly keep: number }
-  | { readonly op: 'grow'; readonly extra: Uint8Array }
-  | { readonly op: 'fatal'; readonly zero: boolean };
-
-const damage: fc.Arbitrary<Damage> = fc.oneof(
-  { arbitrary: fc.constant<Damage>({ op: 'none' }), weight: 30 },
-  { arbitrary: fc.record({ op: fc.constant('flip' as const), at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }) }), weight: 15 },
-  { arbitrary: fc.record({ op: fc.constant('cut' as const), keep: fc.nat() }), weight: 5 },
-  { arbitrary: fc.record({ op: fc.constant('grow' as const), extra: fc.uint8Array({ minLength: 1, maxLength: 6 }) }), weight: 5 },
-  { arbitrary: fc.record({ op: fc.constant('fatal' as const), zero: fc.boolean() }), weight: 1 },
-);
-
-/** `frame` (one whole frame) with its damage; cuts and growths rewrite the length field to match. */
-function damaged(frame: Uint8Array, d: Damage): Uint8Array {
-  switch (d.op) {
-    case 'none':
-      return frame;
-    case 'flip': {
-      const out = frame.slice();
-      // Any byte but the length field: the kind and every body bit.
-      const at = 2 + (d.at % (out.length - 2));
-      out[at] = (out[at] as number) ^ d.xor;
-      return out;
-    }
-    case 'cut': {
-      const body = frame.length - 3;
-      return withLength(frame.subarray(0, 3 + (body === 0 ? 0 : d.keep % body)));
-    }
-    case 'grow': {
-      const out = new Uint8Array(frame.length + d.extra.length);
-      out.set(frame, 0);
-      out.set(d.extra, frame.length);
-      return withLength(out);
-    }
-    case 'fatal': {
-      const out = frame.slice();
-      const len = d.zero ? 0 : MIN_MAX_FRAME_SIZE - 1;
-      out[0] = len >> 8;
-      out[1] = len & 0xff;
-      return out;
-    }
-  }
-}
-
-function withLength(frame: Uint8Array): Uint8Array {
-  const out = frame.slice();
-  out[0] = (out.length - 2) >> 8;
-  out[1] = (out.length - 2) & 0xff;
-  return out;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
-  return out;
-}
-
 const cuts = fc.array(fc.nat(), { maxLength: 8 });
 const capacity = fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constant(4096));
 
-function points(c: readonly number[], length: number): number[] {
-  return [...new Set(c.map((x) => x % (length + 1)))].sort((a, b) => a - b);
-}
 
 function assertSame(stream: Uint8Array, c: readonly number[], cap: number): void {
   const p = points(c, stream.length);

@@ -2,6 +2,7 @@ import type { Time, TimerInput, TimerOutput } from '../../engine/contract.ts';
 import type { Packet } from '../../wire/packet.ts';
 import type { SwitchConfig } from './config-types.ts';
 import type { SwitchEvent, SwitchSymbol } from './types.ts';
+import type { BatchPacket } from './batch-packet.ts';
 
 /**
  * `SwitchElement` (element.ts): the switch element as a sans-IO engine, the way the software
@@ -26,7 +27,7 @@ export interface SwitchPacketInput {
    * The driver's own handle on the bytes the packet arrived in, opaque to the element: handed
    * back with the packet's `packet` output when the packet leaves unchanged (not with a Type 8
    * request forwarded with hop_count decremented, which is a new packet), so that a driver can
-   * send those bytes instead of encoding the packet again (src/net/packet-bytes.ts).
+   * send those bytes instead of encoding the packet again (src/wire/received-bytes.ts).
    */
   readonly wire?: unknown;
 }
@@ -59,6 +60,11 @@ export type SwitchInput = SwitchPacketInput | SwitchPullInput | SwitchSymbolInpu
 export type SwitchOutput =
   /** The answer to a pull: the packet to send on `port`. */
   | { readonly kind: 'packet'; readonly port: number; readonly packet: Packet; readonly wire?: unknown }
+  /**
+   * The answer to a pull: a packet taken from a frame batch (`handleFrames`), to send on `port` in
+   * the bytes it arrived in, `packet.chunk[packet.start, packet.end)` (the serial packet, no frame header).
+   */
+  | { readonly kind: 'forward'; readonly port: number; readonly packet: BatchPacket }
   /** The answer to a pull: a control symbol to send on `port`. */
   | { readonly kind: 'symbol'; readonly port: number; readonly symbol: SwitchSymbol }
   /** The answer to a pull with nothing to send. */

@@ -11,6 +11,11 @@ import type { Priority, SwitchPacket } from './packet.ts';
 import { packetProblem, senderOf } from './receive.ts';
 import type { SwitchCounter, SwitchEvent, SwitchHost } from './types.ts';
 import { voqMessageOf } from './voq-symbol-in.ts';
+import { BatchPacket } from './batch-packet.ts';
+import type { FrameColumns } from '../../wire/frame-batch-types.ts';
+import { FRAME_DEFECT } from '../../wire/frame-batch-types.ts';
+import { FRAME_KIND } from '../../wire/frame.ts';
+import { FTYPE_DATA_STREAMING } from '../../wire/type9.ts';
 
 export type * from './element-types.ts';
 export type { SwitchConfig, SwitchCongestionSettings, SwitchIdentity, SwitchPortConfig, SwitchVoqSettings } from './config-types.ts';
@@ -84,6 +89,39 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput>, SwitchH
     } else this.#invalid(`unknown input kind ${describeInput(kind)}`);
     this.#settle();
     return out;
+  }
+
+  /**
+   * The fast lane (docs/fast-lane.md §7): frames [first, first + count) of a frame batch parsed
+   * from `chunk`, received on `port`, each as a `packet` input would be, without a decoded packet
+   * per frame (BatchPacket). Outputs are appended to `out` (the caller's array, reused). Returns
+   * the frames taken: all of them, unless one had to wait for room at its output — it is taken,
+   * `input-paused` is said, and the driver stops reading after it, as after that `packet` input.
+   * Each frame must be a good Type 9 packet (status ok); another is refused as an invalid input
+   * (counted and reported, taken). The frames' bytes stay referenced while their packets are
+   * queued: `chunk` must not be written again (§5).
+   */
+  handleFrames(port: number, frames: FrameColumns, chunk: Uint8Array, first: number, count: number, now: Time, out: SwitchOutput[]): number {
+    this.#now = now;
+    this.#out = out;
+    if (!this.#isPort(port)) {
+      this.#invalid(`port ${describeInput(port)} is not 0–${this.#ports - 1}`);
+      this.#settle();
+      return count;
+    }
+    let k = 0;
+    while (k < count) {
+      const i = first + k++;
+      if (frames.status[i] !== FRAME_DEFECT.ok || frames.kind[i] !== FRAME_KIND.packet || frames.ftype[i] !== FTYPE_DATA_STREAMING) {
+        this.#invalid(`frame ${i} is not a good Type 9 packet`);
+        continue;
+      }
+      this.#core.receive(port, new BatchPacket(frames, i, chunk), now);
+      this.#cross();
+      if (this.#core.inputWaiting(port) > 0) break;
+    }
+    this.#settle();
+    return k;
   }
 
   counters(): Counters<SwitchElementCounter> {
@@ -180,6 +218,10 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput>, SwitchH
         return;
       }
       const p = this.#core.takeRegister(port) ?? this.#core.pull(port, this.#now, Infinity, 0);
+      if (p instanceof BatchPacket) {
+        this.#out.push({ kind: 'forward', port, packet: p });
+        return;
+      }
       if (p !== null) {
         // `wire` only when there is one: outputs stay the plain objects they were for other drivers.
         this.#out.push(p.raw === undefined ? { kind: 'packet', port, packet: p.wire } : { kind: 'packet', port, packet: p.wire, wire: p.raw });
@@ -215,12 +257,7 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput>, SwitchH
 
   /** Runs the crossbar until nothing moves, then says which links to stop or restart reading and which ports have frames. */
   #settle(): void {
-    while (this.#decide || this.#transfers.length > 0) {
-      this.#decide = false;
-      this.#core.decide(this.#now, true);
-      const done = this.#transfers.splice(0);
-      for (const i of done) this.#core.transferDone(i, this.#now);
-    }
+    this.#cross();
     for (let i = 0; i < this.#ports; i++) {
       if (!this.#core.isUp(i)) continue;
       const waiting = this.#core.inputWaiting(i) > 0;
@@ -236,6 +273,16 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput>, SwitchH
       this.#out.push({ kind: 'ready', port: o });
     }
     this.#touched.clear();
+  }
+
+  /** The crossbar's decisions and transfers, repeated until nothing moves. */
+  #cross(): void {
+    while (this.#decide || this.#transfers.length > 0) {
+      this.#decide = false;
+      this.#core.decide(this.#now, true);
+      const done = this.#transfers.splice(0);
+      for (const i of done) this.#core.transferDone(i, this.#now);
+    }
   }
 
   #isPort(v: unknown): v is number {

@@ -9,7 +9,7 @@
  * Exactness: the codec contract (CONTRIBUTING.md) is that encoding a decoded packet "reproduces
  * the input bit for bit", a non-zero pad included (lenient decoding keeps it as `rsrvPad`). The
  * one exception is a link decoding 5-bit ackIDs (`ackIdBits: 5`), whose packets a link
- * re-encodes with 6: the link records no bytes then (link.ts). packet-bytes.prop.test.ts checks
+ * re-encodes with 6: the link records no bytes then (src/net/link.ts). src/net/packet-bytes.prop.test.ts checks
  * the equivalence against the full encoder.
  *
  * A driver keeps the record beside the packet (the switch element hands it back with the packet:
