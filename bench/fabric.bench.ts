@@ -39,6 +39,8 @@ const fromDist = process.env['BENCH_DIST'] === '1';
 const modulePath = (p: string): string => (fromDist ? `../dist/${p}.js` : `../src/${p}.ts`);
 const self = fileURLToPath(import.meta.url);
 const PROTO = 0x1234;
+/** Payload bytes per Type 9 segment at MTU 256 (the bench's "131,072 segments per 32 MiB"). */
+const SEGMENT_PAYLOAD = 256;
 const PDU = 0x10000;
 
 /** One JSON line on stdout: what a child reports to the parent. */
@@ -92,6 +94,8 @@ async function switchRole(config: string): Promise<void> {
   const { makeLogger } = (await import(modulePath('net/log'))) as typeof LogModule;
   const sw = await startSwitch(loadSwitchConfig(config), { logger: makeLogger({ level: 'warn', name: 'switch' }) });
   report({ ports: sw.addresses.map((a) => a.tcpPort) });
+  // The parent marks the start of the transfer: CPU time before it is start-up and discovery.
+  process.on('SIGUSR2', () => { report({ mark: cpuSeconds() }); });
   await new Promise<void>((r) => process.once('SIGTERM', () => { r(); }));
   await sw.close();
   report({ cpu: cpuSeconds() });
@@ -118,12 +122,16 @@ async function epRecv(switchPort: number, bytes: number): Promise<void> {
   for await (const s of ep.incoming()) {
     let got = 0;
     let first = 0;
+    let cpu0 = 0;
     for await (const pdu of s) {
-      if (got === 0) first = performance.now();
+      if (got === 0) {
+        first = performance.now();
+        cpu0 = cpuSeconds();
+      }
       got += pdu.length;
       if (got >= bytes) break;
     }
-    report({ bytes: got, ms: performance.now() - first, cpu: cpuSeconds(), counters: ep.status().counters.api });
+    report({ bytes: got, ms: performance.now() - first, cpu: cpuSeconds(), cpu0, counters: ep.status().counters.api });
     break;
   }
   await ep.close();
@@ -133,8 +141,9 @@ async function epSend(switchPort: number, bytes: number): Promise<void> {
   const ep = await endpoint(1, switchPort);
   const s = await ep.openStream({ to: 2, protoID: PROTO });
   const pdu = new Uint8Array(PDU).fill(0xa5);
+  const cpu0 = cpuSeconds();
   for (let sent = 0; sent < bytes; sent += PDU) await s.send(pdu);
-  report({ cpu: cpuSeconds() });
+  report({ cpu: cpuSeconds(), cpu0 });
   // B closes its end point once it has counted every byte; the stream goes with it.
   await new Promise((r) => setTimeout(r, 500));
   await ep.close();
@@ -147,7 +156,7 @@ interface Child {
   readonly reports: Record<string, unknown>[];
   next(test: (r: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   readonly done: Promise<number | null>;
-  kill(): void;
+  kill(signal?: NodeJS.Signals): void;
 }
 
 const profDir = process.env['BENCH_FABRIC_PROF'];
@@ -192,7 +201,7 @@ function child(name: string, args: readonly string[]): Child {
         }),
       ]),
     done,
-    kill: () => p.kill('SIGTERM'),
+    kill: (signal = 'SIGTERM') => p.kill(signal),
   };
 }
 
@@ -202,6 +211,8 @@ interface Sample {
   readonly mbps: number;
   readonly cpu: Record<string, number>;
   readonly seconds: number;
+  /** CPU µs per 256-byte segment during the transfer, per process (fabric only). */
+  readonly perSegment?: Record<string, number>;
 }
 
 async function tcpRun(bytes: number): Promise<Sample> {
@@ -222,6 +233,8 @@ async function fabricRun(dir: string, bytes: number): Promise<Sample> {
   const ports = (await sw.next((r) => 'ports' in r))['ports'] as number[];
   const b = child('B', role(['--role', 'ep-recv', '--switch-port', String(ports[1]), '--bytes', String(bytes)]));
   await b.next((r) => r['ready'] === true);
+  sw.kill('SIGUSR2');
+  const mark = (await sw.next((r) => 'mark' in r))['mark'] as number;
   const a = child('A', role(['--role', 'ep-send', '--switch-port', String(ports[0]), '--bytes', String(bytes)]));
   const r = await b.next((x) => 'bytes' in x);
   const s = await a.next((x) => 'cpu' in x);
@@ -232,7 +245,12 @@ async function fabricRun(dir: string, bytes: number): Promise<Sample> {
   const ms = r['ms'] as number;
   const counters = r['counters'] as Record<string, number>;
   if (counters['rxDropped'] !== 0) throw new Error(`B dropped ${String(counters['rxDropped'])} PDUs`);
-  return { mbps: (r['bytes'] as number) / 1e3 / ms, seconds: ms / 1000, cpu: { A: s['cpu'] as number, switch: w['cpu'] as number, B: r['cpu'] as number } };
+  const segments = (r['bytes'] as number) / SEGMENT_PAYLOAD;
+  const us = (from: number, to: number): number => (1e6 * (to - from)) / segments;
+  return {
+    mbps: (r['bytes'] as number) / 1e3 / ms, seconds: ms / 1000, cpu: { A: s['cpu'] as number, switch: w['cpu'] as number, B: r['cpu'] as number },
+    perSegment: { A: us(s['cpu0'] as number, s['cpu'] as number), switch: us(mark, w['cpu'] as number), B: us(r['cpu0'] as number, r['cpu'] as number) },
+  };
 }
 
 function median(xs: readonly number[]): number {
@@ -267,6 +285,8 @@ async function parent(): Promise<void> {
   console.log(row('raw TCP over loopback, 1 socket, 1 MiB writes', `${tcpBytes / 2 ** 20} MiB`, tcp));
   console.log(row('A → switch → B, Type 9 stream, 64 KiB PDUs (MTU 256), payload to B\'s application', `${fabricBytes / 2 ** 20} MiB`, fabric));
   const ratio = median(fabric.map((x) => x.mbps)) / median(tcp.map((x) => x.mbps));
+  const per = Object.keys(fabric[0]?.perSegment ?? {}).map((k) => `${k} ${median(fabric.map((x) => x.perSegment?.[k] ?? Number.NaN)).toFixed(2)}`).join(', ');
+  console.log(`\nCPU µs per 256-byte segment during the transfer (median; the switch's from A's start to its exit): ${per}`);
   console.log(`\ndata streaming / raw TCP: ${(100 * ratio).toFixed(2)} % (goal ≥ 50 %: ${ratio >= 0.5 ? 'met' : 'not met'})`);
 }
 
