@@ -20,6 +20,8 @@ export interface RxTrafficShape {
   readonly sources: readonly number[];
   readonly destinations: readonly number[];
   readonly streamIDs: readonly number[];
+  /** Classes of service to pick from; default any 0–255. */
+  readonly coses?: readonly number[];
   /** Largest PDU, bytes. */
   readonly maxPdu: number;
 }
@@ -31,7 +33,7 @@ export function rxTrafficArb(s: RxTrafficShape): fc.Arbitrary<Type9Packet[]> {
     src: fc.constantFrom(...s.sources),
     dst: fc.constantFrom(...s.destinations),
     streamID: fc.constantFrom(...s.streamIDs),
-    cos: fc.integer({ min: 0, max: 255 }),
+    cos: s.coses === undefined ? fc.integer({ min: 0, max: 255 }) : fc.constantFrom(...s.coses),
     prio: fc.integer({ min: 0, max: 2 }),
     crf: fc.integer({ min: 0, max: 1 }),
     size: fc.integer({ min: 1, max: s.maxPdu }),
