@@ -4,6 +4,7 @@
  * link is watched for silence while it is open, read (not paused by the end point) and kept alive
  * by the switch's status symbols. Packets, drains and ends go to the process.
  */
+import type { FrameBatch } from '../wire/frame-batch.ts';
 import type { SerialPacket } from '../wire/packet.ts';
 import type { WireError } from '../wire/errors.ts';
 import type { LinkStatus } from './api-types.ts';
@@ -19,6 +20,12 @@ export interface SwitchLinkHost {
   up(link: Link): void;
   down(by: string, reason: string, text: string): void;
   packet(p: SerialPacket): void;
+  /**
+   * The fast lane (docs/fast-lane.md §8): a run of good Type 9 frames instead of one `packet`
+   * each (LinkHandlers.onFrames: returns how many were taken, fewer only with the link paused).
+   * Without it, or with `batch: false` in the link's options, every packet comes to `packet`.
+   */
+  frames?(batch: FrameBatch, chunk: Uint8Array, first: number, count: number): number;
   symbol(): void;
   drain(): void;
   malformed(e: WireError): void;
@@ -64,7 +71,16 @@ export class SwitchLink {
 
   attempt(): void {
     this.#state = 'connecting';
+    const frames = this.#host.frames?.bind(this.#host);
     connect(this.#options, (l) => ({
+      ...(frames === undefined ? {} : {
+        onFrames: (batch: FrameBatch, chunk: Uint8Array, first: number, count: number): number => {
+          // A link no longer the process's: its frames are dropped, as its packets are.
+          if (this.#link !== l) return count;
+          this.#clock.heard();
+          return frames(batch, chunk, first, count);
+        },
+      }),
       onOpen: () => {
         this.#opened(l);
       },

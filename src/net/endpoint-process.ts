@@ -40,6 +40,9 @@ import type { Logger } from './log.ts';
 import { PeerClock } from './peer-clock.ts';
 import { TimerDriver } from './timer-driver.ts';
 import { LogLimiter, logSuppressed } from './log-limit.ts';
+import { receiveFrames } from './endpoint-frames.ts';
+import type { FrameRunHost } from './endpoint-frames.ts';
+import type { FrameBatch } from '../wire/frame-batch.ts';
 
 export interface StartEndpointOptions {
   /** Default: a pino logger at the configured level on stderr (log.ts). */
@@ -76,6 +79,18 @@ export class EndpointProcess implements ApiHost {
   #pumping = false;
   readonly #queue: FabricEndpointInput[] = [];
   #firstLink: { resolve(): void; reject(e: Error): void } | null = null;
+  /** The fast lane on receive (endpoint-frames.ts); `#frameOut` its engine outputs, reused. */
+  readonly #rx: FrameRunHost = {
+    busy: () => this.#busy,
+    now: () => this.now(),
+    heard: (node) => { this.api.heard(node); },
+    passes: (node) => node === this.nodeId || this.#gate.known(node),
+    packet: (p) => { this.#received(p); },
+    engine: (frames, chunk, first, count, now) => this.#engineFrames(frames, chunk, first, count, now),
+    paused: () => this.#sw.link?.paused !== false,
+    pump: () => { this.#pump(); },
+  };
+  readonly #frameOut: FabricEndpointOutput[] = [];
 
   constructor(config: EndpointProcessConfig, opts: StartEndpointOptions = {}) {
     this.#config = config;
@@ -96,6 +111,7 @@ export class EndpointProcess implements ApiHost {
       up: (l) => { this.#up(l); },
       down: (by, reason, text) => { this.#down(by, reason, text); },
       packet: (p) => { this.#received(p); },
+      frames: (b, chunk, first, count) => receiveFrames(this.#rx, b, chunk, first, count),
       symbol: () => { this.api.count('symbolsIn'); },
       drain: () => { this.#pump(); },
       malformed: (e) => {
@@ -168,6 +184,22 @@ export class EndpointProcess implements ApiHost {
     if (input.kind !== 'pull') this.#engineMay = true;
     for (const o of out) this.#dispatch(o);
     return out;
+  }
+
+  /** `handleFrames` as one input: its outputs dispatched, then the inputs queued meanwhile (as #input). */
+  #engineFrames(frames: FrameBatch, chunk: Uint8Array, first: number, count: number, now: Time): number {
+    this.#busy = true;
+    const out = this.#frameOut;
+    try {
+      const taken = this.#engine.handleFrames(frames, chunk, first, count, now, out);
+      this.#engineMay = true;
+      for (let i = 0; i < out.length; i++) this.#dispatch(out[i] as FabricEndpointOutput);
+      for (let next = this.#queue.shift(); next !== undefined; next = this.#queue.shift()) this.#run(next);
+      return taken;
+    } finally {
+      out.length = 0;
+      this.#busy = false;
+    }
   }
 
   #dispatch(o: FabricEndpointOutput): void {

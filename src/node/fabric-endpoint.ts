@@ -27,6 +27,9 @@ import type {
   FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEvent, FabricPacket, FabricTimerName, FlowState,
 } from './fabric-endpoint-types.ts';
 import { SessionEndpoint } from './session-endpoint.ts';
+import { takeFrames } from './fabric-endpoint-frames.ts';
+import type { FrameIntakeHost } from './fabric-endpoint-frames.ts';
+import type { FrameColumns } from '../wire/frame-batch-types.ts';
 import { within } from './session-endpoint-config.ts';
 import type { EndpointPacket, EndpointTimerName, PullInput, SessionEndpointOutput } from './session-endpoint-types.ts';
 
@@ -78,6 +81,21 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   readonly #tm: FabricTm | undefined;
   /** The session stack's flows as the features' (flow arbitration) host; undefined: no feature configured. */
   readonly #arb: SessionFeatures | undefined;
+  readonly #segmentOut: SessionEndpointOutput[] = [];
+  /** The fast lane's receive side (fabric-endpoint-frames.ts). */
+  readonly #intake: FrameIntakeHost = {
+    fast: () => this.#tm === undefined && this.#arb === undefined && this.#endpoint.takesFrames,
+    segment: (frames, i, chunk) => {
+      const o = this.#segmentOut;
+      this.#endpoint.frame(frames, i, chunk, this.#now, o);
+      if (o.length > 0) this.#fromEndpoint(o.splice(0));
+    },
+    packet: (p) => {
+      this.#packet(p);
+      this.#arb?.observe(this.#now);
+    },
+    invalid: (detail) => { this.#invalid(detail); },
+  };
   readonly #maySend = (destinationID: number, flowID: FlowIdLabel, packet?: FabricPacket): boolean => this.#flowOpen(destinationID, flowID) && (packet === undefined || this.#arb?.mustHold(packet) !== true);
 
   constructor(config: FabricEndpointConfig) {
@@ -151,6 +169,19 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     }
     this.#arb?.observe(now);
     return out;
+  }
+
+  /**
+   * The fast lane (issue 17, docs/fast-lane.md §8): frames [first, first + count) of a frame batch
+   * parsed from `chunk`, good Type 9 packet frames, each handled as its `packet` input would be,
+   * outputs appended to `out`. Returns the frames taken: it stops after the first that produced
+   * an output (fabric-endpoint-frames.ts). The PDUs delivered are buffers of their own: nothing
+   * of `chunk` is kept.
+   */
+  handleFrames(frames: FrameColumns, chunk: Uint8Array, first: number, count: number, now: Time, out: FabricEndpointOutput[]): number {
+    this.#now = now;
+    this.#out = out;
+    return takeFrames(this.#intake, frames, chunk, first, count, out);
   }
 
   counters(): FabricCounters {

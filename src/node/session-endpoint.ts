@@ -10,6 +10,7 @@ import { Type11Conveyance } from '../session/type11-conveyance.ts';
 import type { Type11ConveyanceOutput, Type11TimerName } from '../session/type11-conveyance-types.ts';
 import { Type9Conveyance } from '../session/type9-conveyance.ts';
 import type { Type9Backlog, Type9ConveyanceOutput } from '../session/type9-conveyance-types.ts';
+import type { FrameColumns } from '../wire/frame-batch-types.ts';
 import type { SendMessageOutput, SendPduOutput, SessionInput } from '../session/types.ts';
 import type { IdleTimerName } from '../streaming/reassembler-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -60,6 +61,8 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
   readonly #managementStreams: ReadonlySet<number>;
   #now: Time = 0;
   #out: SessionEndpointOutput[] = [];
+  /** The Type 9 conveyance's outputs of one `frame`, reused. */
+  readonly #frameOut: Type9ConveyanceOutput[] = [];
 
   constructor(config: SessionEndpointConfig) {
     const r = resolveEndpointConfig(config);
@@ -105,6 +108,29 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
         else this.#invalid(`unknown input kind ${describeInput((input as { kind?: unknown }).kind)}`);
     }
     return out;
+  }
+
+  /** Whether received Type 9 frames may come by `frame` (there is a Type 9 conveyance). */
+  get takesFrames(): boolean {
+    return this.#type9 !== undefined;
+  }
+
+  /**
+   * The fast lane (issue 17, docs/fast-lane.md §8): frame `i` of a frame batch parsed from `chunk`,
+   * a good Type 9 packet frame, handled as a `packet` input of its decoded packet is; outputs
+   * appended to `out`. Only while `takesFrames`.
+   */
+  frame(frames: FrameColumns, i: number, chunk: Uint8Array, now: Time, out: SessionEndpointOutput[]): void {
+    const t9 = this.#type9;
+    if (t9 === undefined) throw new RangeError('frame: this end point has no Type 9 conveyance');
+    this.#now = now;
+    this.#out = out;
+    this.#counters.packetsIn++;
+    const o = this.#frameOut;
+    t9.frame(frames, i, chunk, now, o);
+    if (o.length === 0) return;
+    // #from9 may reach the conveyance again (a PDU's answer): it reads a copy.
+    this.#from9(o.splice(0));
   }
 
   counters(): Counters<EndpointCounter> {

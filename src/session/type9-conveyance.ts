@@ -4,6 +4,7 @@ import type { Counters, Engine, Time } from '../engine/contract.ts';
 import { describeInput, pullUpTo } from '../engine/input-checks.ts';
 import { Reassembler } from '../streaming/reassembler.ts';
 import type { ReassemblerOutput } from '../streaming/reassembler-types.ts';
+import type { FrameColumns } from '../wire/frame-batch-types.ts';
 import { isFlowIdLabel } from '../streaming/segment-pdu.ts';
 import { Segmenter } from '../streaming/segmenter.ts';
 import type { SegmenterConfig, SegmenterOutput } from '../streaming/segmenter-types.ts';
@@ -78,6 +79,8 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
   readonly #reassembler: Reassembler;
   readonly #units = new Map<number, Unit>();
   readonly #counters: Counters<Type9CounterName> = zeroCounters(COUNTER_NAMES);
+  /** The reassembler's outputs of one `frame`, reused. */
+  readonly #frameOut: ReassemblerOutput[] = [];
 
   constructor(config: Type9ConveyanceConfig) {
     const c = resolve(config);
@@ -125,6 +128,27 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
         this.#invalid(`unknown input kind ${describeInput((input as { kind?: unknown }).kind)}`, out);
     }
     return out;
+  }
+
+  /**
+   * The fast lane (issue 17, docs/fast-lane.md §8): frame `i` of a frame batch parsed from `chunk`
+   * (a good Type 9 packet frame), handled as a `packet` input of its decoded packet is, outputs
+   * appended to `out`. A PDU is in a buffer of its own (Reassembler.frame), so a single segment's
+   * is not copied again here.
+   */
+  frame(frames: FrameColumns, i: number, chunk: Uint8Array, now: Time, out: Type9ConveyanceOutput[]): void {
+    const dst = frames.destinationID[i] as number;
+    if (!this.#config.accepted.has(dst)) {
+      this.#counters.notForUs++;
+      event(out, { name: 'not-for-us', destinationID: dst, sourceID: frames.sourceID[i] as number });
+      return;
+    }
+    this.#counters.segmentsReceived++;
+    const r = this.#frameOut;
+    this.#reassembler.frame(frames, i, chunk, now, r);
+    if (r.length === 0) return;
+    this.#fromReassembler(r, out, true);
+    r.length = 0;
   }
 
   counters(): Counters<Type9CounterName> {
@@ -265,12 +289,13 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
     this.#fromReassembler(this.#reassembler.handle({ kind: 'packet', packet: p }, now), out);
   }
 
-  #fromReassembler(outputs: readonly ReassemblerOutput[], out: Out): void {
+  /** `owned`: every PDU is in a buffer of its own (the fast lane), none a view of a packet. */
+  #fromReassembler(outputs: readonly ReassemblerOutput[], out: Out, owned = false): void {
     for (const o of outputs) {
       if (o.kind === 'pdu') {
         this.#counters.pdusDelivered++;
         // A single segment's PDU is a view of its packet, whose bytes belong to the driver.
-        const pdu = o.segments === 1 ? o.payload.slice() : o.payload;
+        const pdu = o.segments === 1 && !owned ? o.payload.slice() : o.payload;
         out.push({ kind: 'pdu', from: o.vsid.sourceID, streamID: o.vsid.streamID, cos: o.vsid.cos, pdu });
       } else {
         if (o.kind === 'event') this.#counters.reassemblyEvents++;

@@ -2,7 +2,8 @@ import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Engine, Time } from '../engine/contract.ts';
 import { describeInput } from '../engine/input-checks.ts';
 import { Timers } from '../engine/timers.ts';
-import type { Type9AbortPacket, Type9ContinuationPacket, Type9EndPacket, Type9Packet, Type9StartPacket } from '../wire/type9-types.ts';
+import type { FrameColumns } from '../wire/frame-batch-types.ts';
+import type { Type9Packet } from '../wire/type9-types.ts';
 import { isMtu } from './segment-pdu.ts';
 import { resolveReassemblerConfig } from './reassembler-config.ts';
 import type { ResolvedReassemblerConfig } from './reassembler-config.ts';
@@ -13,6 +14,7 @@ import type {
 import { ReassemblyContext, contextKey, packetFlow } from './reassembly-context.ts';
 import { DEFECT_ERRORS } from './reassembly-defects.ts';
 import { BufferPool } from './reassembly-pool.ts';
+import { SegmentIn } from './reassembler-segment.ts';
 
 const COUNTER_NAMES: readonly ReassemblerCounterName[] = [
   'segments', 'pdus', 'pduBytes', 'defects', 'missingContext', 'openExistingContext', 'longSegment', 'shortSegment', 'pduLengthError',
@@ -55,6 +57,8 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
   #lastPduBytes = 0;
   /** Recycled buffers (`bufferPool`); null when recycling is off. */
   readonly #pool: BufferPool | null;
+  /** The segment being handled, refilled per segment by both entries (`packet` input, `frame`). */
+  readonly #seg = new SegmentIn();
 
   constructor(config: ReassemblerConfig = {}) {
     this.#config = resolveReassemblerConfig(config);
@@ -66,7 +70,10 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
     const out: ReassemblerOutput[] = [];
     switch (input.kind) {
       case 'packet':
-        if (isPacket(input.packet)) this.#packet(input.packet, now, out);
+        if (isPacket(input.packet)) {
+          this.#segment(this.#seg.fromPacket(input.packet), now, out);
+          this.#seg.clear();
+        }
         else this.#invalid('packet: not a decoded Type 9 packet', out);
         break;
       case 'timer':
@@ -82,6 +89,19 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
         this.#invalid(`unknown input kind ${describeInput((input as { kind?: unknown }).kind)}`, out);
     }
     return out;
+  }
+
+  /**
+   * The fast lane (issue 17, docs/fast-lane.md §8): frame `i` of a frame batch parsed from `chunk`,
+   * a good Type 9 packet frame, handled exactly as a `packet` input of its decoded packet is
+   * (the same rule code runs on both: SegmentIn), its outputs appended to `out`. The payload is
+   * copied once from the chunk into the PDU's buffer (around the early CRC); a single segment's
+   * PDU is a new buffer of its own, never a view of the chunk, and nothing of the chunk is kept.
+   */
+  frame(frames: FrameColumns, i: number, chunk: Uint8Array, now: Time, out: ReassemblerOutput[]): void {
+    const seg = this.#seg;
+    this.#segment(seg.fromFrame(frames, i, chunk), now, out);
+    seg.clear();
   }
 
   /** The MTU single segments and new PDUs are judged with. */
@@ -124,7 +144,7 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
     };
   }
 
-  #packet(p: Type9Packet, now: Time, out: ReassemblerOutput[]): void {
+  #segment(p: SegmentIn, now: Time, out: ReassemblerOutput[]): void {
     if (p.segment === 'tm' || p.segment === 'extended') {
       this.#counters.notData++;
       out.push({ kind: 'event', name: 'not-data', segment: p.segment, sourceID: p.sourceID, destinationID: p.destinationID });
@@ -163,20 +183,20 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
    * and the PDU is defective. The existing context is closed, and the new context is opened." Then
    * rule 3 (single) or rules 1 and 4 (start).
    */
-  #start(p: Type9StartPacket, key: ContextKey, old: ReassemblyContext | undefined, now: Time, out: ReassemblerOutput[]): void {
+  #start(p: SegmentIn, key: ContextKey, old: ReassemblyContext | undefined, now: Time, out: ReassemblerOutput[]): void {
     if (old !== undefined) {
       this.#close(old);
       // A PDU already reported defective (rules 4, 5) is not reported again.
-      if (old.assembling) this.#defect(out, { rule: 9, context: key, segment: p.segment, vsid: old.vsid, received: old.received, payloadLength: p.payload.length, mtu: old.mtu });
+      if (old.assembling) this.#defect(out, { rule: 9, context: key, segment: p.segment as 'single' | 'start', vsid: old.vsid, received: old.received, payloadLength: p.length, mtu: old.mtu });
     }
-    const n = p.payload.length;
+    const n = p.length;
     const mtu = this.#mtu;
     const flow = packetFlow(p, this.#config.vcCount, this.#config.crfSupported);
     let opened: ReassemblyContext | undefined;
     if (p.segment === 'single') {
       // Rule 3 "the amount of payload data must be equal to or less than the MTU size or the PDU is defective".
       if (n > mtu) this.#defect(out, { rule: 3, context: key, segment: 'single', vsid: vsidOf(p), received: n, payloadLength: n, mtu });
-      else this.#deliver(out, key, vsidOf(p), p.tt, flow, p.payload, 1);
+      else this.#deliver(out, key, vsidOf(p), p.tt, flow, p.own(), 1);
     } else {
       // Rule 4 "If the packet is a start segment and the payload data does not match the MTU size the PDU is defective".
       const fits = n === mtu;
@@ -197,8 +217,8 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
   }
 
   /** Rule 5 "All continuation packets must match the MTU size or the PDU is defective"; rule 8 on a closed context. */
-  #continuation(p: Type9ContinuationPacket, key: ContextKey, ctx: ReassemblyContext | undefined, now: Time, out: ReassemblerOutput[]): void {
-    const n = p.payload.length;
+  #continuation(p: SegmentIn, key: ContextKey, ctx: ReassemblyContext | undefined, now: Time, out: ReassemblerOutput[]): void {
+    const n = p.length;
     if (ctx === undefined) {
       this.#defect(out, { rule: 8, context: key, segment: 'continuation', vsid: null, received: n, payloadLength: n, mtu: this.#mtu });
       return;
@@ -207,16 +227,16 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
     ctx.lastSegmentAt = now;
     if (!ctx.assembling) {
       this.#counters.discardedSegments++;
-      ctx.append(p.payload);
+      ctx.append(p);
       return;
     }
     if (n !== ctx.mtu) {
       ctx.discard();
-      ctx.append(p.payload);
+      ctx.append(p);
       this.#defect(out, { rule: 5, context: key, segment: 'continuation', vsid: ctx.vsid, received: ctx.received, payloadLength: n, mtu: ctx.mtu });
       return;
     }
-    ctx.append(p.payload);
+    ctx.append(p);
   }
 
   /**
@@ -227,10 +247,10 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
    * ("length 0 and no payload can be used to force the PDU to be discarded", §4.2) ends the PDU
    * without a defect.
    */
-  #end(p: Type9EndPacket | Type9AbortPacket, key: ContextKey, ctx: ReassemblyContext | undefined, out: ReassemblerOutput[]): void {
-    const n = p.payload.length;
+  #end(p: SegmentIn, key: ContextKey, ctx: ReassemblyContext | undefined, out: ReassemblerOutput[]): void {
+    const n = p.length;
     if (ctx === undefined) {
-      this.#defect(out, { rule: 8, context: key, segment: p.segment, vsid: null, received: n, payloadLength: n, mtu: this.#mtu });
+      this.#defect(out, { rule: 8, context: key, segment: p.segment as 'end' | 'abort', vsid: null, received: n, payloadLength: n, mtu: this.#mtu });
       return;
     }
     this.#close(ctx);
@@ -246,8 +266,8 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
     if (this.#last === ctx) this.#last = null;
   }
 
-  #closePdu(p: Type9EndPacket | Type9AbortPacket, ctx: ReassemblyContext, out: ReassemblerOutput[]): void {
-    const n = p.payload.length;
+  #closePdu(p: SegmentIn, ctx: ReassemblyContext, out: ReassemblerOutput[]): void {
+    const n = p.length;
     const key = ctx.key;
     if (!ctx.assembling) {
       this.#counters.discardedSegments++;
@@ -267,7 +287,7 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
       this.#defect(out, { rule: 7, context: key, segment: 'end', vsid: ctx.vsid, received, payloadLength: n, mtu: ctx.mtu, length: p.pduLength });
       return;
     }
-    ctx.append(p.payload);
+    ctx.append(p);
     this.#lastPduBytes = received;
     const payload = ctx.delivered();
     const pool = this.#pool;
@@ -334,7 +354,7 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
 
 type DefectFields = Omit<DefectEvent, 'kind' | 'name' | 'clause' | 'error' | 'errorBit'>;
 
-function vsidOf(p: Type9StartPacket): ReassemblyContext['vsid'] {
+function vsidOf(p: SegmentIn): ReassemblyContext['vsid'] {
   return { sourceID: p.sourceID, destinationID: p.destinationID, cos: p.cos, streamID: p.streamID };
 }
 

@@ -1,7 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ReassemblyContext, contextKey, packetFlow } from './reassembly-context.ts';
+import { SegmentIn } from './reassembler-segment.ts';
 import { bytes, cont, start } from '../../test/support/type9-segments.ts';
+import type { Type9Packet } from '../wire/type9-types.ts';
+
+const seg = (p: Type9Packet): SegmentIn => new SegmentIn().fromPacket(p);
 
 test('Part 10 §3.2.5 reassembly rule 1: the context key is tt, source ID, VC, prio and CRF, plus the destination ID when asked', () => {
   const p = cont(bytes(32), { tt: 1, sourceID: 0x1234, destinationID: 0x55, vc: 1, prio: 2, crf: 1 });
@@ -17,27 +21,27 @@ test('Part 9 Table 3-1, Part 6 Table 2-2: the flow of a data segment', () => {
 });
 
 test('Part 10 §3.2.5 reassembly rule 2: the PDU buffer starts at 4 MTUs and doubles, keeping every byte in order', () => {
-  const ctx = new ReassemblyContext('k', start(bytes(32)), { channel: 0, flowID: '0A' }, 32, 0, true);
+  const ctx = new ReassemblyContext('k', seg(start(bytes(32))), { channel: 0, flowID: '0A' }, 32, 0, true);
   const whole = bytes(32 * 20);
-  for (let at = 32; at < whole.length; at += 32) ctx.append(whole.subarray(at, at + 32));
+  for (let at = 32; at < whole.length; at += 32) ctx.append(seg(cont(whole.subarray(at, at + 32))));
   assert.equal(ctx.received, 640);
   assert.deepEqual(ctx.bytes(), whole);
   assert.equal(ctx.bytes().buffer.byteLength, 1024, '128 → 256 → 512 → 1024');
 });
 
 test('Part 10 §4.2 Table 4-1 length: past 65536 bytes data is counted, not stored (decision)', () => {
-  const ctx = new ReassemblyContext('k', start(bytes(256)), { channel: 0, flowID: '0A' }, 256, 0, true);
-  for (let i = 1; i < 256; i++) ctx.append(bytes(256));
+  const ctx = new ReassemblyContext('k', seg(start(bytes(256))), { channel: 0, flowID: '0A' }, 256, 0, true);
+  for (let i = 1; i < 256; i++) ctx.append(seg(cont(bytes(256))));
   assert.equal(ctx.bytes().buffer.byteLength, 0x10000, 'capped at 64 KiB');
-  ctx.append(bytes(256));
+  ctx.append(seg(cont(bytes(256))));
   assert.equal(ctx.received, 0x10000 + 256);
   assert.equal(ctx.bytes().buffer.byteLength, 0x10000);
 });
 
 test('Part 10 §3.2.5 "a defective PDU results in discarding the entire PDU": a discarding context keeps no data, only the count', () => {
-  const ctx = new ReassemblyContext('k', start(bytes(32)), { channel: 0, flowID: '0A' }, 32, 0, true);
+  const ctx = new ReassemblyContext('k', seg(start(bytes(32))), { channel: 0, flowID: '0A' }, 32, 0, true);
   ctx.discard();
-  ctx.append(bytes(32));
+  ctx.append(seg(cont(bytes(32))));
   assert.equal(ctx.assembling, false);
   assert.equal(ctx.received, 64);
   assert.equal(ctx.bytes().length, 0);

@@ -2,7 +2,7 @@ import type { Time } from '../engine/contract.ts';
 import { flowIdForChannel, flowIdForPacket, packetChannel } from '../wire/flow-id.ts';
 import type { FlowIdLabel, VcCount } from '../wire/flow-id.ts';
 import { TT_NAMES } from '../wire/header.ts';
-import type { Type9DataPacket, Type9StartPacket } from '../wire/type9-types.ts';
+import type { SegmentIn } from './reassembler-segment.ts';
 import { PDU_MAX } from './segment-pdu.ts';
 import type { ContextKey, OpenContextInfo } from './reassembler-types.ts';
 import type { BufferPool } from './reassembly-pool.ts';
@@ -29,10 +29,20 @@ import type { Vsid } from './vsid.ts';
  * transaction request flow (§3.2.4: a PDU's segments all travel in one flow). tt is part of the key:
  * a Dev8 and a Dev16 source with the same number are different devices.
  */
-export function contextKey(p: Type9DataPacket, withDestination: boolean): ContextKey {
+export function contextKey(p: SegmentHeader, withDestination: boolean): ContextKey {
   const tt = TT_NAMES[p.tt] ?? `tt${p.tt}`;
   const dst = withDestination ? `/dst${p.destinationID}` : '';
   return `${tt}/src${p.sourceID}${dst}/vc${p.vc}/prio${p.prio}/crf${p.crf}`;
+}
+
+/** The fields of a data segment (a decoded packet, or a `SegmentIn`) its context key and flow are made of. */
+export interface SegmentHeader {
+  readonly sourceID: number;
+  readonly destinationID: number;
+  readonly tt: number;
+  readonly vc: number;
+  readonly prio: number;
+  readonly crf: number;
 }
 
 export interface PacketFlow {
@@ -46,7 +56,7 @@ export interface PacketFlow {
  * data streaming transactions "do not receive responses", §3.2.1). A VC0 request at prio 3 is
  * "Illegal" (Part 9 Table 2-1): null.
  */
-export function packetFlow(p: Type9DataPacket, vcCount: VcCount, crfSupported: boolean): PacketFlow {
+export function packetFlow(p: SegmentHeader, vcCount: VcCount, crfSupported: boolean): PacketFlow {
   const channel = packetChannel(p.vc, p.prio, p.crf, vcCount);
   if (channel !== 0) return { channel, flowID: flowIdForChannel(channel) ?? null };
   return { channel, flowID: flowIdForPacket({ prio: p.prio, crf: p.crf, response: false, crfSupported })?.flowID ?? null };
@@ -78,7 +88,7 @@ export class ReassemblyContext {
    * bytes of the first allocation, at least 4 × MTU, at most 65536. `pool`: where a buffer is
    * taken from before one is allocated (`bufferPool`), null when recycling is off.
    */
-  constructor(key: ContextKey, p: Type9StartPacket, flow: PacketFlow, mtu: number, now: Time, assembling: boolean, capacity = 0, pool: BufferPool | null = null) {
+  constructor(key: ContextKey, p: SegmentIn, flow: PacketFlow, mtu: number, now: Time, assembling: boolean, capacity = 0, pool: BufferPool | null = null) {
     this.key = key;
     this.vsid = { sourceID: p.sourceID, destinationID: p.destinationID, cos: p.cos, streamID: p.streamID };
     this.tt = p.tt;
@@ -90,7 +100,7 @@ export class ReassemblyContext {
     this.openedAt = now;
     this.lastSegmentAt = now;
     this.#buffer = assembling ? firstBuffer(Math.min(PDU_MAX, Math.max(INITIAL_MTUS * mtu, capacity)), pool) : null;
-    this.append(p.payload);
+    this.append(p);
   }
 
   /**
@@ -99,7 +109,7 @@ export class ReassemblyContext {
    * (docs/performance.md). Equal fields give equal keys; any difference (including a field of
    * another type, as JSON input may carry) answers false and the caller builds the key.
    */
-  matches(p: Type9DataPacket, withDestination: boolean): boolean {
+  matches(p: SegmentHeader, withDestination: boolean): boolean {
     return p.sourceID === this.vsid.sourceID && p.tt === this.tt && p.vc === this.vc && p.prio === this.prio && p.crf === this.crf
       && (!withDestination || p.destinationID === this.vsid.destinationID);
   }
@@ -123,9 +133,9 @@ export class ReassemblyContext {
    * once the PDU is defective, the data is only counted: no length field describes a longer PDU,
    * so rule 7 will find it defective.
    */
-  append(payload: Uint8Array): void {
+  append(seg: SegmentIn): void {
     const at = this.#count;
-    this.#count = at + payload.length;
+    this.#count = at + seg.length;
     let buf = this.#buffer;
     if (buf === null || this.#count > PDU_MAX) return;
     if (this.#count > buf.length) {
@@ -136,7 +146,7 @@ export class ReassemblyContext {
       buf = grown;
       this.#buffer = grown;
     }
-    buf.set(payload, at);
+    seg.copyTo(buf, at);
   }
 
   /** The reassembled bytes; valid until the next `append`, and for good once the context is closed. */
