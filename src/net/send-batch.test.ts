@@ -78,3 +78,51 @@ test('riodp link §3.6: a frame that does not encode throws its WireError and le
   assert.equal(toHex(s.writes[0]!), '0007026a8a000017f7');
   assert.equal(b.frames, 1);
 });
+
+test('issue 17: fill(budget, write) hands the writer the free end of the batch, counts the whole frames it wrote and sends them in the same socket write as the frames added before', async () => {
+  const s = fakeSocket();
+  const b = new SendBatch(s, 1024);
+  b.add(sym);
+  const wrote = b.fill(100, (buf, at, free) => {
+    assert.equal(at, 9);
+    assert.equal(free, 1024 - 9);
+    // Two CS48 frames (docs/net-framing.md §2: length 7, kind 0x02, six body bytes) written in place.
+    buf.set([0, 7, 2, 0x6a, 0x8a, 0, 0, 0x17, 0xf7, 0, 7, 2, 0x6a, 0x8a, 0, 0, 0x17, 0xf7], at);
+    return 18;
+  });
+  assert.equal(wrote, 18);
+  assert.equal(b.frames, 3);
+  await tick();
+  assert.equal(s.writes.length, 1);
+  assert.equal(toHex(s.writes[0]!), '0007026a8a000017f7'.repeat(3));
+});
+
+test('issue 17: fill flushes first when fewer than `budget` bytes are free (budget clamped to the batch size), and a writer that writes nothing adds nothing', () => {
+  const s = fakeSocket();
+  const b = new SendBatch(s, 300);
+  for (let i = 0; i < 30; i++) b.add(sym);
+  let offered = -1;
+  assert.equal(b.fill(100, (_buf, at, free) => { offered = free; assert.equal(at, 0); return 0; }), 0);
+  assert.equal(offered, 300);
+  assert.equal(s.writes.length, 1);
+  assert.equal(s.writes[0]!.length, 270);
+  // A budget beyond the batch means "all of it": an empty batch is not flushed again.
+  assert.equal(b.fill(5000, (_buf, _at, free) => { offered = free; return 0; }), 0);
+  assert.equal(offered, 300);
+  assert.equal(b.frames, 30);
+  b.flush();
+  assert.equal(s.writes.length, 1);
+});
+
+test('issue 17: a fill whose writer returns a bad count, stops inside a frame, or throws leaves the batch as it was', () => {
+  const s = fakeSocket();
+  const b = new SendBatch(s, 1024);
+  b.add(sym);
+  assert.throws(() => b.fill(10, () => 2000), RangeError);
+  assert.throws(() => b.fill(10, () => -1), RangeError);
+  assert.throws(() => b.fill(10, (buf, at) => { buf.set([0, 7, 2, 0x6a], at); return 4; }), RangeError);
+  assert.throws(() => b.fill(10, () => { throw new Error('writer'); }), /writer/);
+  b.flush();
+  assert.equal(toHex(s.writes[0]!), '0007026a8a000017f7');
+  assert.equal(b.frames, 1);
+});

@@ -7,9 +7,23 @@
  * the high-water mark); the link stops accepting frames until the socket's 'drain'. The bytes
  * held for sending are thus at most the high-water mark, the batch being written when the socket
  * pushed back, and the batch being filled.
+ *
+ * Packet frames are encoded without their CRCs (encodeSerialOpen), their place and logical length
+ * recorded in typed-array columns; the CRCs of all of them are computed in one call
+ * (crc16PacketsOpen: the WebAssembly kernel over the batch, issue 17 "WebAssembly CRC in every
+ * encoder") and written in before the batch leaves, or when the columns are full. The bytes that
+ * leave are those encodeFrame writes (Part 6 §2.4.1 CRCs, §2.3 pad), proved by
+ * send-batch.prop.test.ts.
  */
+import { crc16PacketsOpen } from '../wire/crc16.ts';
 import { FRAME_HEADER_BYTES, FRAME_KIND, encodeFrame, frameLength } from '../wire/frame.ts';
 import type { Frame } from '../wire/frame.ts';
+import { codecFor } from '../wire/packet.ts';
+import type { Packet } from '../wire/packet.ts';
+import { encodeSerialOpen, putSerialCrcs, serialLength } from '../wire/serial.ts';
+
+/** Packets whose CRCs wait for one call: a 64 KiB batch holds ~235 maximum-size packet frames. */
+const PENDING_CRCS = 256;
 
 /** What a batch writes to: a socket. */
 export interface FrameSinkSocket {
@@ -25,6 +39,11 @@ export class SendBatch {
   #blocked = false;
   #frames = 0;
   #bytes = 0;
+  /** Packets encoded without CRCs: serial packet offset in the batch and logical bytes. */
+  readonly #crcAt = new Uint32Array(PENDING_CRCS);
+  readonly #crcN = new Uint16Array(PENDING_CRCS);
+  readonly #crcOut = new Uint32Array(PENDING_CRCS);
+  #pending = 0;
   readonly #task = (): void => {
     this.#queued = false;
     this.flush();
@@ -55,9 +74,53 @@ export class SendBatch {
 
   /** Encodes `frame` into the batch; a frame that does not encode throws its WireError and leaves the batch as it was. */
   add(frame: Frame): void {
-    if (this.#used + frameLength(frame) > this.#batch.length) this.flush();
-    this.#used = encodeFrame(frame, this.#batch, this.#used);
+    const length = frameLength(frame);
+    if (this.#used + length > this.#batch.length) this.flush();
+    // A batch too small for the frame, or a kind that does not match its name: encodeFrame throws
+    // (frame.ts checkKind: "Frames also arrive as JSON, so the pair is checked at run time").
+    if (frame.kindName === 'packet' && (frame as { readonly kind: number }).kind === FRAME_KIND.packet && length <= this.#batch.length) {
+      this.#addPacket(frame.packet);
+    } else {
+      this.#used = encodeFrame(frame, this.#batch, this.#used);
+    }
     this.#frames++;
+    this.#queue();
+  }
+
+  /** What encodeFrame writes for a packet frame, its CRCs left for #finishCrcs. */
+  #addPacket(packet: Packet): void {
+    const b = this.#batch;
+    const at = this.#used;
+    const bodyAt = at + FRAME_HEADER_BYTES;
+    // encodeFrame's order: the codec's errors first (offsets into the batch, as encodeFrame's).
+    const n = encodeSerialOpen(codecFor(packet.ftype, 0), packet, b, bodyAt, 6);
+    const end = bodyAt + serialLength(n);
+    const length = end - at - 2;
+    b[at] = length >> 8;
+    b[at + 1] = length & 0xff;
+    b[at + 2] = FRAME_KIND.packet;
+    const i = this.#pending;
+    this.#crcAt[i] = bodyAt;
+    this.#crcN[i] = n;
+    this.#pending = i + 1;
+    this.#used = end;
+    if (i + 1 === PENDING_CRCS) this.#finishCrcs();
+  }
+
+  /** The CRCs of the packets added since the last call, in one pass over the batch. */
+  #finishCrcs(): void {
+    const count = this.#pending;
+    if (count === 0) return;
+    const b = this.#batch;
+    const at = this.#crcAt;
+    const n = this.#crcN;
+    const out = this.#crcOut;
+    crc16PacketsOpen(b, at, n, count, out, this.#used);
+    for (let i = 0; i < count; i++) putSerialCrcs(b, at[i] as number, n[i] as number, out[i] as number);
+    this.#pending = 0;
+  }
+
+  #queue(): void {
     if (!this.#queued) {
       this.#queued = true;
       queueMicrotask(this.#task);
@@ -82,18 +145,51 @@ export class SendBatch {
     b.set(new Uint8Array(bytes.buffer, bytes.byteOffset + start, body), at + FRAME_HEADER_BYTES);
     this.#used = at + FRAME_HEADER_BYTES + body;
     this.#frames++;
-    if (!this.#queued) {
-      this.#queued = true;
-      queueMicrotask(this.#task);
+    this.#queue();
+  }
+
+  /**
+   * Room for a writer of whole frames (issue 17: `Segmenter.pullInto` writing straight into the
+   * batch): flushes first when fewer than `budget` bytes are free (`budget` clamped to the batch's
+   * size), then calls `write(batch, offset, free)`, which writes whole frames, their CRCs in place,
+   * into batch[offset, offset + free) and returns the bytes written. Returns that count. The
+   * frames are counted in `frames` by walking their length fields (docs/net-framing.md §2), so the
+   * writer need not report them; a count outside [0, free], or frames that do not end exactly at
+   * it, throw a RangeError and leave the batch as it was, as does a writer that throws.
+   */
+  fill(budget: number, write: (buf: Uint8Array, offset: number, budget: number) => number): number {
+    const size = this.#batch.length;
+    if (size - this.#used < Math.min(Math.max(budget, 0), size)) this.flush();
+    const at = this.#used;
+    const free = size - at;
+    const written = write(this.#batch, at, free);
+    if (!Number.isInteger(written) || written < 0 || written > free) {
+      throw new RangeError(`fill: the writer returned ${String(written)}, not a byte count in [0, ${free}]`);
     }
+    if (written === 0) return 0;
+    const b = this.#batch;
+    const end = at + written;
+    let frames = 0;
+    let i = at;
+    while (i + 2 <= end) {
+      i += 2 + (((b[i] as number) << 8) | (b[i + 1] as number));
+      frames++;
+    }
+    if (i !== end) throw new RangeError(`fill: the frames written end at ${i - at}, not at ${written}`);
+    this.#used = end;
+    this.#frames += frames;
+    this.#queue();
+    return written;
   }
 
   flush(): void {
     if (this.#used === 0) return;
     if (this.#socket.destroyed) {
       this.#used = 0;
+      this.#pending = 0;
       return;
     }
+    this.#finishCrcs();
     // A copy, so the batch is reused; the socket keeps what it could not write yet.
     const out = this.#batch.slice(0, this.#used);
     this.#used = 0;
@@ -104,5 +200,6 @@ export class SendBatch {
   /** Drops what is not written yet (the peer has closed: nothing more is meant for it). */
   discard(): void {
     this.#used = 0;
+    this.#pending = 0;
   }
 }

@@ -7,30 +7,32 @@
  * depend on each other; only the first two depend on the running register. The CRC is linear,
  * which is what makes the tables compose; `crc16Bitwise` is the reference the tests compare with.
  *
- * Long spans go to a small WebAssembly kernel (below) when the runtime has one: it reads the
- * input a word at a time and its memory accesses carry no bounds checks, which makes it about
+ * Long spans, and batches of packets, go to a small WebAssembly kernel (crc16-kernel.ts) when the runtime
+ * has one: slicing-by-32, and its memory accesses carry no bounds checks, which makes it about
  * 1.3× the JS loop even after the copy into its memory. `crc16UpdateJs` is the fallback, and
  * the only path for short spans, where the copy would cost more than the kernel saves.
  */
+import { EARLY_AT, KERNEL_SLICES, STAGE, STAGE_BYTES, TAB_CAP, loadKernel } from './crc16-kernel.ts';
+import type { Kernel } from './crc16-kernel.ts';
+
 export const CRC16_POLY = 0x1021;
 export const CRC16_INIT = 0xffff;
 
-const SLICES = 16;
 /**
  * One flat table rather than sixteen: the hot loop then holds a single typed-array reference
- * (one map check, one length) and each look-up is a constant offset plus a byte. 8 KiB, so it
- * stays in L1 next to the packet.
+ * (one map check, one length) and each look-up is a constant offset plus a byte. The JS loop
+ * reads its first 8 KiB, the kernel all 16 KiB: both stay in L1 next to the packet.
  */
 const T: Uint16Array = buildTable();
 
 function buildTable(): Uint16Array {
-  const t = new Uint16Array(256 * SLICES);
+  const t = new Uint16Array(256 * KERNEL_SLICES);
   for (let x = 0; x < 256; x++) {
     let r = x << 8;
     for (let i = 0; i < 8; i++) r = r & 0x8000 ? ((r << 1) ^ CRC16_POLY) & 0xffff : (r << 1) & 0xffff;
     t[x] = r;
   }
-  for (let k = 1; k < SLICES; k++) {
+  for (let k = 1; k < KERNEL_SLICES; k++) {
     for (let x = 0; x < 256; x++) {
       const p = t[(k - 1) * 256 + x] as number;
       t[k * 256 + x] = ((p << 8) & 0xffff) ^ (t[p >> 8] as number);
@@ -81,22 +83,6 @@ export function crc16UpdateJs(crc: number, bytes: Uint8Array, start: number, end
   return c;
 }
 
-// --- WebAssembly kernel -----------------------------------------------------------------------
-//
-// Memory is one fixed page, so views of it are never detached by a grow: the table at 0 (as T),
-// the joined output of `split` at JOINED, then the staging area. Exports, in text form:
-//   (func $crc (param $c i32) (param $p i32) (param $end i32) (result i32))
-//     memory[$p, $end) into register $c: 16-byte blocks, then 4-byte blocks, then bytes. Each
-//     block loads little-endian words; the register, byte-swapped, is XORed into the first
-//     word, and byte j of a K-byte block (bits 8s.. of its word, s = j mod 4) indexes table
-//     K-1-j, whose entry is two bytes: ((word >> (8s - 1)) & 0x1fe), one shift and one mask.
-//   (func $split (param $p i32) (param $n i32) (result i32))
-//     for a staged serial packet with n > 80 logical bytes: (early << 16) | final, the final
-//     CRC restarted from 0 after the early one (see crc16Split); the logical bytes go to JOINED.
-
-const JOINED = 256 * SLICES * 2;
-const STAGE = JOINED + 512;
-const STAGE_BYTES = 65536 - STAGE;
 /**
  * When the kernel pays (measured, bench/crc16.bench.ts): the call costs little, but the copy into
  * its memory is a native call, plus a view allocation unless the whole array can be staged.
@@ -105,118 +91,19 @@ const STAGE_WHOLE = 512;
 const WASM_MIN_WHOLE = 160;
 const WASM_MIN_SPAN = 512;
 
-/** The opcodes the kernel uses (WebAssembly core spec §5.4). */
-const Op = {
-  block: 0x02, loop: 0x03, br: 0x0c, brIf: 0x0d, end: 0x0b, call: 0x10, void: 0x40,
-  get: 0x20, set: 0x21, const: 0x41, load: 0x28, load8: 0x2d, load16: 0x2f,
-  gtU: 0x4b, geU: 0x4f, add: 0x6a, sub: 0x6b, and: 0x71, or: 0x72, xor: 0x73, shl: 0x74, shrU: 0x76,
-} as const;
-const I32 = 0x7f;
-const MEMORY_COPY = [0xfc, 10, 0, 0];
-
-function leb(v: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const b = v & 0x7f;
-    v >>= 7;
-    if ((v === 0 && !(b & 0x40)) || (v === -1 && b & 0x40)) return [...out, b];
-    out.push(b | 0x80);
-  }
-}
-const i32 = (v: number): number[] => [Op.const, ...leb(v)];
-const get = (local: number): number[] => [Op.get, local];
-const set = (local: number): number[] => [Op.set, local];
-const mem = (op: number, offset: number): number[] => [op, 0, ...leb(offset)];
-const plus = (local: number, v: number): number[] => [...get(local), ...i32(v), Op.add];
-const section = (id: number, body: number[]): number[] => [id, ...leb(body.length), ...body];
-const list = (items: number[][]): number[] => [...leb(items.length), ...items.flat()];
-const name = (s: string): number[] => [s.length, ...Array.from(s, (ch) => ch.charCodeAt(0))];
-
-/** `while ($p + K <= $end)` over K-byte blocks, in crc's locals: $c 0, $p 1, $end 2, words 3… */
-function blockLoop(k: number): number[] {
-  const code = [Op.block, Op.void, Op.loop, Op.void, ...plus(1, k), ...get(2), Op.gtU, Op.brIf, 1];
-  const swapped = [...get(0), ...i32(8), Op.shrU, ...get(0), ...i32(8), Op.shl, Op.or, ...i32(0xffff), Op.and];
-  code.push(...get(1), ...mem(Op.load, 0), ...swapped, Op.xor, ...set(3));
-  for (let w = 1; w < k / 4; w++) code.push(...get(1), ...mem(Op.load, 4 * w), ...set(3 + w));
-  for (let j = 0; j < k; j++) {
-    const s = j & 3;
-    code.push(...get(3 + (j >> 2)), ...(s === 0 ? [...i32(1), Op.shl] : [...i32(8 * s - 1), Op.shrU]));
-    code.push(...i32(0x1fe), Op.and, ...mem(Op.load16, (k - 1 - j) * 512), ...(j > 0 ? [Op.xor] : []));
-  }
-  return [...code, ...set(0), ...plus(1, k), ...set(1), Op.br, 0, Op.end, Op.end];
+/** The kernel's `crc` and `crcs` against the JS path, on the table's bytes (a fine probe). */
+function agrees(k: Kernel): boolean {
+  const probe = new Uint8Array(T.buffer, 0, 300);
+  k.bytes.set(probe, STAGE);
+  if (k.crc(CRC16_INIT, STAGE, STAGE + 300) !== crc16UpdateJs(CRC16_INIT, probe, 0, 300)) return false;
+  k.tab[0] = STAGE;
+  k.tab[TAB_CAP] = 270;
+  k.crcs(1, 0);
+  const early = crc16UpdateJs(CRC16_INIT ^ (((probe[0] as number) & 0xfc) << 8), probe, 0, EARLY_AT);
+  return k.tab[0] === ((early << 16) | crc16UpdateJs(early, probe, EARLY_AT, 272)) >>> 0;
 }
 
-function kernelBytes(): Uint8Array {
-  const byteLoop = [
-    Op.block, Op.void, Op.loop, Op.void, ...get(1), ...get(2), Op.geU, Op.brIf, 1,
-    ...get(0), ...i32(8), Op.shl, ...i32(0xffff), Op.and,
-    ...get(0), ...i32(8), Op.shrU, ...get(1), ...mem(Op.load8, 0), Op.xor, ...i32(1), Op.shl, ...mem(Op.load16, 0), Op.xor, ...set(0),
-    ...plus(1, 1), ...set(1), Op.br, 0, Op.end, Op.end,
-  ];
-  const crc = [...list([[4, I32]]), ...blockLoop(16), ...blockLoop(4), ...byteLoop, ...get(0), Op.end];
-  const split = [
-    0, // no locals; $p 0, $n 1
-    // crc(0xffff ^ ((mem[p] & 0xfc) << 8), p, p + 80) << 16: the ackID bits cancelled in the seed
-    ...i32(0xffff), ...get(0), ...mem(Op.load8, 0), ...i32(0xfc), Op.and, ...i32(8), Op.shl, Op.xor,
-    ...get(0), ...plus(0, 80), Op.call, 0, ...i32(16), Op.shl,
-    // | crc(0, p + 82, p + n + 2)
-    ...i32(0), ...plus(0, 82), ...get(0), ...get(1), Op.add, ...i32(2), Op.add, Op.call, 0, Op.or,
-    // memory.copy(JOINED, p, 80); memory.copy(JOINED + 80, p + 82, n - 80)
-    ...i32(JOINED), ...get(0), ...i32(80), ...MEMORY_COPY,
-    ...i32(JOINED + 80), ...plus(0, 82), ...get(1), ...i32(80), Op.sub, ...MEMORY_COPY,
-    Op.end,
-  ];
-  return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, list([[0x60, 3, I32, I32, I32, 1, I32], [0x60, 2, I32, I32, 1, I32]])),
-    ...section(3, list([[0], [1]])),
-    ...section(5, list([[0x01, 1, 1]])),
-    ...section(7, list([[...name('m'), 2, 0], [...name('crc'), 0, 0], [...name('split'), 0, 1]])),
-    ...section(10, list([[...leb(crc.length), ...crc], [...leb(split.length), ...split]])),
-  ]);
-}
-
-interface Kernel {
-  readonly bytes: Uint8Array;
-  /** `split`'s output viewed once, at the largest serial packet's size, to copy out without a new view. */
-  readonly joined: Uint8Array;
-  readonly crc: (c: number, p: number, end: number) => number;
-  readonly split: (p: number, n: number) => number;
-}
-
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
-}
-
-/** null where WebAssembly is missing (e.g. `node --jitless`) or refuses the module. */
-function loadKernel(): Kernel | null {
-  const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  if (wasm === undefined) return null;
-  try {
-    const { exports } = new wasm.Instance(new wasm.Module(kernelBytes()), {});
-    const bytes = new Uint8Array((exports['m'] as { buffer: ArrayBuffer }).buffer);
-    // Byte by byte: WebAssembly is little-endian whatever the host is.
-    T.forEach((v, i) => {
-      bytes[2 * i] = v & 0xff;
-      bytes[2 * i + 1] = v >> 8;
-    });
-    const kernel: Kernel = {
-      bytes,
-      joined: bytes.subarray(JOINED, JOINED + 284),
-      crc: exports['crc'] as Kernel['crc'],
-      split: exports['split'] as Kernel['split'],
-    };
-    // Never trust a kernel that disagrees with the JS path; the table's bytes make a fine probe.
-    const probe = new Uint8Array(T.buffer, 0, 300);
-    bytes.set(probe, STAGE);
-    return kernel.crc(CRC16_INIT, STAGE, STAGE + 300) === crc16UpdateJs(CRC16_INIT, probe, 0, 300) ? kernel : null;
-  } catch {
-    return null;
-  }
-}
-
-const KERNEL = loadKernel();
+const KERNEL = loadKernel(T, agrees);
 /** Whether the WebAssembly kernel is in use (reported by the benchmarks). */
 export const CRC16_WASM = KERNEL !== null;
 
@@ -304,8 +191,6 @@ export function crc16Bitwise(bytes: Uint8Array, start: number, end: number, mask
   return c;
 }
 
-/** Part 6 §2.4.1: the early CRC follows the first 80 bytes (serial.ts's EARLY_CRC_AT, which imports this module). */
-const EARLY_AT = 80;
 
 /**
  * The CRCs of `count` LP-Serial packets of one buffer in one pass (issue 17): packet i starts at
@@ -321,43 +206,65 @@ const EARLY_AT = 80;
  *   leaves zero.
  *
  * With the WebAssembly kernel (`kernel` true and the runtime has one) the buffer is staged into
- * its memory a window at a time (one copy per ~55 KiB, never past `limit`, not one per packet),
- * then the kernel's `crc` export runs per packet on the staged bytes. Otherwise the JS
- * slicing-by-16 loop. `kernel` false is for the tests of the fallback.
+ * its memory a window at a time (one copy per ~51 KiB, never past `limit`, not one per packet),
+ * the window's packets are listed in the kernel's packet table, and one call of its `crcs` export
+ * computes them all; the results leave in one copy. Otherwise the JS slicing-by-16 loop. `kernel`
+ * false is for the tests of the fallback.
  */
 export function crc16PacketCrcs(bytes: Uint8Array, at: Uint32Array, n: Uint16Array, count: number, out: Uint32Array, open: boolean, limit = bytes.length, kernel = true): void {
   const k = kernel ? KERNEL : null;
-  let base = -1;
-  let top = -1;
+  if (k !== null) {
+    packetCrcsWasm(k, bytes, at, n, count, out, open, limit);
+    return;
+  }
   for (let i = 0; i < count; i++) {
     const a = at[i] as number;
     const len = n[i] as number;
     const seed = CRC16_INIT ^ (((bytes[a] as number) & 0xfc) << 8);
-    const split = len > EARLY_AT;
-    const stop = split ? a + len + 2 : a + len;
-    // Where the final CRC resumes after the early CRC, and from what.
-    const skip = open ? 2 : 0;
-    if (k === null) {
-      if (!split) {
-        out[i] = crc16UpdateJs(seed, bytes, a, stop);
-        continue;
-      }
-      const early = crc16UpdateJs(seed, bytes, a, a + EARLY_AT);
-      out[i] = ((early << 16) | crc16UpdateJs(open ? 0 : early, bytes, a + EARLY_AT + skip, stop)) >>> 0;
+    if (len <= EARLY_AT) {
+      out[i] = crc16UpdateJs(seed, bytes, a, a + len);
       continue;
     }
-    if (a < base || stop > top) {
+    // Where the final CRC resumes after the early CRC, and from what.
+    const early = crc16UpdateJs(seed, bytes, a, a + EARLY_AT);
+    out[i] = ((early << 16) | crc16UpdateJs(open ? 0 : early, bytes, a + EARLY_AT + (open ? 2 : 0), a + len + 2)) >>> 0;
+  }
+}
+
+/**
+ * crc16PacketCrcs through the kernel: packets are listed until one ends past the staged window
+ * (or the table is full), then the listed ones are computed in one call and a new window is staged
+ * from the next packet's start. No JS→WebAssembly call per packet.
+ */
+function packetCrcsWasm(k: Kernel, bytes: Uint8Array, at: Uint32Array, n: Uint16Array, count: number, out: Uint32Array, open: boolean, limit: number): void {
+  const tab = k.tab;
+  const mode = open ? 1 : 0;
+  let base = 0;
+  let top = -1;
+  let first = 0;
+  let listed = 0;
+  for (let i = 0; i < count; i++) {
+    const a = at[i] as number;
+    const len = n[i] as number;
+    const stop = len > EARLY_AT ? a + len + 2 : a + len;
+    if (a < base || stop > top || listed === TAB_CAP) {
+      if (listed > 0) {
+        k.crcs(listed, mode);
+        out.set(tab.subarray(0, listed), first);
+      }
+      first = i;
+      listed = 0;
       base = a;
       top = Math.min(limit, a + STAGE_BYTES);
       k.bytes.set(bytes.subarray(base, top), STAGE);
     }
-    const p = STAGE + a - base;
-    if (!split) {
-      out[i] = k.crc(seed, p, p + len);
-      continue;
-    }
-    const early = k.crc(seed, p, p + EARLY_AT);
-    out[i] = ((early << 16) | k.crc(open ? 0 : early, p + EARLY_AT + skip, p + len + 2)) >>> 0;
+    tab[listed] = STAGE + a - base;
+    tab[TAB_CAP + listed] = len;
+    listed++;
+  }
+  if (listed > 0) {
+    k.crcs(listed, mode);
+    out.set(tab.subarray(0, listed), first);
   }
 }
 

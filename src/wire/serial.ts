@@ -168,6 +168,38 @@ export function encodeSerial<P extends PacketHeader>(
   offset: number,
   ackIdBits: 5 | 6 = 6,
 ): number {
+  const n = encodeSerialOpen(codec, packet, bytes, offset, ackIdBits);
+  let crcAt = offset + n;
+  let c: number;
+  if (n > EARLY_CRC_AT) {
+    const at = offset + EARLY_CRC_AT;
+    c = crc16Packet(bytes, offset, at);
+    bytes[at] = c >> 8;
+    bytes[at + 1] = c & 0xff;
+    crcAt += 2;
+    c = crc16Update(c, bytes, at, crcAt);
+  } else {
+    c = crc16Packet(bytes, offset, crcAt);
+  }
+  bytes[crcAt] = c >> 8;
+  bytes[crcAt + 1] = c & 0xff;
+  return offset + serialLength(n);
+}
+
+/**
+ * encodeSerial without the CRCs, for an encoder that computes those of many packets in one call
+ * (issue 17: crc16PacketsOpen, then putSerialCrcs): the same checks and the same WireErrors, the
+ * logical bytes written with the gap for the early CRC already open (logical byte 80 and on two
+ * bytes further), the pad written; the CRC fields are left as they were. Returns n, the logical
+ * bytes: the packet occupies bytes[offset, offset + serialLength(n)).
+ */
+export function encodeSerialOpen<P extends PacketHeader>(
+  codec: LogicalCodec<P>,
+  packet: P,
+  bytes: Uint8Array,
+  offset: number,
+  ackIdBits: 5 | 6 = 6,
+): number {
   const n = codec.encodedLength(packet);
   const total = serialLength(n);
   if (total > MAX_SERIAL_PACKET) {
@@ -187,25 +219,33 @@ export function encodeSerial<P extends PacketHeader>(
     throw new WireError(WireErrorCode.invalid, 'length', offset, CLAUSE_LEN, `codec wrote ${written - offset} bytes, expected ${n}`);
   }
   let crcAt = offset + n;
-  let c: number;
   if (n > EARLY_CRC_AT) {
+    // Part 6 §2.4.1: the early CRC "is inserted after the first 80 bytes".
     const at = offset + EARLY_CRC_AT;
     bytes.copyWithin(at + 2, at, offset + n);
-    c = crc16Packet(bytes, offset, at);
-    bytes[at] = c >> 8;
-    bytes[at + 1] = c & 0xff;
     crcAt += 2;
-    c = crc16Update(c, bytes, at, crcAt);
-  } else {
-    c = crc16Packet(bytes, offset, crcAt);
   }
-  bytes[crcAt] = c >> 8;
-  bytes[crcAt + 1] = c & 0xff;
   if (crcAt + 2 < offset + total) {
     bytes[crcAt + 2] = pad >> 8;
     bytes[crcAt + 3] = pad & 0xff;
   }
-  return offset + total;
+  return n;
+}
+
+/**
+ * Writes the CRCs of the packet of n logical bytes at `offset` (encodeSerialOpen's), given as
+ * crc16PacketCrcs returns them, (early << 16) | final: the early CRC after logical byte 80 when
+ * n > 80 (Part 6 §2.4.1), the final CRC after the last logical byte (and after the early CRC).
+ */
+export function putSerialCrcs(bytes: Uint8Array, offset: number, n: number, crcs: number): void {
+  let crcAt = offset + n;
+  if (n > EARLY_CRC_AT) {
+    bytes[offset + EARLY_CRC_AT] = crcs >>> 24;
+    bytes[offset + EARLY_CRC_AT + 1] = (crcs >>> 16) & 0xff;
+    crcAt += 2;
+  }
+  bytes[crcAt] = (crcs >>> 8) & 0xff;
+  bytes[crcAt + 1] = crcs & 0xff;
 }
 
 function hex4(v: number): string {
