@@ -190,6 +190,24 @@ export class Link {
     return true;
   }
 
+  /**
+   * The fast lane's send (issue 17, docs/fast-lane.md §7): `write(buf, offset, budget)` writes
+   * whole riodp link frames straight into the send batch at buf[offset, offset + budget) and
+   * returns their bytes (or a negative number: it wrote nothing). The batch is flushed first when
+   * less than `room` bytes are free, so that a frame of up to `room` bytes fits. Returns what
+   * `write` returned; -1, without calling it, when the link is not writable. The frames count in
+   * `framesOut` as sent ones do. `buf` is the batch's own buffer: valid during the call only.
+   */
+  fill(write: (buf: Uint8Array, offset: number, budget: number) => number, room: number): number {
+    if (!this.writable) return -1;
+    const out = this.#out;
+    const at = out.reserve(room);
+    const buf = out.buffer;
+    const n = write(buf, at, buf.length - at);
+    if (n > 0) out.commit(n, countFrames(buf, at, at + n));
+    return n;
+  }
+
   sendSymbol(symbol: SymbolFields | Symbol64Fields): boolean {
     return this.send(symbol.link === 'cs64' ? cs64Frame(symbol) : cs48Frame(symbol));
   }
@@ -424,4 +442,11 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a);
   out.set(b, a.length);
   return out;
+}
+
+/** The frames in buf[from, to): whole riodp link frames, each a 2-byte length then that many bytes (docs/net-framing.md §2). */
+function countFrames(buf: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  for (let at = from; at < to; n++) at += 2 + (((buf[at] as number) << 8) | (buf[at + 1] as number));
+  return n;
 }

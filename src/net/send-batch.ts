@@ -88,6 +88,32 @@ export class SendBatch {
     }
   }
 
+  // ---- issue 17 (branch fast-tx): frames a caller writes in place (Link.fill) ----
+
+  /** The batch's buffer, written in place between `reserve` and `commit`. */
+  get buffer(): Uint8Array {
+    return this.#batch;
+  }
+
+  /** Where the batch's free room starts; the batch is flushed first when less than `room` bytes are free. */
+  reserve(room: number): number {
+    if (this.#batch.length - this.#used < room) this.flush();
+    return this.#used;
+  }
+
+  /** `bytes` of whole frames, `frames` of them, were written at the offset `reserve` gave. */
+  commit(bytes: number, frames: number): void {
+    if (bytes <= 0) return;
+    this.#used += bytes;
+    this.#frames += frames;
+    if (!this.#queued) {
+      this.#queued = true;
+      queueMicrotask(this.#task);
+    }
+  }
+
+  // ---- end of issue 17 (fast-tx) ----
+
   flush(): void {
     if (this.#used === 0) return;
     if (this.#socket.destroyed) {
