@@ -17,6 +17,7 @@
  *   BENCH_FABRIC_MB=32 BENCH_FABRIC_REPEAT=1 npm run bench -- fabric     (a quick run)
  *   BENCH_FABRIC_PROF=/tmp/prof npm run bench -- fabric                  (node --cpu-prof of every process)
  *   BENCH_DIST=1 …   the switch and end points from dist/ (npm run build first) instead of src/ via tsx
+ *   BENCH_FABRIC_FASTLANE=0 …   the end points without the fast lane's transmit pull (docs/fast-lane.md §7)
  *
  * This file is also the child processes: `--role tcp-recv|tcp-send|switch|ep-recv|ep-send`; the
  * switch and end points run the API `riodp switch` and `riodp endpoint` run (startSwitch,
@@ -36,6 +37,8 @@ import type * as SwitchConfigModule from '../src/net/switch-config.ts';
 import type * as SwitchProcessModule from '../src/net/switch-process.ts';
 
 const fromDist = process.env['BENCH_DIST'] === '1';
+/** BENCH_FABRIC_FASTLANE=0: the end points pull every packet as an object (`link.fastLane: false`, docs/fast-lane.md §7). */
+const fastLane = process.env['BENCH_FABRIC_FASTLANE'] !== '0';
 const modulePath = (p: string): string => (fromDist ? `../dist/${p}.js` : `../src/${p}.ts`);
 const self = fileURLToPath(import.meta.url);
 const PROTO = 0x1234;
@@ -112,6 +115,7 @@ async function endpoint(id: number, switchPort: number): Promise<Awaited<ReturnT
       protocols: [{ protoID: PROTO, dataHeaderFormat: 'DATA3' }],
       fileTransfer: false,
       discovery: { targets: [{ node: 3 - id }], readTimeout: 2_000_000_000 },
+      ...(fastLane ? {} : { link: { fastLane: false } }),
     }),
   );
 }

@@ -98,6 +98,12 @@ export interface EndpointProcessConfig {
    * clock until it is heard again (peer-clock.ts); null never does. Default 500 ms.
    */
   readonly silenceMs?: number | null;
+  /**
+   * Whether the end point writes its Type 9 segments straight into the link's send batch when
+   * nothing else may go first (issue 17, docs/fast-lane.md §10); false: every packet is pulled as
+   * an object and encoded. Default true.
+   */
+  readonly fastLane?: boolean;
 }
 
 /** A configuration that cannot be used: every problem found, one "path: expectation" line each. */
@@ -176,6 +182,7 @@ export const endpointConfigSchema = z.strictObject({
       closeTimeoutMs: int(1).optional(),
       keepaliveMs: int(0, 60_000).optional(),
       silenceMs: z.union([int(1), z.null()], { error: expecting('a positive integer (ms) or null') }).optional(),
+      fastLane: z.boolean({ error: expecting('true or false') }).optional(),
     })
     .optional(),
   control: text.optional(),
@@ -335,7 +342,7 @@ export function endpointConfig(input: unknown, baseDir = process.cwd()): Endpoin
     }
   }
   if (issues.length > 0) throw new EndpointConfigError(issues);
-  const { silenceMs, ...linkOpts } = c.link ?? {};
+  const { silenceMs, fastLane, ...linkOpts } = c.link ?? {};
   const sw: ConnectOptions = {
     host,
     port: c.switch.port,
@@ -343,7 +350,7 @@ export function endpointConfig(input: unknown, baseDir = process.cwd()): Endpoin
     keepaliveMs: DEFAULT_KEEPALIVE_MS,
     ...dropUndefined(linkOpts),
   };
-  return { engine: engineConfig(c), switch: sw, retry, control: c.control ?? null, log: c.log ?? 'info', api, silenceMs: silenceMs === undefined ? DEFAULT_SILENCE_MS : silenceMs };
+  return { engine: engineConfig(c), switch: sw, retry, control: c.control ?? null, log: c.log ?? 'info', api, silenceMs: silenceMs === undefined ? DEFAULT_SILENCE_MS : silenceMs, fastLane: fastLane ?? true };
 }
 
 /** Reads and checks a YAML configuration file; every problem is an EndpointConfigError line. */

@@ -53,6 +53,12 @@ type TimerKey = 'engine' | 'api' | 'process';
 
 /** Packets taken from the engine per pull. */
 const PULL_BATCH = 16;
+/**
+ * Free room the link's send batch keeps for a fast-lane pull (docs/fast-lane.md §10): it is flushed
+ * first when it has less, so that each pull writes some frames (the largest, a 276-byte segment
+ * of MTU 256, is 287 bytes framed) and the first always fits.
+ */
+const FILL_ROOM = 2048;
 const MS = 1_000_000;
 
 export class EndpointProcess implements ApiHost {
@@ -75,6 +81,8 @@ export class EndpointProcess implements ApiHost {
   #unsent: Packet[] = [];
   /** The engine may have a packet to send: set by every input but a pull, cleared by an idle pull. */
   #engineMay = true;
+  /** Type 9 segments written straight into the link's send batch (`fastLane`, docs/fast-lane.md §10). */
+  readonly #fast: boolean;
   #busy = false;
   #pumping = false;
   readonly #queue: FabricEndpointInput[] = [];
@@ -95,6 +103,7 @@ export class EndpointProcess implements ApiHost {
   constructor(config: EndpointProcessConfig, opts: StartEndpointOptions = {}) {
     this.#config = config;
     this.#engine = new EndpointEngine(config.engine);
+    this.#fast = config.fastLane !== false;
     this.nodeId = config.engine.nodeId;
     this.tt = config.engine.tt ?? 1;
     this.targets = config.engine.discovery?.targets ?? [];
@@ -245,10 +254,30 @@ export class EndpointProcess implements ApiHost {
         if (link === null || link.state !== 'open') return;
         while (this.#unsent.length > 0 && link.writable) this.#send(link, this.#unsent.shift() as Packet);
         if (!link.writable || this.#unsent.length > 0 || !this.#engineMay) return;
-        this.#input({ kind: 'pull', max: PULL_BATCH });
+        if (!this.#fast || !this.#fastPull(link)) this.#input({ kind: 'pull', max: PULL_BATCH });
       }
     } finally {
       this.#pumping = false;
+    }
+  }
+
+  /**
+   * A pull of the fast lane: the engine writes its Type 9 segments into the link's send batch
+   * (FabricEndpoint.pullInto); its other outputs (each PDU's `sent`, `idle`) are dispatched as a
+   * pull's are, and inputs the API makes meanwhile run after them (#input). False when the engine
+   * declined (something else may go first, or the batch has no room): the object pull is used.
+   */
+  #fastPull(link: Link): boolean {
+    this.#busy = true;
+    try {
+      const out: FabricEndpointOutput[] = [];
+      const now = this.now();
+      const taken = link.fill((buf, at, budget) => this.#engine.pullInto(buf, at, budget, now, out), FILL_ROOM) >= 0;
+      for (const o of out) this.#dispatch(o);
+      for (let next = this.#queue.shift(); next !== undefined; next = this.#queue.shift()) this.#run(next);
+      return taken;
+    } finally {
+      this.#busy = false;
     }
   }
 

@@ -190,6 +190,25 @@ export class Link {
     return true;
   }
 
+  /**
+   * The fast lane's send (issue 17, docs/fast-lane.md §10): `write(buf, offset, budget)` writes
+   * whole riodp link frames straight into the send batch at buf[offset, offset + budget) and
+   * returns their bytes (or a negative number: it wrote nothing). The batch is flushed first when
+   * less than `room` bytes are free, so that a frame of up to `room` bytes fits. Returns what
+   * `write` returned; -1, without calling it, when the link is not writable. The frames count in
+   * `framesOut` as sent ones do. `buf` is the batch's own buffer: valid during the call only.
+   */
+  fill(write: (buf: Uint8Array, offset: number, budget: number) => number, room: number): number {
+    if (!this.writable) return -1;
+    let declined = false as boolean;
+    const n = this.#out.fill(room, (buf, at, budget) => {
+      const r = write(buf, at, budget);
+      declined = r < 0;
+      return declined ? 0 : r;
+    });
+    return declined ? -1 : n;
+  }
+
   sendSymbol(symbol: SymbolFields | Symbol64Fields): boolean {
     return this.send(symbol.link === 'cs64' ? cs64Frame(symbol) : cs48Frame(symbol));
   }

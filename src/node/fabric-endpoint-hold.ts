@@ -37,8 +37,13 @@ const WITHOUT_CRF = requestFlows(false);
 export function stoppableFlow(p: Packet, crfSupported: boolean): FlowIdLabel | undefined {
   if (p.ftype === 13) return undefined;
   if (p.ftype === FTYPE_MAINTENANCE && p.transactionName !== 'MAINTENANCE_READ_REQUEST') return undefined;
-  const bits = ((p.prio & 3) << 1) | (p.crf & 1);
-  if ((p.vc & 1) === 1) return flowIdForChannel(1 + bits);
+  return requestFlow(p.prio, p.crf, p.vc, crfSupported);
+}
+
+/** The transaction request flow of a request with these prefix bits (as `stoppableFlow`). */
+export function requestFlow(prio: number, crf: number, vc: number, crfSupported: boolean): FlowIdLabel | undefined {
+  const bits = ((prio & 3) << 1) | (crf & 1);
+  if ((vc & 1) === 1) return flowIdForChannel(1 + bits);
   return (crfSupported ? WITH_CRF : WITHOUT_CRF)[bits];
 }
 

@@ -26,6 +26,7 @@ import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
 import type {
   FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEvent, FabricPacket, FabricTimerName, FlowState,
 } from './fabric-endpoint-types.ts';
+import { frameFlows } from './fast-pull.ts';
 import { SessionEndpoint } from './session-endpoint.ts';
 import { takeFrames } from './fabric-endpoint-frames.ts';
 import type { FrameIntakeHost } from './fabric-endpoint-frames.ts';
@@ -182,6 +183,32 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     this.#now = now;
     this.#out = out;
     return takeFrames(this.#intake, frames, chunk, first, count, out);
+  }
+
+  /**
+   * The fast lane's transmit pull (issue 17, docs/fast-lane.md §10): the Type 9 segments a `pull`
+   * would send, written as riodp link PACKET frames into buf[offset, offset + budget), no packet
+   * object each; the outputs that pull would give but its packets (the `sent` events of the PDUs
+   * done, `idle` when nothing may be sent) are appended to `out`. Returns the bytes written, or -1
+   * (nothing changed, `out` untouched) when the object `pull` must be used: whenever it could
+   * send, or order, anything else — traffic management or flow arbitration configured, a packet
+   * held, a flow stopped (a counter of the CCP reaction not zero, Part 9 §2.4.5), a response, a
+   * read or a Type 11 message waiting, a 'high' Type 9 message queued — or when the first frame
+   * does not fit. Equivalent to a `pull` whose `max` is the frames written (one more when the
+   * answer ends idle): same bytes as encoding its packets, same outputs, counters and state
+   * (fabric-endpoint-fast.prop.test.ts).
+   */
+  pullInto(buf: Uint8Array, offset: number, budget: number, now: Time, out: FabricEndpointOutput[]): number {
+    if (this.#tm !== undefined || this.#arb !== undefined || this.#held.total !== 0 || this.#ccp.orphanDeadline() !== undefined) return -1;
+    const outs: SessionEndpointOutput[] = [];
+    const r = this.#endpoint.pullInto(buf, offset, budget, now, outs);
+    if (r === null || (r.frames === 0 && r.more)) return -1;
+    this.#now = now;
+    this.#out = out;
+    this.#fromEndpoint(outs);
+    if (r.frames === 0) this.#out.push({ kind: 'idle' });
+    frameFlows(buf, offset, offset + r.bytes, this.#config.crfSupported, (dest, flowID) => { this.#book.note(flowSlot(dest, flowID), dest, flowID); });
+    return r.bytes;
   }
 
   counters(): FabricCounters {

@@ -9,7 +9,7 @@ import type { Participation } from '../session/local-advertisement.ts';
 import { Type11Conveyance } from '../session/type11-conveyance.ts';
 import type { Type11ConveyanceOutput, Type11TimerName } from '../session/type11-conveyance-types.ts';
 import { Type9Conveyance } from '../session/type9-conveyance.ts';
-import type { Type9Backlog, Type9ConveyanceOutput } from '../session/type9-conveyance-types.ts';
+import type { FastPull, Type9Backlog, Type9ConveyanceOutput } from '../session/type9-conveyance-types.ts';
 import type { FrameColumns } from '../wire/frame-batch-types.ts';
 import type { SendMessageOutput, SendPduOutput, SessionInput } from '../session/types.ts';
 import type { IdleTimerName } from '../streaming/reassembler-types.ts';
@@ -290,6 +290,34 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
       this.#counters.idlePulls++;
       this.#out.push({ kind: 'idle' });
     }
+  }
+
+  /**
+   * The fast lane's pull (issue 17, docs/fast-lane.md §10): the Type 9 segments consecutive `pull`s
+   * would send, written as frames into buf[offset, offset + budget) (Type9Conveyance.pullInto),
+   * and the outputs those pulls give but their packets, appended to `out`. Null, changing nothing,
+   * unless a pull could send Type 9 segments only: nothing in the transmit queue (a response, a
+   * read, a staged packet) and no Type 11 message pending, which would take turns with them.
+   */
+  pullInto(buf: Uint8Array, offset: number, budget: number, now: Time, out: SessionEndpointOutput[]): FastPull | null {
+    const t9 = this.#type9;
+    if (t9 === undefined || this.#tx.size !== 0 || (this.#type11?.pending ?? 0) > 0) return null;
+    const outs: Type9ConveyanceOutput[] = [];
+    const r = t9.pullInto(buf, offset, budget, now, outs);
+    if (r === null) return null;
+    this.#now = now;
+    this.#out = out;
+    this.#from9(outs);
+    const c = this.#counters;
+    c.packetsOut += r.frames;
+    c.pulls += r.frames;
+    if (r.frames > 0) this.#tx.served('type9');
+    if (!r.more) {
+      c.pulls++;
+      c.idlePulls++;
+      if (r.frames === 0) out.push({ kind: 'idle' });
+    }
+    return r;
   }
 
   /** Each conveyance's next packet, into its empty slot of the transmit queue. */

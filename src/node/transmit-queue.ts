@@ -99,6 +99,11 @@ export class TransmitQueue {
     return best.entry.packet;
   }
 
+  /** Packets of `source` left without being staged (the fast lane's pull, issue 17): its turn, as `next()` giving them would record. */
+  served(source: 'type9'): void {
+    this.#last = SOURCES.indexOf(source);
+  }
+
   get size(): number {
     return this.#type8.length + this.#staged.size;
   }

@@ -173,3 +173,13 @@ export interface Type9Backlog {
   /** The segmenter's number (`PduRef.seq`, increasing) of the newest PDU held, 0 when none. */
   readonly newest: number;
 }
+
+/** What a fast-lane pull (`Type9Conveyance.pullInto`, issue 17) did. */
+export interface FastPull {
+  /** Bytes of whole frames written. */
+  readonly bytes: number;
+  /** Frames written: one Type 9 segment each. */
+  readonly frames: number;
+  /** Whether a pull now would send more (false: the pull's idle step was counted). */
+  readonly more: boolean;
+}

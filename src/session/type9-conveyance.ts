@@ -13,7 +13,7 @@ import { TT } from '../wire/header.ts';
 import type { Type9Packet } from '../wire/type9-types.ts';
 import type {
   Type9Backlog, Type9ConveyanceConfig, Type9ConveyanceInput, Type9ConveyanceOutput, Type9CounterName, Type9Event, Type9GateInput, Type9Id,
-  Type9SendInput, Type9SendPduInput, Type9Unit,
+  FastPull, Type9SendInput, Type9SendPduInput, Type9Unit,
 } from './type9-conveyance-types.ts';
 import type { SmpPriority } from './types.ts';
 
@@ -235,6 +235,36 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
       this.#counters.idlePulls++;
       out.push({ kind: 'idle' });
     }
+  }
+
+  /**
+   * The fast lane's pull (issue 17, docs/fast-lane.md §10): the segments consecutive `pull`s would
+   * give, written as riodp link PACKET frames into buf[offset, offset + budget) by
+   * `Segmenter.pullInto`. Null, changing nothing, while a `highFlow` flow has a PDU: a pull serves
+   * those first (#pullHigh, Annex 2 §3.7.2) and pullInto keeps `pull-any`'s order only. Outputs
+   * and counters are those of one pull per frame written, then, when nothing more may be sent
+   * (`more` false), of the idle pull that finds it so; a first frame that does not fit changes
+   * nothing (0 frames, `more` true).
+   */
+  pullInto(buf: Uint8Array, offset: number, budget: number, now: Time, out: Out): FastPull | null {
+    const seg = this.#segmenter;
+    const high = this.#config.highFlow;
+    for (const f of seg.busyFlows()) if (f.flowID === high) return null;
+    const before = seg.counters().segmentsSent;
+    const done: SegmenterOutput[] = [];
+    const bytes = seg.pullInto(buf, offset, budget, now, done);
+    const frames = seg.counters().segmentsSent - before;
+    this.#fromSegmenter(done, out);
+    const more = seg.canPull();
+    const c = this.#counters;
+    c.segmentsSent += frames;
+    c.pulls += frames;
+    if (!more) {
+      c.pulls++;
+      c.idlePulls++;
+      if (frames === 0) out.push({ kind: 'idle' });
+    }
+    return { bytes, frames, more };
   }
 
   /** The `highFlow` flows in turn, those a gate stopped passed over (Part 9 §2.4.5 rule 1). */

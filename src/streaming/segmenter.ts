@@ -70,9 +70,11 @@ export class Segmenter extends SegmenterCore implements Engine<SegmenterInput, S
    * Returns the bytes written; stops before a frame that would not fit. Its effect on the state
    * and counters is that of one `pull-any` with `max` = the frames written; when nothing may be
    * sent it is an idle `pull-any` (returns 0); when the first frame does not fit it changes
-   * nothing (returns 0). No `pdu-started`/`pdu-done` outputs: `activePdu`/counters tell.
+   * nothing (returns 0). With `out`, the outputs that pull would give other than `send` (its
+   * `pdu-started` and `pdu-done`, in order) are appended to it (docs/fast-lane.md §10): how an
+   * end point learns that a PDU is done and its payload free.
    */
-  pullInto(buf: Uint8Array, offset: number, budget: number, now: Time = 0): number {
+  pullInto(buf: Uint8Array, offset: number, budget: number, now: Time = 0, out: SegmenterOutput[] | null = null): number {
     if (!Number.isInteger(offset) || offset < 0 || offset > buf.length) throw new RangeError('offset must be an index into buf');
     if (!(budget >= 0)) throw new RangeError('budget must be a number of bytes');
     const stop = Math.min(buf.length, offset + budget);
@@ -85,8 +87,8 @@ export class Segmenter extends SegmenterCore implements Engine<SegmenterInput, S
       const mtu = flow.active === null ? (this.mtu() as number) : p.mtu;
       if (at + segmentFrameLength(p, mtu) > stop) break;
       if (at === offset) this.count.pulls++;
-      if (flow.active === null) this.startPdu(p, mtu, now, null);
-      at = this.#writeNext(p, buf, at, crcs);
+      if (flow.active === null) this.startPdu(p, mtu, now, out);
+      at = this.#writeNext(p, buf, at, crcs, out);
       this.lastServed = key;
       key = this.#nextAny();
     }
@@ -236,6 +238,11 @@ export class Segmenter extends SegmenterCore implements Engine<SegmenterInput, S
     return null;
   }
 
+  /** Whether a `pull-any` now would send a segment (not answer idle). */
+  canPull(): boolean {
+    return this.#nextAny() >= 0;
+  }
+
   /** The key of the flow `#serveAny` would serve next, or -1 when none may send. */
   #nextAny(): number {
     const ring = this.ring;
@@ -252,7 +259,7 @@ export class Segmenter extends SegmenterCore implements Engine<SegmenterInput, S
   }
 
   /** #serve's bookkeeping for the segment writeSegmentFrame writes. */
-  #writeNext(p: Pdu, buf: Uint8Array, at: number, crcs: SegmentCrcs): number {
+  #writeNext(p: Pdu, buf: Uint8Array, at: number, crcs: SegmentCrcs, out: SegmenterOutput[] | null): number {
     const c = this.count;
     const next = writeSegmentFrame(p, buf, at, crcs);
     c.segmentsSent++;
@@ -267,6 +274,7 @@ export class Segmenter extends SegmenterCore implements Engine<SegmenterInput, S
     p.offset = end;
     if (end === n) {
       c.pdusDone++;
+      out?.push(doneOutput(p));
       this.finishPdu(p);
     }
     return next;
