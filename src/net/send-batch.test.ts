@@ -126,3 +126,34 @@ test('issue 17: a fill whose writer returns a bad count, stops inside a frame, o
   assert.equal(toHex(s.writes[0]!), '0007026a8a000017f7');
   assert.equal(b.frames, 1);
 });
+
+test('issue 17 buffer lifetime: a written batch is reused only after the socket says it is done with it, and no chunk the socket still holds is ever written again', () => {
+  const chunks: { bytes: Uint8Array; copy: string; done: (() => void) | undefined }[] = [];
+  const socket = {
+    destroyed: false,
+    write(c: Uint8Array, done?: () => void): boolean {
+      chunks.push({ bytes: c, copy: toHex(c), done });
+      return true;
+    },
+  };
+  const b = new SendBatch(socket, 64);
+  const frame = (i: number): ReturnType<typeof cs48Frame> => cs48Frame({ link: 'cs48', stype0: 3, parameter0: i & 63, parameter1: 5, stype1: 0, cmd: 0, stype2: 0 });
+  const held = (): void => {
+    for (const c of chunks) if (c.done !== undefined) assert.equal(toHex(c.bytes), c.copy, 'a chunk the socket holds is unchanged');
+  };
+  for (let i = 0; i < 40; i++) {
+    b.add(frame(i));
+    b.flush();
+    held();
+    // The socket finishes every other chunk: those buffers may be filled again, the others never.
+    const c = chunks.at(-1);
+    if (c !== undefined && i % 2 === 0) {
+      c.done?.();
+      c.done = undefined;
+    }
+  }
+  held();
+  const buffers = new Set(chunks.map((c) => c.bytes.buffer));
+  assert.ok(buffers.size < chunks.length, 'finished batches are reused');
+  assert.equal(chunks.length, 40);
+});

@@ -28,12 +28,18 @@ const PENDING_CRCS = 256;
 /** What a batch writes to: a socket. */
 export interface FrameSinkSocket {
   readonly destroyed: boolean;
-  write(chunk: Uint8Array): boolean;
+  /** `done`, when the socket calls it, says the chunk is no longer referenced (net.Socket: written out, or failed). */
+  write(chunk: Uint8Array, done?: (error?: Error | null) => void): boolean;
 }
+
+/** Written batches kept for reuse once the socket is done with them (more would only be garbage). */
+const SPARE_BATCHES = 4;
 
 export class SendBatch {
   readonly #socket: FrameSinkSocket;
-  readonly #batch: Uint8Array;
+  #batch: Uint8Array;
+  /** Batch buffers the socket has finished writing, ready to be filled again. */
+  readonly #spare: Uint8Array[] = [];
   #used = 0;
   #queued = false;
   #blocked = false;
@@ -190,11 +196,23 @@ export class SendBatch {
       return;
     }
     this.#finishCrcs();
-    // A copy, so the batch is reused; the socket keeps what it could not write yet.
-    const out = this.#batch.slice(0, this.#used);
+    // The batch itself goes to the socket, which keeps it until it is written out; the next frames
+    // go to a buffer the socket is done with, or a new one. Copying each batch out instead (slice)
+    // cost a sending end point ~10 % of its time (issue 17 profile): a fresh 16 KiB ArrayBuffer
+    // per flush and its copy.
+    const buf = this.#batch;
+    const out = new Uint8Array(buf.buffer, buf.byteOffset, this.#used);
+    this.#batch = this.#spare.pop() ?? new Uint8Array(buf.length);
     this.#used = 0;
     this.#bytes += out.length;
-    if (!this.#socket.write(out)) this.#blocked = true;
+    if (!this.#socket.write(out, this.#recycle(buf))) this.#blocked = true;
+  }
+
+  /** The socket's write callback for `buf`: back to the spares, never while the socket may still read it. */
+  #recycle(buf: Uint8Array): (error?: Error | null) => void {
+    return () => {
+      if (this.#spare.length < SPARE_BATCHES) this.#spare.push(buf);
+    };
   }
 
   /** Drops what is not written yet (the peer has closed: nothing more is meant for it). */
