@@ -101,7 +101,8 @@ async function switchRole(config: string): Promise<void> {
   process.on('SIGUSR2', () => { report({ mark: cpuSeconds() }); });
   await new Promise<void>((r) => process.once('SIGTERM', () => { r(); }));
   await sw.close();
-  report({ cpu: cpuSeconds() });
+  const u = process.cpuUsage();
+  report({ cpu: cpuSeconds(), user: u.user / 1e6, system: u.system / 1e6 });
 }
 
 async function endpoint(id: number, switchPort: number): Promise<Awaited<ReturnType<typeof EndpointProcessModule.startEndpoint>>> {
@@ -245,6 +246,7 @@ async function fabricRun(dir: string, bytes: number): Promise<Sample> {
   await Promise.all([a.done, b.done]);
   sw.kill();
   const w = await sw.next((x) => 'cpu' in x);
+  if (process.env['BENCH_DEBUG'] === '1') process.stderr.write(`switch user ${String(w['user'])} system ${String(w['system'])} mark ${mark}\n`);
   await sw.done;
   const ms = r['ms'] as number;
   const counters = r['counters'] as Record<string, number>;

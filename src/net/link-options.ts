@@ -7,7 +7,7 @@ import type { FrameDecodeOptions } from '../wire/frame.ts';
 export interface LinkOptions {
   /** Largest frame accepted, length field included: 287 to 65537, default 1024 (§2). */
   readonly maxFrameSize?: number;
-  /** Bytes encoded before a write to the socket: 287 to 1 MiB, default 16 KiB. */
+  /** Bytes encoded before a write to the socket: 287 to 1 MiB, default 64 KiB (16 KiB cost more write calls per byte: issue 17, docs/performance.md). */
   readonly sendBatchBytes?: number;
   /** Time the peer has to send its HELLO (§4.1), default 10 000 ms. */
   readonly helloTimeoutMs?: number;
@@ -46,7 +46,7 @@ export interface ResolvedLinkOptions {
 export function linkOptions(opts: LinkOptions): ResolvedLinkOptions {
   return {
     maxFrameSize: integerInRange(opts.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE, MAX_MAX_FRAME_SIZE, 'maxFrameSize'),
-    sendBatchBytes: integerInRange(opts.sendBatchBytes ?? 16 * 1024, MAX_SENT_FRAME, 1 << 20, 'sendBatchBytes'),
+    sendBatchBytes: integerInRange(opts.sendBatchBytes ?? 64 * 1024, MAX_SENT_FRAME, 1 << 20, 'sendBatchBytes'),
     helloTimeoutMs: positiveInteger(opts.helloTimeoutMs ?? 10_000, 'helloTimeoutMs'),
     closeTimeoutMs: positiveInteger(opts.closeTimeoutMs ?? 2_000, 'closeTimeoutMs'),
     decode: opts.decode ?? {},

@@ -362,7 +362,7 @@ test('riodp link §2: link options are checked, each RangeError naming its field
   assert.throws(() => linkOptions({ sendBatchBytes: 10 }), /^RangeError: sendBatchBytes must be an integer from 287 to 1048576$/);
   assert.throws(() => linkOptions({ helloTimeoutMs: 0 }), /^RangeError: helloTimeoutMs must be a positive integer$/);
   assert.throws(() => linkOptions({ closeTimeoutMs: -1 }), /^RangeError: closeTimeoutMs must be a positive integer$/);
-  assert.deepEqual(linkOptions({}), { maxFrameSize: 1024, sendBatchBytes: 16384, helloTimeoutMs: 10_000, closeTimeoutMs: 2_000, decode: {}, keepaliveMs: 0 });
+  assert.deepEqual(linkOptions({}), { maxFrameSize: 1024, sendBatchBytes: 65536, helloTimeoutMs: 10_000, closeTimeoutMs: 2_000, decode: {}, keepaliveMs: 0 });
 });
 
 test('Part 6 §6.5.3.2 (decision FF1): an idle link with keepaliveMs sends status symbols, which the peer absorbs and counts; a busy one sends none', async (ctx) => {

@@ -8,7 +8,7 @@
  * of the event loop or when the batch is full. When the socket says its buffer is over its high-water mark
  * (`write` returns false) the link stops accepting frames — `send` returns false, `writable` is
  * false — until the socket drains, and then calls `onDrain`. Memory held for sending is thus at
- * most the socket's high-water mark plus two batches. Callers that must not lose packets (a
+ * most the socket's high-water mark plus two batches (and up to four spare batch buffers). Callers that must not lose packets (a
  * switch) keep them in their own bounded queues and stop their sources while `writable` is false.
  *
  * Receiving: `pause()` stops delivery at a frame boundary; the rest of the chunk is kept (a view,
