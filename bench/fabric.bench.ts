@@ -56,6 +56,12 @@ function cpuSeconds(): number {
   return (c.user + c.system) / 1e6;
 }
 
+/** User and system CPU seconds (BENCH_DEBUG=1 prints them). */
+function split(): { user: number; system: number } {
+  const c = process.cpuUsage();
+  return { user: c.user / 1e6, system: c.system / 1e6 };
+}
+
 // ---- Children ----------------------------------------------------------------------------------
 
 async function tcpRecv(bytes: number): Promise<void> {
@@ -101,8 +107,7 @@ async function switchRole(config: string): Promise<void> {
   process.on('SIGUSR2', () => { report({ mark: cpuSeconds() }); });
   await new Promise<void>((r) => process.once('SIGTERM', () => { r(); }));
   await sw.close();
-  const u = process.cpuUsage();
-  report({ cpu: cpuSeconds(), user: u.user / 1e6, system: u.system / 1e6 });
+  report({ cpu: cpuSeconds(), ...split() });
 }
 
 async function endpoint(id: number, switchPort: number): Promise<Awaited<ReturnType<typeof EndpointProcessModule.startEndpoint>>> {
@@ -136,7 +141,7 @@ async function epRecv(switchPort: number, bytes: number): Promise<void> {
       got += pdu.length;
       if (got >= bytes) break;
     }
-    report({ bytes: got, ms: performance.now() - first, cpu: cpuSeconds(), cpu0, counters: ep.status().counters.api });
+    report({ bytes: got, ms: performance.now() - first, cpu: cpuSeconds(), cpu0, ...split(), counters: ep.status().counters.api });
     break;
   }
   await ep.close();
@@ -148,7 +153,7 @@ async function epSend(switchPort: number, bytes: number): Promise<void> {
   const pdu = new Uint8Array(PDU).fill(0xa5);
   const cpu0 = cpuSeconds();
   for (let sent = 0; sent < bytes; sent += PDU) await s.send(pdu);
-  report({ cpu: cpuSeconds(), cpu0 });
+  report({ cpu: cpuSeconds(), cpu0, ...split() });
   // B closes its end point once it has counted every byte; the stream goes with it.
   await new Promise((r) => setTimeout(r, 500));
   await ep.close();
@@ -246,7 +251,9 @@ async function fabricRun(dir: string, bytes: number): Promise<Sample> {
   await Promise.all([a.done, b.done]);
   sw.kill();
   const w = await sw.next((x) => 'cpu' in x);
-  if (process.env['BENCH_DEBUG'] === '1') process.stderr.write(`switch user ${String(w['user'])} system ${String(w['system'])} mark ${mark}\n`);
+  if (process.env['BENCH_DEBUG'] === '1') {
+    for (const [name, x] of [['A', s], ['switch', w], ['B', r]] as const) process.stderr.write(`${name}: user ${String(x['user'])} s, system ${String(x['system'])} s\n`);
+  }
   await sw.done;
   const ms = r['ms'] as number;
   const counters = r['counters'] as Record<string, number>;

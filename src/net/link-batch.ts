@@ -53,7 +53,10 @@ export class BatchFeeder {
     return this.#rest?.length ?? 0;
   }
 
-  feed(chunk: Uint8Array, host: BatchFeedHost): FeedRest {
+  feed(data: Uint8Array, host: BatchFeedHost): FeedRest {
+    // A plain view of a socket's Buffer: every subarray taken of it downstream (a payload copied
+    // into its PDU, a held tail) is then the TypedArray builtin, not Buffer's constructor per call.
+    const chunk = Object.getPrototypeOf(data) === Uint8Array.prototype ? data : new Uint8Array(data.buffer, data.byteOffset, data.length);
     const rest = this.#rest;
     if (rest === null) return this.#parse(chunk, 0, host);
     this.#rest = null;
