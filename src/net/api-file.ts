@@ -124,13 +124,23 @@ export async function sendFile(ep: RiodpEndpoint, to: number, path: string, opts
       await unlessLost(c.send(headerPdu));
       const fh = await open(path, 'r');
       try {
+        // The next PDU is read from the file while this one is sent: one read at a time, one send
+        // at a time, but the two overlap (the file's latency was the transfer's pace, issue 17).
+        const readAt = (at: number): Promise<{ buf: Uint8Array; bytesRead: number }> => {
+          const buf = new Uint8Array(Math.min(FILE_PDU_MAX, header.size - at));
+          return fh.read(buf, 0, buf.length, at).then(({ bytesRead }) => ({ buf, bytesRead }));
+        };
         let sent = 0;
-        while (sent < header.size && !reply.came) {
-          const buf = new Uint8Array(Math.min(FILE_PDU_MAX, header.size - sent));
-          const { bytesRead } = await fh.read(buf, 0, buf.length, sent);
+        let next = header.size > 0 ? readAt(0) : null;
+        while (next !== null && !reply.came) {
+          const { buf, bytesRead } = await next;
           if (bytesRead === 0) throw new Error(`${path} ended after ${sent} of ${header.size} bytes`);
+          const after = sent + bytesRead;
+          next = after < header.size ? readAt(after) : null;
+          // A read left behind when the loop ends early (a loss, an answer) settles before close.
+          next?.catch(() => undefined);
           await unlessLost(c.send(buf.subarray(0, bytesRead)));
-          sent += bytesRead;
+          sent = after;
         }
       } finally {
         await fh.close();

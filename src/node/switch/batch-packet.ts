@@ -8,8 +8,8 @@ import type { Priority, SwitchPacket } from './packet.ts';
  * A packet the switch element took from a frame batch (the fast lane, docs/fast-lane.md §7): its
  * header fields read from the batch's columns, its bytes the serial packet it arrived in (so it
  * leaves in them: the element's `forward` output, decision DP1). Nothing is
- * decoded per packet: `wire`, the decoded packet, is built on first use only (a congestion point
- * classifying by transport type, a snapshot), from the same bytes, the way the link decodes
+ * decoded per packet (a congestion point classifies by `tt`, a column too): `wire`, the decoded
+ * packet, is built on first use only, from the same bytes, the way the link decodes
  * (lenient, 6-bit ackIDs); the batch marked the frame good, so that decode cannot fail.
  *
  * Only Type 9 packets come this way: Type 8 ones are answered or forwarded with a new hop_count
@@ -27,6 +27,8 @@ export class BatchPacket implements SwitchPacket {
   readonly crf: 0 | 1;
   readonly vc: number;
   readonly bytes: number;
+  /** The transport type a congestion point classifies by, from the column: no decode for it. */
+  readonly tt: number;
   #wire: Packet | undefined = undefined;
 
   /** Frame `i` of `frames`, parsed from `chunk`. */
@@ -42,6 +44,7 @@ export class BatchPacket implements SwitchPacket {
     this.prio = ((frames.prio[i] as number) & 3) as Priority;
     this.crf = frames.crf[i] === 1 ? 1 : 0;
     this.vc = frames.vc[i] as number;
+    this.tt = frames.tt[i] as number;
     this.bytes = end - start;
   }
 

@@ -80,7 +80,7 @@ export class SwitchCongestion {
     const s = this.#scratch;
     s.sourceID = p.src;
     s.destinationID = p.dst;
-    s.tt = wireTt(p) ?? this.#tt;
+    s.tt = p.tt ?? wireTt(p) ?? this.#tt;
     s.prio = p.prio;
     s.crf = p.crf;
     s.vc = p.vc === 0 ? 0 : 1;

@@ -24,6 +24,8 @@ export interface SwitchPacket {
   readonly vc: number;
   /** Octets on the link (header, payload, CRCs, pad): the congestion points' `bytes` unit. */
   readonly bytes: number;
+  /** Transport type, where the host has it without a decoded packet (a frame batch's column); else read from `wire`. */
+  readonly tt?: number;
   /**
    * The decoded packet, where the element needs one: a Type 8 packet to answer or forward with its
    * hop_count decremented, the transport type a congestion point classifies by.
