@@ -15,7 +15,7 @@
  *   discovery has reported them.
  * - Inputs the API makes while the engine's outputs are being dispatched (an XOFF because a
  *   delivery filled a stream's buffer) wait until that dispatch is over, so that every input's
- *   outputs are dispatched in order.
+ *   outputs are dispatched in order (endpoint-inputs.ts).
  */
 import type { Time, TimerInput } from '../engine/contract.ts';
 import { resolveDiscoveryConfig } from '../session/discovery-config.ts';
@@ -31,6 +31,7 @@ import { DEFAULT_SILENCE_MS } from './endpoint-config.ts';
 import { checkConnectOptions } from './connect.ts';
 import type { EndpointProcessConfig } from './endpoint-config.ts';
 import { EndpointEngine, conduitReceives } from './endpoint-engine.ts';
+import { EngineInputs } from './endpoint-inputs.ts';
 import type { FabricCounters, FabricEndpointInput, FabricEndpointOutput, FlowState } from './endpoint-engine.ts';
 import { logEngineOutput } from './endpoint-log.ts';
 import { ReadPort } from './endpoint-reads.ts';
@@ -42,7 +43,6 @@ import { TimerDriver } from './timer-driver.ts';
 import { LogLimiter, logSuppressed } from './log-limit.ts';
 import { receiveFrames } from './endpoint-frames.ts';
 import type { FrameRunHost } from './endpoint-frames.ts';
-import type { FrameBatch } from '../wire/frame-batch.ts';
 
 export interface StartEndpointOptions {
   /** Default: a pino logger at the configured level on stderr (log.ts). */
@@ -53,12 +53,6 @@ type TimerKey = 'engine' | 'api' | 'process';
 
 /** Packets taken from the engine per pull. */
 const PULL_BATCH = 16;
-/**
- * Free room the link's send batch keeps for a fast-lane pull (docs/fast-lane.md §10): it is flushed
- * first when it has less, so that each pull writes some frames (the largest, a 276-byte segment
- * of MTU 256, is 287 bytes framed) and the first always fits.
- */
-const FILL_ROOM = 2048;
 const MS = 1_000_000;
 
 export class EndpointProcess implements ApiHost {
@@ -79,30 +73,29 @@ export class EndpointProcess implements ApiHost {
   #closing = false;
   #closed: Promise<void> | null = null;
   #unsent: Packet[] = [];
-  /** The engine may have a packet to send: set by every input but a pull, cleared by an idle pull. */
-  #engineMay = true;
   /** Type 9 segments written straight into the link's send batch (`fastLane`, docs/fast-lane.md §10). */
   readonly #fast: boolean;
-  #busy = false;
   #pumping = false;
-  readonly #queue: FabricEndpointInput[] = [];
+  /** The engine's inputs, one at a time (endpoint-inputs.ts). */
+  readonly #inputs: EngineInputs;
   #firstLink: { resolve(): void; reject(e: Error): void } | null = null;
-  /** The fast lane on receive (endpoint-frames.ts); `#frameOut` its engine outputs, reused. */
+  /** The fast lane on receive (endpoint-frames.ts). */
   readonly #rx: FrameRunHost = {
-    busy: () => this.#busy,
+    busy: () => this.#inputs.busy,
     now: () => this.now(),
     heard: (node) => { this.api.heard(node); },
     passes: (node) => node === this.nodeId || this.#gate.known(node),
     packet: (p) => { this.#received(p); },
-    engine: (frames, chunk, first, count, now) => this.#engineFrames(frames, chunk, first, count, now),
+    engine: (frames, chunk, first, count, now) => this.#inputs.frames(frames, chunk, first, count, now, this.#now),
     paused: () => this.#sw.link?.paused !== false,
     pump: () => { this.#pump(); },
   };
-  readonly #frameOut: FabricEndpointOutput[] = [];
+  readonly #now = (): Time => this.now();
 
   constructor(config: EndpointProcessConfig, opts: StartEndpointOptions = {}) {
     this.#config = config;
     this.#engine = new EndpointEngine(config.engine);
+    this.#inputs = new EngineInputs(this.#engine, (o) => { this.#dispatch(o); });
     this.#fast = config.fastLane !== false;
     this.nodeId = config.engine.nodeId;
     this.tt = config.engine.tt ?? 1;
@@ -167,57 +160,15 @@ export class EndpointProcess implements ApiHost {
   // ---- The engine ----------------------------------------------------------------------------
 
   command(input: FabricEndpointInput): readonly FabricEndpointOutput[] | null {
-    const out = this.#input(input);
+    const out = this.#inputs.input(input, this.#now);
     this.#pump();
     return out;
-  }
-
-  /** Runs the input (or queues it behind the one running) and every input queued meanwhile. */
-  #input(input: FabricEndpointInput): FabricEndpointOutput[] | null {
-    if (this.#busy) {
-      this.#queue.push(input);
-      return null;
-    }
-    this.#busy = true;
-    try {
-      const out = this.#run(input);
-      for (let next = this.#queue.shift(); next !== undefined; next = this.#queue.shift()) this.#run(next);
-      return out;
-    } finally {
-      this.#busy = false;
-    }
-  }
-
-  #run(input: FabricEndpointInput): FabricEndpointOutput[] {
-    const out = this.#engine.handle(input, this.now());
-    if (input.kind !== 'pull') this.#engineMay = true;
-    for (const o of out) this.#dispatch(o);
-    return out;
-  }
-
-  /** `handleFrames` as one input: its outputs dispatched, then the inputs queued meanwhile (as #input). */
-  #engineFrames(frames: FrameBatch, chunk: Uint8Array, first: number, count: number, now: Time): number {
-    this.#busy = true;
-    const out = this.#frameOut;
-    try {
-      const taken = this.#engine.handleFrames(frames, chunk, first, count, now, out);
-      this.#engineMay = true;
-      for (let i = 0; i < out.length; i++) this.#dispatch(out[i] as FabricEndpointOutput);
-      for (let next = this.#queue.shift(); next !== undefined; next = this.#queue.shift()) this.#run(next);
-      return taken;
-    } finally {
-      out.length = 0;
-      this.#busy = false;
-    }
   }
 
   #dispatch(o: FabricEndpointOutput): void {
     switch (o.kind) {
       case 'packet':
         this.#outgoing(o.packet);
-        return;
-      case 'idle':
-        this.#engineMay = false;
         return;
       case 'timer':
         this.#timers.apply('engine', o);
@@ -236,7 +187,7 @@ export class EndpointProcess implements ApiHost {
   #discovered(d: Readonly<Record<string, unknown>>): void {
     const e = d['event'];
     if (e !== 'participant' && e !== 'not-participating' && e !== 'unreachable') return;
-    for (const packet of this.#gate.reported(d['node'] as number)) this.#queue.push({ kind: 'packet', packet });
+    for (const packet of this.#gate.reported(d['node'] as number)) this.#inputs.queue({ kind: 'packet', packet });
   }
 
   #outgoing(p: Packet): void {
@@ -246,38 +197,18 @@ export class EndpointProcess implements ApiHost {
 
   /** Pulls the engine while the link takes frames. */
   #pump(): void {
-    if (this.#pumping || this.#busy) return;
+    if (this.#pumping || this.#inputs.busy) return;
     this.#pumping = true;
     try {
       for (;;) {
         const link = this.#sw.link;
         if (link === null || link.state !== 'open') return;
         while (this.#unsent.length > 0 && link.writable) this.#send(link, this.#unsent.shift() as Packet);
-        if (!link.writable || this.#unsent.length > 0 || !this.#engineMay) return;
-        if (!this.#fast || !this.#fastPull(link)) this.#input({ kind: 'pull', max: PULL_BATCH });
+        if (!link.writable || this.#unsent.length > 0 || !this.#inputs.may) return;
+        if (!this.#fast || !this.#inputs.fastPull(link, this.#now)) this.#inputs.input({ kind: 'pull', max: PULL_BATCH }, this.#now);
       }
     } finally {
       this.#pumping = false;
-    }
-  }
-
-  /**
-   * A pull of the fast lane: the engine writes its Type 9 segments into the link's send batch
-   * (FabricEndpoint.pullInto); its other outputs (each PDU's `sent`, `idle`) are dispatched as a
-   * pull's are, and inputs the API makes meanwhile run after them (#input). False when the engine
-   * declined (something else may go first, or the batch has no room): the object pull is used.
-   */
-  #fastPull(link: Link): boolean {
-    this.#busy = true;
-    try {
-      const out: FabricEndpointOutput[] = [];
-      const now = this.now();
-      const taken = link.fill((buf, at, budget) => this.#engine.pullInto(buf, at, budget, now, out), FILL_ROOM) >= 0;
-      for (const o of out) this.#dispatch(o);
-      for (let next = this.#queue.shift(); next !== undefined; next = this.#queue.shift()) this.#run(next);
-      return taken;
-    } finally {
-      this.#busy = false;
     }
   }
 

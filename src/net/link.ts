@@ -11,13 +11,12 @@
  * most the socket's high-water mark plus two batches (and up to four spare batch buffers). Callers that must not lose packets (a
  * switch) keep them in their own bounded queues and stop their sources while `writable` is false.
  *
- * Receiving: `pause()` stops delivery at a frame boundary; the rest of the chunk is kept (a view,
+ * Receiving (link-receive.ts): `pause()` stops delivery at a frame boundary; the rest of the chunk is kept (a view,
  * not a copy) and the socket stops reading, so TCP's window pushes back on the peer's sender.
  */
 import type { Socket } from 'node:net';
 import { zeroCounters } from '../engine/contract.ts';
 import { WireError, WireErrorCode } from '../wire/errors.ts';
-import { FrameReader } from '../wire/frame-reader.ts';
 import { CLOSE_REASON, FRAME_HEADER_BYTES, LINK_VERSION, clipUtf8, closeFrame, cs48Frame, cs64Frame, decodeFrame, helloFrame, packetFrame } from '../wire/frame.ts';
 import type { CloseReasonName, DecodedFrame, FrameDecodeOptions } from '../wire/frame.ts';
 import type { Packet } from '../wire/packet.ts';
@@ -28,8 +27,8 @@ import type { FrameBatch } from '../wire/frame-batch.ts';
 import { ReceivedBytes } from '../wire/received-bytes.ts';
 import { isStatusOnly, startKeepalive } from './keepalive.ts';
 import { SendBatch } from './send-batch.ts';
-import { BatchFeeder } from './link-batch.ts';
 import type { BatchFeedHost } from './link-batch.ts';
+import { LinkReceiver } from './link-receive.ts';
 import { linkOptions } from './link-options.ts';
 import { LINK_COUNTERS } from './link-types.ts';
 import type { HelloFailure, LinkClosed, LinkCounters, LinkHandlers, LinkState, SendableFrame } from './link-types.ts';
@@ -46,14 +45,11 @@ export class Link {
   readonly socket: Socket;
   #handlers: LinkHandlers;
   #state: LinkState = 'hello';
-  readonly #reader: FrameReader;
   readonly #decode: FrameDecodeOptions;
   /** Record received packets' bytes (LinkOptions.forward); never with 5-bit ackIDs, which the encoder writes as 6. */
   readonly #forward: boolean;
   readonly #counters: LinkCounters = zeroCounters(LINK_COUNTERS);
   readonly #out: SendBatch;
-  #paused = false;
-  #held: Uint8Array | null = null;
   #peerVersion: number | null = null;
   #closed: LinkClosed | null = null;
   #error: Error | null = null;
@@ -61,12 +57,11 @@ export class Link {
   #closeTimer: NodeJS.Timeout | null = null;
   #keepalive: NodeJS.Timeout | null = null;
   readonly #closeTimeoutMs: number;
-  readonly #sink = (bytes: Uint8Array, offset: number, end: number): boolean => this.#frame(bytes, offset, end);
-  /** The fast lane's reader (link-batch.ts), when the handlers take runs of frames (`onFrames`). */
-  readonly #feeder: BatchFeeder | null;
+  /** Received bytes, fed and held (link-receive.ts). */
+  readonly #rx: LinkReceiver;
   readonly #feedHost: BatchFeedHost = {
     fast: () => this.#state === 'open',
-    frame: this.#sink,
+    frame: (bytes, offset, end) => this.#frame(bytes, offset, end),
     run: (batch, chunk, first, count) => this.#run(batch, chunk, first, count),
     going: () => this.#going(),
     ending: () => this.#ending(),
@@ -77,7 +72,6 @@ export class Link {
     const o = linkOptions(opts);
     const helloMs = o.helloTimeoutMs;
     this.#closeTimeoutMs = o.closeTimeoutMs;
-    this.#reader = new FrameReader({ maxFrameSize: o.maxFrameSize });
     this.#decode = o.decode;
     this.#forward = opts.forward === true && (o.decode as PacketDecodeOptions).ackIdBits !== 5;
     this.#out = new SendBatch(socket, o.sendBatchBytes);
@@ -86,11 +80,11 @@ export class Link {
     this.#handlers = typeof handlers === 'function' ? handlers(this) : handlers;
     // The batch decodes as a link does by default (lenient, 6-bit ackIDs); other decodings keep the object path.
     const plain = (o.decode as PacketDecodeOptions).strict !== true && (o.decode as PacketDecodeOptions).ackIdBits !== 5;
-    this.#feeder = this.#handlers.onFrames !== undefined && opts.batch !== false && plain ? new BatchFeeder(o.maxFrameSize) : null;
+    this.#rx = new LinkReceiver(socket, o.maxFrameSize, this.#handlers.onFrames !== undefined && opts.batch !== false && plain, this.#feedHost);
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
       this.#counters.bytesIn += chunk.length;
-      this.#feed(chunk);
+      this.#rx.feed(chunk);
     });
     socket.on('drain', () => {
       this.#out.drained();
@@ -130,17 +124,17 @@ export class Link {
   }
 
   get paused(): boolean {
-    return this.#paused;
+    return this.#rx.paused;
   }
 
   /** Whether received chunks are parsed into frame batches (the fast lane, `onFrames`). */
   get batched(): boolean {
-    return this.#feeder !== null;
+    return this.#rx.batched;
   }
 
   /** Bytes of received data held while paused. */
   get held(): number {
-    return this.#held?.length ?? 0;
+    return this.#rx.held;
   }
 
   counters(): LinkCounters {
@@ -215,19 +209,11 @@ export class Link {
 
   /** Stops delivering frames after the current one and stops reading the socket. */
   pause(): void {
-    if (this.#paused) return;
-    this.#paused = true;
-    this.socket.pause();
+    this.#rx.pause();
   }
 
   resume(): void {
-    if (!this.#paused) return;
-    this.#paused = false;
-    const held = this.#held;
-    this.#held = null;
-    if (held !== null) this.#feed(held);
-    // A handler may have paused the link again while the held data was delivered.
-    if (!this.paused && !this.socket.destroyed) this.socket.resume();
+    this.#rx.resume();
   }
 
   /**
@@ -247,7 +233,7 @@ export class Link {
     this.#clearHello();
     this.#out.add(closeFrame(CLOSE_REASON[reason], clipped));
     this.#out.flush();
-    this.#drainUnread();
+    this.#rx.drainUnread();
     this.#end();
   }
 
@@ -257,38 +243,6 @@ export class Link {
     this.#closed ??= { by: 'local', reason: null, reasonName: 'lost', text: 'destroyed' };
     this.#state = 'closing';
     this.socket.destroy();
-  }
-
-  #feed(chunk: Uint8Array): void {
-    // §4.3: after a CLOSE went or came nothing more is delivered, so the rest of the stream is not
-    // cut into frames; cutting it from wherever the last delivered frame ended would misread it.
-    if (this.#ending()) return;
-    if (this.#paused) {
-      // Data the socket had already read when it was paused: kept, in order, for resume().
-      this.#held = this.#held === null ? chunk : concat(this.#held, chunk);
-      return;
-    }
-    if (this.#feeder !== null) {
-      const rest = this.#feeder.feed(chunk, this.#feedHost);
-      if (rest !== null && this.paused) this.#held = rest;
-      return;
-    }
-    let rest = chunk;
-    for (;;) {
-      const used = this.#reader.push(rest, this.#sink);
-      const err = this.#reader.error;
-      if (err !== null) {
-        this.#fatal(err);
-        return;
-      }
-      if (used === rest.length || this.#ending()) return;
-      rest = rest.subarray(used);
-      // The sink stopped: a handler paused the link.
-      if (this.paused) {
-        this.#held = rest;
-        return;
-      }
-    }
   }
 
   /** One whole frame; returns whether to go on with the next one. */
@@ -358,7 +312,7 @@ export class Link {
   }
 
   #going(): boolean {
-    return !this.#paused && (this.#state === 'hello' || this.#state === 'open');
+    return !this.#rx.paused && (this.#state === 'hello' || this.#state === 'open');
   }
 
   /** §4.1: the first frame must be a HELLO of a version this link speaks. */
@@ -387,19 +341,8 @@ export class Link {
     this.#state = 'closing';
     this.#clearHello();
     this.#out.discard();
-    this.#drainUnread();
+    this.#rx.drainUnread();
     this.#end();
-  }
-
-  /**
-   * A closing link reads on (and drops what it reads) so that the peer's FIN arrives; a paused
-   * socket would otherwise hold the link open until the close timeout.
-   */
-  #drainUnread(): void {
-    this.#held = null;
-    if (!this.#paused) return;
-    this.#paused = false;
-    if (!this.socket.destroyed) this.socket.resume();
   }
 
   /** §4.2: a length the reader cannot step over ends the link. */
@@ -430,17 +373,10 @@ export class Link {
     this.#closeTimer = null;
     if (this.#keepalive !== null) clearInterval(this.#keepalive);
     this.#keepalive = null;
-    this.#held = null;
+    this.#rx.drop();
     this.#out.discard();
     const closed = this.#closed ?? { by: 'peer', reason: null, reasonName: 'lost', text: this.#error?.message ?? 'the connection ended without a CLOSE' };
     this.#closed = closed;
     this.#handlers.onClose?.(closed);
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

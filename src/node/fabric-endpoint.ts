@@ -6,25 +6,25 @@ import type { RegisterSpace } from '../registers/space.ts';
 import type { Participation } from '../session/local-advertisement.ts';
 import { flowIdLabel } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
-import { serialPacketLength } from '../wire/packet.ts';
 import type { Packet } from '../wire/packet.ts';
 import type { Type7Packet } from '../wire/type7.ts';
 import { isPacket, untag } from './endpoint-input.ts';
-import { malformedCcp } from './endpoint/ccp-reaction.ts';
 import { EndpointCore } from './endpoint/core.ts';
 import type { EndpointPath } from './endpoint/core.ts';
 import { FABRIC_ARB_TIMES } from './endpoint/arbitration-config.ts';
-import type { NodePacket, PacketKind, Priority } from './endpoint/packet.ts';
+import type { NodePacket } from './endpoint/packet.ts';
 import { resolveFabricConfig } from './fabric-endpoint-config.ts';
 import type { ResolvedFabricConfig } from './fabric-endpoint-config.ts';
-import { FlowBook, flowSlot, gateFlows, HeldPackets, stoppableFlow } from './fabric-endpoint-hold.ts';
+import { FlowBook, flowSlot, gateFlows, HeldPackets } from './fabric-endpoint-hold.ts';
+import { FabricTransmit } from './fabric-endpoint-transmit.ts';
+import { nodeView } from './fabric-endpoint-view.ts';
 import { SessionFeatures } from './endpoint/session-features.ts';
 import { SessionGates } from './endpoint/session-gates.ts';
 import { fabricTm } from './endpoint/tm-streams.ts';
 import type { FabricTm } from './endpoint/tm-streams.ts';
 import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
 import type {
-  FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEvent, FabricPacket, FabricTimerName, FlowState,
+  FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEvent, FabricTimerName, FlowState,
 } from './fabric-endpoint-types.ts';
 import { frameFlows } from './fast-pull.ts';
 import { SessionEndpoint } from './session-endpoint.ts';
@@ -97,7 +97,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     },
     invalid: (detail) => { this.#invalid(detail); },
   };
-  readonly #maySend = (destinationID: number, flowID: FlowIdLabel, packet?: FabricPacket): boolean => this.#flowOpen(destinationID, flowID) && (packet === undefined || this.#arb?.mustHold(packet) !== true);
+  /** The object path's transmit opportunity and its hold (fabric-endpoint-transmit.ts). */
+  readonly #tx: FabricTransmit;
 
   constructor(config: FabricEndpointConfig) {
     const r = resolveFabricConfig(config);
@@ -119,6 +120,11 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     this.#arb = r.arbitration === undefined ? undefined : new SessionFeatures(flows, this.#endpoint, r, {
       timer: (name, at) => { this.#out.push({ kind: 'timer', name: name as FabricTimerName, at }); },
       regate: (destinationID) => { this.#gates.regate(destinationID); },
+    });
+    this.#tx = new FabricTransmit({ held: this.#held, book: this.#book, gates: this.#gates, counters: this.#counters, tm: this.#tm, arb: this.#arb, crfSupported: r.crfSupported }, {
+      flowOpen: (destinationID, flowID) => this.#flowOpen(destinationID, flowID),
+      pullSession: () => this.#fromEndpoint(this.#endpoint.handle({ kind: 'pull' }, this.#now)),
+      output: (o) => { this.#out.push(o); },
     });
     this.#core = new EndpointCore(
       { id: r.nodeId, name: `node ${r.nodeId}`, ccp: this.#ccp, ...(r.arbitration === undefined ? {} : { arbitration }) },
@@ -258,7 +264,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
 
   // ---- Inputs --------------------------------------------------------------------------------
 
-  /** A received packet, as the element reads it (NodePacket), goes through the element's dispatch (endpoint/core.ts). */
+  /** A received packet, as the element reads it (NodePacket, fabric-endpoint-view.ts), goes through the element's dispatch (endpoint/core.ts). */
   #packet(p: Packet): void {
     if (!isPacket(p)) {
       // The session stack words the report of what is not a packet.
@@ -267,27 +273,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     }
     // Without features only a Type 7 needs the element's dispatch (its CCP reaction); the rest goes straight on.
     if (p.ftype !== 7 && this.#arb === undefined) this.#received(p);
-    else this.#core.receive(this.#view(p), this.#now);
-  }
-
-  /**
-   * Part 9 §3.3: a Type 7 with FAM 000 is XON/XOFF, the others are flow arbitration messages when
-   * the end point arbitrates (a well-formed one; a malformed one goes to the CCP checks, which
-   * report it). A Type 9 TM packet is traffic management's; other Type 9 packets are data (of
-   * streams and of management streams alike: the session stack tells them apart); the rest is
-   * session management's.
-   */
-  #view(p: Packet): NodePacket {
-    let kind: PacketKind;
-    let src: number;
-    if (p.ftype === 7) {
-      kind = (p.fam & 7) !== 0 && this.#core.takes('arb') && malformedCcp(p) === undefined ? 'arb' : 'ccp';
-      src = p.tgtdestinationID;
-    } else {
-      kind = p.ftype !== 9 ? 'smp' : p.segment === 'tm' ? 'tm' : 'data';
-      src = p.sourceID;
-    }
-    return { id: 0, kind, ftype: p.ftype, src, dst: p.destinationID, prio: (p.prio & 3) as Priority, crf: p.crf === 1 ? 1 : 0, vc: p.vc, bytes: serialPacketLength(p), flow: -1, createdAt: this.#now, wire: p };
+    else this.#core.receive(nodeView(p, this.#core.takes('arb'), this.#now), this.#now);
   }
 
   /** A CCP the element's reaction took or refused (Part 9 §3.2: "destinationID ... which end point the CCP is destined for"). */
@@ -346,70 +332,12 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     this.#core.linkChange(this.#now);
   }
 
-  /**
-   * One transmit opportunity: up to `max` packets. Held packets whose flow may send go first;
-   * then TM packets whose flow may send (Part 10 §3.4.5 rule 1: in the data's flow, so Part 9
-   * stops them with it); then the session stack's packets, each held when its flow is stopped, or
-   * when packets of its flow are still held (they were pulled first and must leave first).
-   */
+  /** One transmit opportunity (fabric-endpoint-transmit.ts). */
   #pull(input: PullInput): void {
     const n = pullCount(input.max);
-    if (n === 0) {
-      // The session stack words the report of a bad `max`.
-      this.#fromEndpoint(this.#endpoint.handle(input, this.#now));
-      return;
-    }
-    let sent = 0;
-    while (sent < n) {
-      const released = this.#held.release(this.#maySend);
-      if (released !== undefined) {
-        this.#counters.released++;
-        this.#send(released);
-        sent++;
-        continue;
-      }
-      const tm = this.#tm?.next(this.#maySend);
-      if (tm !== undefined) {
-        this.#send(tm);
-        sent++;
-        continue;
-      }
-      // Part 9 flow arbitration messages: a RELEASE travels in its data's flow and waits with it (§2.4.7 rule 12).
-      const arb = this.#arb?.next();
-      if (arb !== undefined) {
-        if (this.#holds(arb)) continue;
-        this.#send(arb);
-        sent++;
-        continue;
-      }
-      if (this.#held.full) break;
-      const packet = this.#fromEndpoint(this.#endpoint.handle({ kind: 'pull' }, this.#now));
-      if (packet === undefined) break;
-      this.#tm?.pulled(packet);
-      if (this.#holds(packet)) continue;
-      this.#send(packet);
-      sent++;
-    }
-    if (sent === 0) {
-      if (this.#held.total > 0) this.#counters.blockedPulls++;
-      this.#out.push({ kind: 'idle' });
-    }
-  }
-
-  /** Whether `packet` goes into the hold (and does so). */
-  #holds(packet: FabricPacket): boolean {
-    const flowID = stoppableFlow(packet, this.#config.crfSupported);
-    if (flowID === undefined) return false;
-    const dest = packet.destinationID;
-    const slot = flowSlot(dest, flowID);
-    this.#book.note(slot, dest, flowID);
-    if (this.#held.count(slot) === 0 && this.#flowOpen(dest, flowID) && this.#arb?.mustHold(packet) !== true) return false;
-    this.#held.hold(slot, dest, flowID, packet);
-    this.#counters.held++;
-    // With bounded counters a destination no CCP named may share a stopped counter (ccp-endpoint.ts):
-    // no flow change told of it, so it is gated when its first packet is held.
-    this.#gates.regate(dest);
-    return true;
+    // The session stack words the report of a bad `max`.
+    if (n === 0) this.#fromEndpoint(this.#endpoint.handle(input, this.#now));
+    else this.#tx.pull(n, this.#now);
   }
 
   #flowOpen(destinationID: number, flowID: FlowIdLabel): boolean {
@@ -453,11 +381,6 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   }
 
   // ---- Outputs -------------------------------------------------------------------------------
-
-  #send(packet: FabricPacket): void {
-    this.#out.push({ kind: 'packet', packet });
-    this.#arb?.sent(packet, this.#now);
-  }
 
   #event(detail: FabricEvent): void {
     this.#out.push({ kind: 'event', source: 'fabric', at: this.#now, detail });

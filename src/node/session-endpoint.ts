@@ -2,7 +2,6 @@ import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Engine, Time, TimerOutput } from '../engine/contract.ts';
 import type { RegisterSpace } from '../registers/space.ts';
 import { SessionDiscovery } from '../session/discovery.ts';
-import type { DiscoveryInput, DiscoveryOutput, DiscoveryTimerName, ReadOutput } from '../session/discovery-types.ts';
 import { SessionEngine } from '../session/engine.ts';
 import { readParticipation } from '../session/local-advertisement.ts';
 import type { Participation } from '../session/local-advertisement.ts';
@@ -16,15 +15,14 @@ import type { IdleTimerName } from '../streaming/reassembler-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Packet } from '../wire/packet.ts';
 import { FTYPE_MAINTENANCE } from '../wire/type8.ts';
-import type { Type8Packet } from '../wire/type8.ts';
 import { describeInput, pullUpTo } from '../engine/input-checks.ts';
 import { isPacket, SESSION_COMMANDS, sourceOf, splitTimerName, untag } from './endpoint-input.ts';
-import { answerMaintenance, MaintenanceReads } from './maintenance.ts';
 import { buildRegisters, resolveEndpointConfig, within } from './session-endpoint-config.ts';
 import type { ResolvedEndpointConfig } from './session-endpoint-config.ts';
+import { EndpointMaintenance } from './session-endpoint-maintenance.ts';
 import { ENDPOINT_COUNTERS } from './session-endpoint-types.ts';
 import type {
-  DiscoverCommand, EndpointCounter, EndpointEvent, EndpointTimerName, EngineCounters, EventSource, SessionEndpointConfig,
+  EndpointCounter, EndpointEvent, EndpointTimerName, EngineCounters, EventSource, SessionEndpointConfig,
   SessionEndpointInput, SessionEndpointOutput,
 } from './session-endpoint-types.ts';
 import { TransmitQueue } from './transmit-queue.ts';
@@ -38,7 +36,7 @@ export type * from './session-endpoint-types.ts';
  *
  * - discovery's `read` outputs leave as Type 8 read requests; the responses are its `read-result`s;
  *   each `participant` it reports becomes the session engine's contact of that node (§3.3 "the end
- *   point is then expected to contact remote end points as appropriate");
+ *   point is then expected to contact remote end points as appropriate"; session-endpoint-maintenance.ts);
  * - the session engine's messages go over the conveyance of their contact, DATA3 PDUs over Type 9;
  * - received messages, and Type 9 PDUs on a management stream this end point advertises, are the
  *   session engine's messages; other Type 9 PDUs are its data PDUs (§4.3.4).
@@ -51,10 +49,10 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
   readonly #config: ResolvedEndpointConfig;
   readonly #space: RegisterSpace;
   readonly #session: SessionEngine;
-  readonly #discovery: SessionDiscovery;
+  /** MAINTENANCE both ways and discovery (session-endpoint-maintenance.ts). */
+  readonly #maint: EndpointMaintenance;
   readonly #type11: Type11Conveyance | undefined;
   readonly #type9: Type9Conveyance | undefined;
-  readonly #reads: MaintenanceReads;
   readonly #tx: TransmitQueue;
   readonly #counters: Counters<EndpointCounter> = zeroCounters(ENDPOINT_COUNTERS);
   /** §3.3 "<StreamID> identifies a stream dedicated for the reception of management messages": each one this end point advertises. */
@@ -68,7 +66,7 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
     const r = resolveEndpointConfig(config);
     this.#config = r;
     this.#session = within('session', () => new SessionEngine(r.session));
-    this.#discovery = within('discovery', () => new SessionDiscovery(r.discovery));
+    const discovery = within('discovery', () => new SessionDiscovery(r.discovery));
     const t11 = r.type11;
     const t9 = r.type9;
     this.#type11 = t11 === undefined ? undefined : within('type11', () => new Type11Conveyance(t11));
@@ -77,7 +75,12 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
     const crfSupported = t9?.crfSupported ?? true;
     const highFlow = (this.#type9?.snapshot()['highFlow'] ?? (crfSupported ? '0C' : '0B')) as FlowIdLabel;
     this.#tx = new TransmitQueue({ highFlow, crfSupported });
-    this.#reads = new MaintenanceReads({ nodeId: r.nodeId, tt: r.tt, readTimeout: r.readTimeout });
+    this.#maint = new EndpointMaintenance(discovery, { nodeId: r.nodeId, tt: r.tt, readTimeout: r.readTimeout }, this.#space, this.#tx, this.#counters, {
+      output: (o) => { this.#out.push(o); },
+      contact: (input) => { this.#toSession(input); },
+      event: (detail) => { this.#event(detail); },
+      unsupported: (p, reason) => { this.#unsupported(p, reason); },
+    });
     this.#managementStreams = new Set(r.advertised.flatMap((c) => (c.conveyance === 'type9' ? [c.streamID] : [])));
   }
 
@@ -97,7 +100,7 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
         if (this.#type9 !== undefined) this.#from9(this.#type9.handle(input, now));
         break;
       case 'discover':
-        this.#discover(input);
+        this.#maint.discover(input, now);
         break;
       case 'timer':
         this.#timer(input.name);
@@ -141,7 +144,7 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
   engineCounters(): EngineCounters {
     return {
       session: this.#session.counters(),
-      discovery: this.#discovery.counters(),
+      discovery: this.#maint.discovery.counters(),
       type11: this.#type11?.counters() ?? null,
       type9: this.#type9?.counters() ?? null,
     };
@@ -177,9 +180,9 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
       managementStreams: [...this.#managementStreams].sort((a, b) => a - b),
       participation: this.participation(),
       transmit: this.#tx.snapshot(),
-      reads: this.#reads.snapshot(),
+      reads: this.#maint.reads.snapshot(),
       session: this.#session.snapshot(),
-      discovery: this.#discovery.snapshot(),
+      discovery: this.#maint.discovery.snapshot(),
       type11: this.#type11?.snapshot() ?? null,
       type9: this.#type9?.snapshot() ?? null,
       counters: this.counters(),
@@ -196,7 +199,7 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
     this.#counters.packetsIn++;
     const now = this.#now;
     if (p.ftype === FTYPE_MAINTENANCE) {
-      this.#maintenance(p);
+      this.#maint.packet(p, now);
       return;
     }
     if (p.ftype === 9) {
@@ -212,57 +215,13 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
     this.#unsupported(p, p.ftype === 13 ? 'a RESPONSE to a request this end point never sends' : `ftype ${p.ftype} carries no session management`);
   }
 
-  /** Part 1 §4.1.10: requests are answered from this end point's registers; responses answer discovery's reads. */
-  #maintenance(p: Type8Packet): void {
-    if (p.destinationID !== this.#config.nodeId) {
-      this.#counters.notForUs++;
-      this.#event({ event: 'not-for-us', ftype: p.ftype, destinationID: p.destinationID, sourceID: p.sourceID });
-      return;
-    }
-    switch (p.transactionName) {
-      case 'MAINTENANCE_READ_REQUEST':
-      case 'MAINTENANCE_WRITE_REQUEST': {
-        const a = answerMaintenance(this.#space, p);
-        if (a.ok) {
-          this.#counters[p.transactionName === 'MAINTENANCE_READ_REQUEST' ? 'maintenanceReads' : 'maintenanceWrites']++;
-        } else {
-          this.#counters.maintenanceErrors++;
-          this.#event({ event: 'maintenance-error', sourceID: p.sourceID, transaction: p.transactionName, offset: p.byteOffset, reason: a.reason });
-        }
-        if (a.response !== undefined) this.#tx.addType8(a.response);
-        return;
-      }
-      case 'MAINTENANCE_READ_RESPONSE':
-      case 'MAINTENANCE_WRITE_RESPONSE': {
-        this.#counters.readResponses++;
-        const result = this.#reads.response(p);
-        if (result === undefined) {
-          this.#counters.staleResponses++;
-          this.#event({ event: 'stale-maintenance-response', sourceID: p.sourceID, targetTID: p.targetTID });
-        } else {
-          this.#fromDiscovery(this.#discovery.handle(result, this.#now));
-        }
-        return;
-      }
-      default:
-        this.#unsupported(p, `${p.transactionName} is not served by an end point's session management`);
-    }
-  }
-
-  #discover(input: DiscoverCommand): void {
-    const d: DiscoveryInput = input.node === undefined ? { kind: 'start' } : { kind: 'discover', node: input.node, ...(input.hop === undefined ? {} : { hop: input.hop }) };
-    this.#fromDiscovery(this.#discovery.handle(d, this.#now));
-  }
-
   #timer(name: unknown): void {
     const t = splitTimerName(name);
     const now = this.#now;
     if (t?.engine === 'session') {
       this.#toSession({ kind: 'timer', name: t.inner });
     } else if (t?.engine === 'discovery') {
-      this.#fromDiscovery(this.#discovery.handle({ kind: 'timer', name: t.inner as DiscoveryTimerName }, now));
-      // A read whose time is up was given up by discovery; its transaction ID is free again.
-      this.#reads.expire(now);
+      this.#maint.timer(t.inner, now);
     } else if (t?.engine === 'type11' && this.#type11 !== undefined) {
       this.#from11(this.#type11.handle({ kind: 'timer', name: t.inner as Type11TimerName }, now));
     } else if (t?.engine === 'type9' && this.#type9 !== undefined) {
@@ -411,34 +370,6 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
         case 'idle':
           break;
       }
-    }
-  }
-
-  #fromDiscovery(outs: readonly DiscoveryOutput[]): void {
-    for (const o of outs) {
-      switch (o.kind) {
-        case 'read':
-          this.#read(o);
-          break;
-        case 'event':
-          this.#out.push({ kind: 'event', source: 'discovery', at: o.at, detail: o.detail });
-          if (o.detail.event === 'participant') this.#toSession({ kind: 'contact', node: o.detail.node, contact: o.detail.contact });
-          break;
-        case 'timer':
-          this.#timerOut('discovery', o);
-          break;
-      }
-    }
-  }
-
-  /** A register read of discovery as a MAINTENANCE read request; one that cannot be sent is its read error. */
-  #read(o: ReadOutput): void {
-    const r = this.#reads.request(o, this.#now);
-    if (r.ok) {
-      this.#counters.readRequests++;
-      this.#tx.addType8(r.packet);
-    } else {
-      this.#fromDiscovery(this.#discovery.handle({ kind: 'read-result', tag: o.tag, error: r.error }, this.#now));
     }
   }
 
