@@ -37,7 +37,7 @@ import type * as SwitchConfigModule from '../src/net/switch-config.ts';
 import type * as SwitchProcessModule from '../src/net/switch-process.ts';
 
 const fromDist = process.env['BENCH_DIST'] === '1';
-/** BENCH_FABRIC_FASTLANE=0: the end points pull every packet as an object (`link.fastLane: false`, docs/fast-lane.md §7). */
+/** BENCH_FABRIC_FASTLANE=0: the end points pull every packet as an object (`link.fastLane: false`, docs/fast-lane.md §8, §10). */
 const fastLane = process.env['BENCH_FABRIC_FASTLANE'] !== '0';
 const modulePath = (p: string): string => (fromDist ? `../dist/${p}.js` : `../src/${p}.ts`);
 const self = fileURLToPath(import.meta.url);

@@ -139,3 +139,12 @@ test('docs/fabric-api.md §3: the example end point configurations of examples/f
     await rm(tmp, { recursive: true });
   }
 });
+
+test('issue 17 (decisions FL2, FL3): link.fastLane is on by default; false turns off both halves of the fast lane, the transmit pull and the receive batch (the link\'s batch option)', () => {
+  const on = endpointConfig({ nodeId: 5, switch: { port: 4000 } });
+  assert.equal(on.fastLane, true);
+  assert.equal(on.switch.batch, undefined);
+  const off = endpointConfig({ nodeId: 5, switch: { port: 4000 }, link: { fastLane: false } });
+  assert.equal(off.fastLane, false);
+  assert.equal(off.switch.batch, false);
+});

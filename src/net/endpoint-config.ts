@@ -99,9 +99,10 @@ export interface EndpointProcessConfig {
    */
   readonly silenceMs?: number | null;
   /**
-   * Whether the end point writes its Type 9 segments straight into the link's send batch when
-   * nothing else may go first (issue 17, docs/fast-lane.md §10); false: every packet is pulled as
-   * an object and encoded. Default true.
+   * The fast lane (issue 17): whether the end point writes its Type 9 segments straight into the
+   * link's send batch when nothing else may go first (docs/fast-lane.md §10) and reassembles
+   * received Type 9 frames from the link's frame batch (§8); false: every packet is pulled as an
+   * object and encoded, and every received packet decoded. Default true.
    */
   readonly fastLane?: boolean;
 }
@@ -349,6 +350,8 @@ export function endpointConfig(input: unknown, baseDir = process.cwd()): Endpoin
     ...(tls === undefined ? {} : { tls }),
     keepaliveMs: DEFAULT_KEEPALIVE_MS,
     ...dropUndefined(linkOpts),
+    // fastLane false: received chunks are cut by FrameReader and every packet decoded (docs/fast-lane.md §8).
+    ...(fastLane === false ? { batch: false } : {}),
   };
   return { engine: engineConfig(c), switch: sw, retry, control: c.control ?? null, log: c.log ?? 'info', api, silenceMs: silenceMs === undefined ? DEFAULT_SILENCE_MS : silenceMs, fastLane: fastLane ?? true };
 }

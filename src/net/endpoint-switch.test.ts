@@ -89,3 +89,31 @@ test('issue 8 §3 "no endpoint can pose as another": an end point whose ID its s
     await f.sw.close();
   }
 });
+
+test('issue 17 (decisions FL1–FL3): a sender on the fast lane and a receiver with link.fastLane false (and the reverse) move the same PDUs through the switch, byte for byte', async () => {
+  for (const [fastA, fastB] of [[true, false], [false, true]] as const) {
+    const f = await fabric();
+    const lane = (on: boolean): Parameters<typeof testEndpointConfig>[2] => ({ protocols: [{ protoID: 0x1234, dataHeaderFormat: 'DATA3' }], ...(on ? {} : { link: { fastLane: false } }) });
+    const a = await startEndpoint(testEndpointConfig(1, f.port(0), lane(fastA)));
+    const b = await startEndpoint(testEndpointConfig(2, f.port(1), lane(fastB)));
+    try {
+      const pdus = [bytes(65536, 1), bytes(1, 2), bytes(300, 3), bytes(65536, 4), bytes(4097, 5)];
+      const got = (async () => {
+        const out: Uint8Array[] = [];
+        for await (const s of b.incoming()) {
+          for await (const pdu of s) {
+            out.push(new Uint8Array(pdu));
+            if (out.length === pdus.length) return out;
+          }
+        }
+        return out;
+      })();
+      const s = await a.openStream({ to: 2, protoID: 0x1234 });
+      for (const p of pdus) await s.send(p);
+      assert.deepEqual(await got, pdus);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await f.sw.close();
+    }
+  }
+});
