@@ -54,6 +54,8 @@ interface Slot {
   wanting: boolean;
   /** The element said `input-paused` and not `input-resumed` since (backpressure). */
   held: boolean;
+  /** This port's pull input, made once. */
+  readonly pull: { readonly kind: 'pull'; readonly port: number };
 }
 
 const KEY = 'switch';
@@ -91,7 +93,7 @@ class SwitchProcess implements RunningSwitch {
     // Stops of this process are left out of the element's time (peer-clock.ts, decision FF2).
     if (timers?.clock === undefined) this.#clock.start();
     this.#timers = new TimerDriver<typeof KEY>((_key, input, now) => { this.#input(input as SwitchInput, now); }, { clock: this.#clock, ...timers, unref: true });
-    this.#slots = Array.from({ length: element.ports }, (_, port) => ({ port, listener: null, link: null, wanting: false, held: false }));
+    this.#slots = Array.from({ length: element.ports }, (_, port) => ({ port, listener: null, link: null, wanting: false, held: false, pull: { kind: 'pull', port } as const }));
     this.#share = config.fairShare === null ? null : new InputShare(element.ports, config.fairShare.quantum);
     this.#refusals = new Refusals(element.ports, log, this.#limit, () => this.#ms());
     this.#flushLog = setInterval(() => { logSuppressed(this.#log, this.#limit, this.#ms()); }, this.#limit.intervalMs).unref();
@@ -309,8 +311,8 @@ class SwitchProcess implements RunningSwitch {
         this.#queue.length = 0;
         const port = this.#nextPull();
         if (port === undefined) break;
-        const out = this.#element.handle({ kind: 'pull', port }, now);
-        for (const o of out) this.#queue.push(o);
+        // Into the queue itself, which is empty here: no array per pull.
+        this.#element.handleInto((this.#slots[port] as Slot).pull, now, this.#queue);
       }
     } finally {
       this.#running = false;
@@ -346,8 +348,11 @@ class SwitchProcess implements RunningSwitch {
         this.#send(o.port, (l) => l.sendPacket(o.packet, o.wire));
         break;
       case 'forward': {
+        // Per forwarded packet: no closure, and nothing here can throw a WireError.
         const p = o.packet;
-        this.#send(o.port, (l) => l.sendPacketBytes(p.chunk, p.start, p.end));
+        const link = this.#slots[o.port]?.link ?? null;
+        if (link === null) this.#sendFailed(o.port, 'no link');
+        else if (!link.sendPacketBytes(p.chunk, p.start, p.end)) this.#sendFailed(o.port, `link ${link.state}, not writable`);
         break;
       }
       case 'symbol':
@@ -390,7 +395,10 @@ class SwitchProcess implements RunningSwitch {
       if (!(e instanceof WireError)) throw e;
       error = e.message;
     }
-    if (error === null) return;
+    if (error !== null) this.#sendFailed(port, error);
+  }
+
+  #sendFailed(port: number, error: string): void {
     this.#counters.sendErrors++;
     this.#log.error({ port, error }, 'send-failed');
   }

@@ -72,8 +72,14 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput>, SwitchH
   }
 
   handle(input: SwitchInput, now: Time): SwitchOutput[] {
-    this.#now = now;
     const out: SwitchOutput[] = [];
+    this.handleInto(input, now, out);
+    return out;
+  }
+
+  /** `handle`, its outputs appended to the caller's array (reused by a driver that pulls per frame). */
+  handleInto(input: SwitchInput, now: Time, out: SwitchOutput[]): void {
+    this.#now = now;
     this.#out = out;
     const raw = input as unknown;
     const kind = typeof raw === 'object' && raw !== null ? (raw as { kind?: unknown }).kind : undefined;
@@ -88,7 +94,6 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput>, SwitchH
       else this.#linkDown(port);
     } else this.#invalid(`unknown input kind ${describeInput(kind)}`);
     this.#settle();
-    return out;
   }
 
   /**
