@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fcParams } from '../../test/support/fc.ts';
-import { discoverAndOpenAll, FabricNet } from '../../test/support/fabric-endpoint.ts';
+import { recordEndpoint, replay } from '../../test/support/fabric-endpoint.ts';
+import type { RecordedEndpoint } from '../../test/support/fabric-endpoint.ts';
 import { octets, type9Node } from '../../test/support/endpoint-net.ts';
 import type { ProtocolSupport, StreamRef } from '../session/types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -23,41 +24,22 @@ const P: ProtocolSupport = { protoID: PROTO, attributes: [], dataHeaderFormat: '
 /** Part 10 §3.2.3 MTUs (multiples of 4 from 32 to 256): the ends, and between them, odd word counts. */
 const MTUS = [32, 36, 100, 132, 200, 252, 256] as const;
 
-interface Setup {
-  readonly config: FabricEndpointConfig;
-  readonly log: readonly (readonly [FabricEndpointInput, number])[];
-  readonly t: number;
-  readonly streams: readonly StreamRef[];
-}
-
 /** Node 1 with streams open, two to node 2 and one to node 3, recorded once per MTU (as fabric-endpoint.prop.test.ts). */
-function recordSetup(mtu: number): Setup {
+function recordSetup(mtu: number): RecordedEndpoint {
   const type9 = { mtu };
   const config: FabricEndpointConfig = { ...type9Node(1, 0xfff1, { protocols: [P], discover: [2, 3], type9 }), heldLimit: 4 };
-  const net = new FabricNet();
-  const e = net.add(config);
-  const log: [FabricEndpointInput, number][] = [[{ kind: 'link-up' }, 0]];
-  const handle = e.handle.bind(e);
-  e.handle = (input, now) => {
-    log.push([input, now]);
-    return handle(input, now);
-  };
-  net.add(type9Node(2, 0xfff2, { protocols: [P], discover: [1], type9 }));
-  net.add(type9Node(3, 0xfff3, { protocols: [P], discover: [1], type9 }));
-  const streams = discoverAndOpenAll(net, [[1, 2], [1, 3], [1, 2]], PROTO);
-  return { config, log, t: net.now, streams };
+  const peers = [type9Node(2, 0xfff2, { protocols: [P], discover: [1], type9 }), type9Node(3, 0xfff3, { protocols: [P], discover: [1], type9 })];
+  return recordEndpoint(config, peers, [[1, 2], [1, 3], [1, 2]], PROTO);
 }
 
-const SETUPS = new Map<number, Setup>();
-function fresh(mtu: number): { readonly e: FabricEndpoint; readonly s: Setup } {
+const SETUPS = new Map<number, RecordedEndpoint>();
+function fresh(mtu: number): { readonly e: FabricEndpoint; readonly s: RecordedEndpoint } {
   let s = SETUPS.get(mtu);
   if (s === undefined) {
     s = recordSetup(mtu);
     SETUPS.set(mtu, s);
   }
-  const e = new FabricEndpoint(s.config);
-  for (const [input, now] of s.log) e.handle(input, now);
-  return { e, s };
+  return { e: replay(s), s };
 }
 
 type Action =

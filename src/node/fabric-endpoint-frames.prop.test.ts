@@ -2,43 +2,30 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fcParams, FC_RUNS_MODEL } from '../../test/support/fc.ts';
-import { discoverAndOpenAll, FabricNet } from '../../test/support/fabric-endpoint.ts';
+import { recordEndpoint, replay } from '../../test/support/fabric-endpoint.ts';
 import { type9Node } from '../../test/support/endpoint-net.ts';
 import { decoded, framed, rxTrafficArb } from '../../test/support/rx-traffic.ts';
 import type { ProtocolSupport } from '../session/types.ts';
-import { FabricEndpoint } from './fabric-endpoint.ts';
-import type { FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput } from './fabric-endpoint.ts';
+import type { FabricEndpoint } from './fabric-endpoint.ts';
+import type { FabricEndpointOutput } from './fabric-endpoint.ts';
 
 const PROTO = 0x1234;
 const P: ProtocolSupport = { protoID: PROTO, attributes: [], dataHeaderFormat: 'DATA3' };
 
 /** Node 1 with conduits to 2 and 3, recorded once and replayed per case (engines are deterministic). */
-function recordSetup(): { config: FabricEndpointConfig; log: (readonly [FabricEndpointInput, number])[]; t: number; streams: number[] } {
-  const config: FabricEndpointConfig = type9Node(1, 0xfff1, { protocols: [P], discover: [2, 3] });
-  const net = new FabricNet();
-  const e = net.add(config);
-  const log: [FabricEndpointInput, number][] = [[{ kind: 'link-up' }, 0]];
-  const handle = e.handle.bind(e);
-  e.handle = (input, now) => {
-    log.push([input, now]);
-    return handle(input, now);
-  };
-  net.add(type9Node(2, 0xfff2, { protocols: [P], discover: [1] }));
-  net.add(type9Node(3, 0xfff3, { protocols: [P], discover: [1] }));
+const SETUP = recordEndpoint(
+  type9Node(1, 0xfff1, { protocols: [P], discover: [2, 3] }),
+  [type9Node(2, 0xfff2, { protocols: [P], discover: [1] }), type9Node(3, 0xfff3, { protocols: [P], discover: [1] })],
   // Streams 2 → 1 and 3 → 1: node 1 receives on them.
-  const refs = discoverAndOpenAll(net, [[1, 2], [1, 3], [2, 1], [3, 1]], PROTO);
-  return { config, log, t: net.now, streams: refs.filter((r) => r.remote === 1).map((r) => r.streamID) };
-}
-
-const SETUP = recordSetup();
+  [[1, 2], [1, 3], [2, 1], [3, 1]],
+  PROTO,
+);
 
 function fresh(): FabricEndpoint {
-  const e = new FabricEndpoint(SETUP.config);
-  for (const [input, now] of SETUP.log) e.handle(input, now);
-  return e;
+  return replay(SETUP);
 }
 
-const STREAMS = SETUP.streams;
+const STREAMS = SETUP.streams.filter((r) => r.remote === 1).map((r) => r.streamID);
 let delivered = 0;
 
 test('issue 17, Part 10 §3.2.5, Annex 2 §4.3.4: the end point taking Type 9 frames from the batch (handleFrames) delivers every PDU and reports every defect, not-for-us, TM and stream event, with the same counters, as one packet input per frame', () => {

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fcParams } from '../../test/support/fc.ts';
-import { discoverAndOpenAll, FabricNet } from '../../test/support/fabric-endpoint.ts';
+import { recordEndpoint, replay } from '../../test/support/fabric-endpoint.ts';
+import type { RecordedEndpoint } from '../../test/support/fabric-endpoint.ts';
 import { octets, type9Node } from '../../test/support/endpoint-net.ts';
 import type { ProtocolSupport, StreamRef } from '../session/types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -17,41 +18,19 @@ import type { FabricPacket } from './fabric-endpoint-types.ts';
 const PROTO = 0x1234;
 const P: ProtocolSupport = { protoID: PROTO, attributes: [], dataHeaderFormat: 'DATA3' };
 
-interface Setup {
-  readonly config: FabricEndpointConfig;
-  /** Every input node 1 took while discovering and opening its streams, with its time. */
-  readonly log: readonly (readonly [FabricEndpointInput, number])[];
-  readonly t: number;
-  readonly streams: ReadonlyMap<number, StreamRef>;
-}
-
-/**
- * Node 1 with streams open to 2 and 3, once: the inputs it took are recorded, and replaying them
- * builds the same end point again (engines are deterministic), far cheaper than a fabric per case.
- */
-function recordSetup(): Setup {
+/** Node 1 with streams open to 2 and 3, recorded once and replayed per case. */
+function recordSetup(): { readonly rec: RecordedEndpoint; readonly streams: ReadonlyMap<number, StreamRef> } {
   const config: FabricEndpointConfig = { ...type9Node(1, 0xfff1, { protocols: [P], discover: [2, 3] }), heldLimit: 4 };
-  const net = new FabricNet();
-  const e = net.add(config);
-  const log: [FabricEndpointInput, number][] = [[{ kind: 'link-up' }, 0]];
-  const handle = e.handle.bind(e);
-  e.handle = (input, now) => {
-    log.push([input, now]);
-    return handle(input, now);
-  };
-  net.add(type9Node(2, 0xfff2, { protocols: [P], discover: [1] }));
-  net.add(type9Node(3, 0xfff3, { protocols: [P], discover: [1] }));
-  const [to2, to3] = discoverAndOpenAll(net, [[1, 2], [1, 3]], PROTO);
-  return { config, log, t: net.now, streams: new Map([[2, to2!], [3, to3!]]) };
+  const peers = [type9Node(2, 0xfff2, { protocols: [P], discover: [1] }), type9Node(3, 0xfff3, { protocols: [P], discover: [1] })];
+  const rec = recordEndpoint(config, peers, [[1, 2], [1, 3]], PROTO);
+  return { rec, streams: new Map([[2, rec.streams[0]!], [3, rec.streams[1]!]]) };
 }
 
 const SETUP = recordSetup();
 
 /** Node 1 as recorded, with or without gating (decision FE10): the setup took no CCP, so both replay the same log. */
 function fresh(gateFlows = true): FabricEndpoint {
-  const e = new FabricEndpoint({ ...SETUP.config, gateFlows });
-  for (const [input, now] of SETUP.log) e.handle(input, now);
-  return e;
+  return replay(SETUP.rec, { ...SETUP.rec.config, gateFlows });
 }
 
 type Action =
@@ -113,7 +92,7 @@ test('Part 9 §2.4.5, Part 10 §2.4 rule 1, §3.2.4: under any interleaving of X
     fc.property(fc.boolean(), fc.array(action, { minLength: 1, maxLength: 40, size: 'max' }), (gateFlows, actions) => {
       const f = fresh(gateFlows);
       const r = fresh();
-      let now = SETUP.t;
+      let now = SETUP.rec.t;
       let deadline: number | undefined;
       let tid = 0;
       let linkDowns = 0;

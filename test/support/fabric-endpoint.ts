@@ -236,3 +236,40 @@ export function fabricTrio(protoID: number, one: Partial<FabricEndpointConfig> =
   const [to2, to3] = discoverAndOpenAll(net, [[1, 2], [1, 3]], protoID);
   return { net, to2: to2 as StreamRef, to3: to3 as StreamRef };
 }
+
+/** An end point's inputs, recorded while it discovered and opened streams on a FabricNet. */
+export interface RecordedEndpoint {
+  readonly config: FabricEndpointConfig;
+  /** Every input node `config.nodeId` took, with its time. */
+  readonly log: readonly (readonly [FabricEndpointInput, number])[];
+  /** The net's time when the setup settled. */
+  readonly t: number;
+  /** The streams of `pairs`, in order. */
+  readonly streams: readonly StreamRef[];
+}
+
+/**
+ * `config` and its `peers` on a fresh FabricNet, discovered and with a stream open for each
+ * [from, to] pair, the inputs `config`'s node took recorded: `replay` builds the same end point
+ * again (engines are deterministic), far cheaper than a fabric per property-test case.
+ */
+export function recordEndpoint(config: FabricEndpointConfig, peers: readonly FabricEndpointConfig[], pairs: readonly (readonly [number, number])[], protoID: number): RecordedEndpoint {
+  const net = new FabricNet();
+  const e = net.add(config);
+  const log: [FabricEndpointInput, number][] = [[{ kind: 'link-up' }, 0]];
+  const handle = e.handle.bind(e);
+  e.handle = (input, now) => {
+    log.push([input, now]);
+    return handle(input, now);
+  };
+  for (const p of peers) net.add(p);
+  const streams = discoverAndOpenAll(net, pairs, protoID);
+  return { config, log, t: net.now, streams };
+}
+
+/** A new end point that took the recorded inputs; `config` replaces the recorded one (a setting the log does not depend on). */
+export function replay(r: RecordedEndpoint, config: FabricEndpointConfig = r.config): FabricEndpoint {
+  const e = new FabricEndpoint(config);
+  for (const [input, now] of r.log) e.handle(input, now);
+  return e;
+}
