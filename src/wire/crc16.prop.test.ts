@@ -87,34 +87,23 @@ function check(l: Layout): void {
 
 const lenArb = fc.integer({ min: 4, max: 276 });
 
+/** Layouts of `minN`–`maxN` packets after up to `maxLead` bytes, with gaps of up to `maxGap` bytes between them. */
+function layoutArb(maxLead: number, minN: number, maxN: number, maxGap: number): fc.Arbitrary<Layout> {
+  return fc
+    .tuple(fc.integer({ min: 0, max: maxLead }), fc.array(lenArb, { minLength: minN, maxLength: maxN }), fc.array(fc.integer({ min: 0, max: maxGap }), { maxLength: maxN }), fc.integer(), fc.boolean())
+    .map(([lead, lens, gaps, seed, shuffle]) => layout(lead, lens, gaps, seed, shuffle));
+}
+
 test('Part 6 §2.4.1, issue 17: crc16PacketCrcs of random packets (4..276 logical bytes, random offsets and gaps), received and open, through the kernel and the JS fallback, equals the bit-serial reference', () => {
   fc.assert(
-    fc.property(
-      fc.integer({ min: 0, max: 300 }),
-      fc.array(lenArb, { minLength: 1, maxLength: 40 }),
-      fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 40 }),
-      fc.integer(),
-      fc.boolean(),
-      (lead, lens, gaps, seed, shuffle) => {
-        check(layout(lead, lens, gaps, seed, shuffle));
-      },
-    ),
+    fc.property(layoutArb(300, 1, 40, 9), check),
     fcParams(3_000),
   );
 });
 
 test('Part 6 §2.4.1, issue 17: crc16PacketCrcs across staging windows (buffers of 40–200 KiB, packets straddling any window edge) equals the bit-serial reference', () => {
   fc.assert(
-    fc.property(
-      fc.integer({ min: 0, max: 60_000 }),
-      fc.array(lenArb, { minLength: 150, maxLength: 600 }),
-      fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 600 }),
-      fc.integer(),
-      fc.boolean(),
-      (lead, lens, gaps, seed, shuffle) => {
-        check(layout(lead, lens, gaps, seed, shuffle));
-      },
-    ),
+    fc.property(layoutArb(60_000, 150, 600, 300), check),
     fcParams(60),
   );
 });
