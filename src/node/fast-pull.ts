@@ -4,6 +4,7 @@
  * (riodp link PACKET frames, docs/net-framing.md §3.1: 2-byte length, kind, serial packet).
  */
 import type { FlowIdLabel } from '../wire/flow-id.ts';
+import { idBytes, readId } from '../wire/header.ts';
 import { requestFlow } from './fabric-endpoint-hold.ts';
 
 /** Frame header bytes before the serial packet: length (2) and kind (1). */
@@ -20,9 +21,8 @@ export function frameFlows(buf: Uint8Array, from: number, to: number, crfSupport
     const q = at + HEADER;
     const b0 = buf[q] as number;
     const b1 = buf[q + 1] as number;
-    const tt = (b1 >> 4) & 3;
-    const d = q + 2;
-    const dest = tt === 0 ? (buf[d] as number) : tt === 1 ? ((buf[d] as number) << 8) | (buf[d + 1] as number) : (((buf[d] as number) << 24) | ((buf[d + 1] as number) << 16) | ((buf[d + 2] as number) << 8) | (buf[d + 3] as number)) >>> 0;
+    // The segmenter wrote tt 0–2 only (a reserved tt never encodes).
+    const dest = readId(buf, q + 2, idBytes((b1 >> 4) & 3));
     const flowID = requestFlow(b1 >> 6, b0 & 1, (b0 >> 1) & 1, crfSupported);
     if (flowID !== undefined) note(dest, flowID);
     at += 2 + (((buf[at] as number) << 8) | (buf[at + 1] as number));
