@@ -8,13 +8,16 @@ import { until } from '../../test/support/net-endpoint.ts';
 import { FakeConduit, carrying, fakeSender, inDir, parts, resultOf, sha } from '../../test/support/fake-conduit.ts';
 
 
-test('riodp file transfer: the receiver writes the file announced by the header, checks size and SHA-256, answers ok and closes', async () => {
+test('riodp file transfer: the receiver writes the file announced by the header, checks size and SHA-256, answers ok and closes; it gives each data PDU back once written (Stream.release)', async () => {
   await inDir(async (dir) => {
     const data = Uint8Array.from({ length: 70_000 }, (_, i) => i & 0xff);
-    const c = new FakeConduit([encodeFileHeader({ name: 'x.bin', size: data.length, sha256: sha(data) }), data.subarray(0, 65536), data.subarray(65536)]);
+    // Copies: the fake overwrites a released PDU, as reused memory would be.
+    const pdus = [data.slice(0, 65536), data.slice(65536)];
+    const c = new FakeConduit([encodeFileHeader({ name: 'x.bin', size: data.length, sha256: sha(data) }), ...pdus], { overwriteReleased: true });
     const r = await receiveFile(c, dir);
     assert.deepEqual([r.status, r.name, r.size, r.path, r.from], ['ok', 'x.bin', 70_000, join(dir, 'x.bin'), 1]);
     assert.deepEqual(new Uint8Array(await readFile(join(dir, 'x.bin'))), data);
+    assert.deepEqual(c.released, pdus, 'every data PDU is released, after it was hashed and written');
     assert.equal(resultOf(c), 'ok');
     assert.equal(c.closed, true);
     assert.deepEqual(await readdir(dir), ['x.bin'], 'no temporary file is left');

@@ -309,6 +309,8 @@ async function fill(part: Part, s: Stream, h: FileHeader, signal: AbortSignal | 
     hash.update(pdu);
     await part.fh.write(pdu);
     got += pdu.length;
+    // Written out: its memory may hold a later PDU (docs/fast-lane.md §12).
+    s.release(pdu);
   }
   const sha = hash.digest('hex');
   if (sha !== h.sha256) return { status: 'checksum', text: `SHA-256 ${sha} differs from the header's ${h.sha256}` };

@@ -24,6 +24,8 @@ export interface StreamCore {
   sendPdu(s: StreamHandle, tx: TxSide, pdu: Uint8Array): string | undefined;
   /** The application read from the receive buffer (it may now be XON'd). */
   consumed(s: StreamHandle, rx: RxSide): void;
+  /** The application is done with a PDU it read: its memory may hold a later PDU. */
+  release(pdu: Uint8Array): void;
   /** CLOSE each open side. */
   closeStream(s: StreamHandle): void;
   readonly sendWindow: number;
@@ -195,6 +197,11 @@ export class StreamHandle implements Stream {
       this.#core.consumed(this, rx);
       return r.value;
     }
+  }
+
+  release(pdu: Uint8Array): void {
+    if (!(pdu instanceof Uint8Array)) throw new TypeError('pdu must be a Uint8Array');
+    this.#core.release(pdu);
   }
 
   async close(): Promise<void> {

@@ -132,6 +132,14 @@ export interface Stream extends AsyncIterable<Uint8Array> {
   send(pdu: Uint8Array): Promise<void>;
   /** The next PDU received, or null once the receive stream has closed and nothing is left. */
   read(): Promise<Uint8Array | null>;
+  /**
+   * Gives a PDU this stream delivered back to the end point once the application is done with it:
+   * a multi-segment Type 9 (DATA3) PDU's memory then holds a later PDU instead of new memory
+   * (`type9.bufferPool` buffers at most, default 8; docs/fast-lane.md §12). Other PDUs, and a PDU
+   * given back twice, are passed over (counted as `type9.recyclesIgnored`). The application must
+   * not read or keep `pdu` afterwards: its bytes will be overwritten.
+   */
+  release(pdu: Uint8Array): void;
   /** CLOSE (§4.2.7) each open side; resolves when the end point has reported them closed (or at once if they are). */
   close(): Promise<void>;
   status(): StreamStatus;

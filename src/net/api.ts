@@ -226,6 +226,10 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
     this.#streams.consumed(rx);
   }
 
+  release(pdu: Uint8Array): void {
+    if (!this.#closed) this.#host.command({ kind: 'recycle', pdu });
+  }
+
   closeStream(s: StreamHandle): void {
     for (const ref of [s.tx, s.rx]) {
       const side = ref === null ? null : ref.direction === 'tx' ? s.txSide : s.rxSide;

@@ -215,7 +215,7 @@ export const endpointConfigSchema = z.strictObject({
       requestAdvertise: bool.optional(),
     })
     .optional(),
-  type9: z.strictObject({ mtu: int(32, 256).optional(), idleTimeout: nsOrNull.optional(), crfSupported: bool.optional() }).optional(),
+  type9: z.strictObject({ mtu: int(32, 256).optional(), idleTimeout: nsOrNull.optional(), crfSupported: bool.optional(), bufferPool: int(0, 1024).optional() }).optional(),
   type11: z
     .strictObject({ segmentSize: int(8, 256).optional(), responseTimeout: ns.optional(), maxRetries: int(0).optional(), reassemblyTimeout: nsOrNull.optional() })
     .optional(),

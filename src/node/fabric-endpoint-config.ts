@@ -17,6 +17,14 @@ export const DEFAULT_HELD_LIMIT = 64;
  */
 export const DEFAULT_REASSEMBLY_IDLE = 1_000_000_000;
 
+/**
+ * Buffers of delivered multi-segment PDUs a fabric end point keeps for reuse once the application
+ * gives them back (`Stream.release`, the `recycle` input). Only released PDUs fill it, so an
+ * application that never releases costs nothing; 8 covers a reader that releases each PDU after
+ * it is written out (docs/fast-lane.md §12).
+ */
+export const DEFAULT_BUFFER_POOL = 8;
+
 /** The validated configuration of a `FabricEndpoint`. */
 export interface ResolvedFabricConfig {
   readonly nodeId: number;
@@ -52,7 +60,7 @@ export function resolveFabricConfig(c: FabricEndpointConfig): ResolvedFabricConf
       // arbitration, takes part in flow arbitration (bit 20, and the port's Flow Arbitration
       // Participant bit); the configuration's own register settings come last.
       registers: { flowControl: true, ...((arbitration as unknown) == null ? {} : { flowArb: true }), ...endpoint.registers },
-      type9: { ...type9, idleTimeout: orDefault(type9.idleTimeout, DEFAULT_REASSEMBLY_IDLE) },
+      type9: { ...type9, idleTimeout: orDefault(type9.idleTimeout, DEFAULT_REASSEMBLY_IDLE), bufferPool: orDefault(type9.bufferPool, DEFAULT_BUFFER_POOL) },
     },
     ccp: ccpConfig,
     heldLimit: positiveInteger(orDefault<unknown>(heldLimit, DEFAULT_HELD_LIMIT), 'heldLimit'),

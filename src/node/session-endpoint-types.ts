@@ -3,7 +3,7 @@ import type { EndpointConfig } from '../registers/builder.ts';
 import type { Conveyance, DiscoveryConfig, DiscoveryCounter, DiscoveryEvent, DiscoveryTimerName } from '../session/discovery-types.ts';
 import type { BlockPlan } from '../session/local-advertisement.ts';
 import type { Type11ConveyanceConfig, Type11CounterName, Type11Event, Type11TimerName } from '../session/type11-conveyance-types.ts';
-import type { Type9ConveyanceConfig, Type9CounterName, Type9Event } from '../session/type9-conveyance-types.ts';
+import type { Type9ConveyanceConfig, Type9CounterName, Type9Event, Type9RecycleInput } from '../session/type9-conveyance-types.ts';
 import type { Contact, DeliverOutput, SessionConfig, SessionCounter, SessionEvent, SessionInput } from '../session/types.ts';
 import type { IdleTimerName, ReassemblerEvent } from '../streaming/reassembler-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -119,7 +119,15 @@ export interface GateInput {
   readonly stopped: boolean;
 }
 
-export type SessionEndpointInput = PacketInput | EndpointCommand | DiscoverCommand | PullInput | GateInput | TimerInput<EndpointTimerName>;
+/**
+ * The application is done with a delivered PDU (a `deliver` output's `pdu`): with the Type 9
+ * conveyance's `bufferPool` on, a multi-segment PDU's memory then holds a later PDU (issue 17,
+ * docs/fast-lane.md §12). Any other PDU is passed over and counted (`type9.recyclesIgnored`);
+ * without a Type 9 conveyance nothing is reused. The application must not touch `pdu` afterwards.
+ */
+export type RecycleInput = Type9RecycleInput;
+
+export type SessionEndpointInput = PacketInput | EndpointCommand | DiscoverCommand | PullInput | GateInput | RecycleInput | TimerInput<EndpointTimerName>;
 
 // ---------------------------------------------------------------------------------------------
 // Outputs

@@ -99,6 +99,9 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
         // Part 9 §2.4.5 rule 1 at the source; GateInput says why Type 11 is not gated.
         if (this.#type9 !== undefined) this.#from9(this.#type9.handle(input, now));
         break;
+      case 'recycle':
+        if (this.#type9 !== undefined) this.#from9(this.#type9.handle(input, now));
+        break;
       case 'discover':
         this.#maint.discover(input, now);
         break;

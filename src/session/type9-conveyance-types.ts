@@ -54,6 +54,11 @@ export interface Type9ConveyanceConfig {
   /** Reassembly idle timeout (Part 10 §3.2.5 "a time-out as part of the lost packet detection mechanism"); null off. Default null. */
   readonly idleTimeout?: number | null;
   /**
+   * Buffers of delivered multi-segment PDUs kept for reuse once their receiver gives them back
+   * (`recycle`), as the reassembler's `bufferPool` (0..1024). Default 0: every PDU gets new memory.
+   */
+  readonly bufferPool?: number;
+  /**
    * Other destination IDs this end point receives on, e.g. the broadcast ID of Annex 2 §7.3.2.1
    * ("0xFE for 8-bit IDs or 0xFFFE for 16-bit IDs"). The reassembler then keys contexts by
    * destinationID as well (Part 10 §3.2.4 "can be a multicast target"). Default none.
@@ -101,7 +106,19 @@ export type Type9ConveyanceInput =
   | { readonly kind: 'packet'; readonly packet: Type9Packet }
   /** A transmit opportunity: up to `max` segments (a positive integer, default 1); stopped flows send none. */
   | { readonly kind: 'pull'; readonly max?: number }
+  | Type9RecycleInput
   | TimerInput<IdleTimerName>;
+
+/**
+ * The receiver is done with a delivered PDU (`pdu` of a `pdu` output): its memory may hold a later
+ * PDU. The receiver cannot tell which PDUs came in a reusable buffer (a multi-segment PDU while
+ * `bufferPool` > 0), so any other PDU, or one given back twice, is passed over and counted
+ * (`recyclesIgnored`), not an invalid input. The receiver must not touch `pdu` afterwards.
+ */
+export interface Type9RecycleInput {
+  readonly kind: 'recycle';
+  readonly pdu: Uint8Array;
+}
 
 /** A reassembled PDU, shaped like the session engine's PduInput. */
 export interface Type9PduOutput {
@@ -158,6 +175,8 @@ export type Type9CounterName =
   | 'notForUs'
   | 'pulls'
   | 'idlePulls'
+  | 'recycled'
+  | 'recyclesIgnored'
   | 'invalidInputs';
 
 /** One flow's PDUs in the conveyance's segmenter (`Type9Conveyance.backlog`). */

@@ -19,7 +19,7 @@ import type { SmpPriority } from './types.ts';
 
 const COUNTER_NAMES: readonly Type9CounterName[] = [
   'messagesQueued', 'pdusQueued', 'refused', 'sent', 'segmentsSent', 'segmentsReceived', 'pdusDelivered', 'reassemblyEvents',
-  'notForUs', 'pulls', 'idlePulls', 'invalidInputs',
+  'notForUs', 'pulls', 'idlePulls', 'recycled', 'recyclesIgnored', 'invalidInputs',
 ];
 
 /** The validated configuration of a `Type9Conveyance`, defaults filled in (the MTU and MaxPDUs are the segmenter's). */
@@ -81,6 +81,9 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
   readonly #counters: Counters<Type9CounterName> = zeroCounters(COUNTER_NAMES);
   /** The reassembler's outputs of one `frame`, reused. */
   readonly #frameOut: ReassemblerOutput[] = [];
+  /** PDUs delivered in a buffer the reassembler lent (`bufferPool`) and not yet given back. */
+  readonly #lent = new WeakSet<Uint8Array>();
+  readonly #pooling: boolean;
 
   constructor(config: Type9ConveyanceConfig) {
     const c = resolve(config);
@@ -100,7 +103,9 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
       ...(config.mtu === undefined ? {} : { mtu: config.mtu }),
       ...(config.segSupport === undefined ? {} : { segSupport: config.segSupport }),
       ...(config.idleTimeout === undefined ? {} : { idleTimeout: config.idleTimeout }),
+      ...(config.bufferPool === undefined ? {} : { bufferPool: config.bufferPool }),
     });
+    this.#pooling = (config.bufferPool ?? 0) > 0;
   }
 
   handle(input: Type9ConveyanceInput, now: Time): Type9ConveyanceOutput[] {
@@ -123,6 +128,9 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
         break;
       case 'timer':
         this.#fromReassembler(this.#reassembler.handle(input, now), out);
+        break;
+      case 'recycle':
+        this.#recycle(input.pdu, now, out);
         break;
       default:
         this.#invalid(`unknown input kind ${describeInput((input as { kind?: unknown }).kind)}`, out);
@@ -326,11 +334,24 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
         this.#counters.pdusDelivered++;
         // A single segment's PDU is a view of its packet, whose bytes belong to the driver.
         const pdu = o.segments === 1 && !owned ? o.payload.slice() : o.payload;
+        // The reassembler lends every multi-segment PDU's buffer while its pool is on (reassembly-pool.ts).
+        if (this.#pooling && o.segments > 1) this.#lent.add(pdu);
         out.push({ kind: 'pdu', from: o.vsid.sourceID, streamID: o.vsid.streamID, cos: o.vsid.cos, pdu });
       } else {
         if (o.kind === 'event') this.#counters.reassemblyEvents++;
         out.push(o);
       }
+    }
+  }
+
+  #recycle(pdu: unknown, now: Time, out: Out): void {
+    if (!(pdu instanceof Uint8Array)) {
+      this.#invalid('recycle: pdu must be a Uint8Array', out);
+    } else if (this.#lent.delete(pdu)) {
+      this.#counters.recycled++;
+      this.#fromReassembler(this.#reassembler.handle({ kind: 'recycle', payload: pdu }, now), out);
+    } else {
+      this.#counters.recyclesIgnored++;
     }
   }
 

@@ -21,6 +21,8 @@ export interface FakeOptions {
   readonly onSend?: (n: number) => void;
   /** After `lose`, sends fail as on a closed stream (a loss that closed it). */
   readonly closeOnLoss?: boolean;
+  /** A released PDU's bytes are overwritten at once (the reader must be done with them). */
+  readonly overwriteReleased?: boolean;
 }
 
 /** A conduit whose received PDUs are given up front; what the receiver sends is kept, with the reads made before it. */
@@ -36,6 +38,8 @@ export class FakeConduit implements Stream {
   /** Reads made when each PDU was sent. */
   readonly readsAtSend: number[] = [];
   reads = 0;
+  /** PDUs given back (Stream.release), in order. */
+  readonly released: Uint8Array[] = [];
   readonly #in: Uint8Array[];
   readonly #o: FakeOptions;
   #wake: (() => void) | null = null;
@@ -77,6 +81,12 @@ export class FakeConduit implements Stream {
       this.#wake = resolve;
     });
     return null;
+  }
+
+  release(pdu: Uint8Array): void {
+    this.released.push(pdu);
+    // As the end point may: the memory is reused, so its bytes change at once.
+    if (this.#o.overwriteReleased === true) pdu.fill(0xee);
   }
 
   close(): Promise<void> {
