@@ -1,0 +1,48 @@
+/**
+ * `riodp/engines`: the sans-IO protocol engines (docs/api.md). Each is a state machine with
+ * `handle(input, now)` returning its outputs in order (packets, deliveries, timer requests,
+ * events), `counters()` and `snapshot()`; none reads a clock, opens a socket or draws an unseeded
+ * random number (the contract: `Engine`, `TimerOutput`, `Counters`).
+ *
+ * - Part 9 flow control: `CongestionPoint` (a switch port's XOFF/XON), `CcpEndpoint` (an end
+ *   point's reaction to CCPs), `ArbTx`/`ArbRx` (flow arbitration).
+ * - VoQ backpressure: `VoqGenerator`, `VoqReceiver`.
+ * - Part 10 data streaming: `Segmenter`, `Reassembler`, traffic management `TmIngress`/`TmEgress`.
+ * - Annex 2 session management: `SessionEngine`, `SessionDiscovery`, the conveyances
+ *   `Type9Conveyance` and `Type11Conveyance`.
+ */
+export type { Time, TimerOutput, TimerInput, Engine, Counters } from '../engine/contract.ts';
+
+export { CongestionPoint } from '../flow/congestion-point.ts';
+export type * from '../flow/congestion-point-types.ts';
+export { CcpEndpoint } from '../flow/ccp-endpoint.ts';
+export type * from '../flow/ccp-endpoint-types.ts';
+export { ArbTx } from '../flow/arb-tx.ts';
+export type { ArbTxSnapshot } from '../flow/arb-tx.ts';
+export { ArbRx } from '../flow/arb-rx.ts';
+export type { ArbAllocation } from '../flow/arb-rx.ts';
+export type * from '../flow/arbitration-types.ts';
+
+export { VoqGenerator } from '../voq/generator.ts';
+export type * from '../voq/generator-types.ts';
+export { VoqReceiver } from '../voq/receiver.ts';
+export type * from '../voq/receiver-types.ts';
+
+export { Segmenter } from '../streaming/segmenter.ts';
+export type * from '../streaming/segmenter-types.ts';
+export { Reassembler } from '../streaming/reassembler.ts';
+export type * from '../streaming/reassembler-types.ts';
+export { TmIngress } from '../streaming/tm-ingress.ts';
+export { TmEgress } from '../streaming/tm-egress.ts';
+export type * from '../streaming/tm-types.ts';
+export type { ClassifierConfig, ClassifierRule, StreamTarget, QueueGranularity } from '../streaming/classifier.ts';
+export type { Vsid } from '../streaming/vsid.ts';
+
+export { SessionEngine } from '../session/engine.ts';
+export type * from '../session/types.ts';
+export { SessionDiscovery } from '../session/discovery.ts';
+export type * from '../session/discovery-types.ts';
+export { Type9Conveyance } from '../session/type9-conveyance.ts';
+export type * from '../session/type9-conveyance-types.ts';
+export { Type11Conveyance } from '../session/type11-conveyance.ts';
+export type * from '../session/type11-conveyance-types.ts';

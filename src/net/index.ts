@@ -1,0 +1,22 @@
+/**
+ * `riodp/net`: the software fabric over TCP (docs/api.md, docs/fabric-api.md). `startSwitch` runs
+ * a switch; `startEndpoint` runs an end point and resolves with its application API
+ * (`RiodpEndpoint`: discovery, streams and conduits, Part 9 flow state, TM, register reads);
+ * `sendFile`/`receiveFile` move a file over a conduit with its SHA-256 checked; `ControlClient`
+ * talks to a running `riodp endpoint` or `riodp switch` through its control socket.
+ */
+export { startEndpoint } from './endpoint-process.ts';
+export type { StartEndpointOptions } from './endpoint-process.ts';
+export { startSwitch } from './switch-process.ts';
+export type { StartSwitchOptions, SwitchAddress, SwitchPortState, RunningSwitch } from './switch-process-types.ts';
+export { endpointConfig, loadEndpointConfig, EndpointConfigError } from './endpoint-config.ts';
+export type { EndpointProcessConfig, EndpointConfigInput, ApiSettings, RetrySettings } from './endpoint-config.ts';
+export { parseSwitchConfig, loadSwitchConfig, SwitchConfigError } from './switch-config.ts';
+export type { SwitchProcessConfig, SwitchPortSetting, SwitchListenSetting, FairShareSetting } from './switch-config.ts';
+export type * from './api-types.ts';
+export { StreamError } from './api-stream.ts';
+export { sendFile, receiveFile, fileSha256, isFileTransfer } from './api-file.ts';
+export type { FileSent, FileReceived, SendFileOptions, ReceiveFileOptions } from './api-file.ts';
+export { ControlClient, ControlError } from './control-client.ts';
+export { makeLogger, LOG_LEVELS } from './log.ts';
+export type { Logger, LogLevel, MakeLoggerOptions } from './log.ts';
