@@ -12,7 +12,7 @@ import type { Packet, SerialPacket } from '../wire/packet.ts';
 import { Link, linkOptions } from './link.ts';
 import type { LinkClosed, LinkHandlers, LinkOptions } from './link.ts';
 
-/** DECISIONS.md §1 doorbell, 12 bytes with CRC 0x9903. */
+/** DECISIONS §1 doorbell, 12 bytes with CRC 0x9903. */
 const DOORBELL = '001a0001ffff0000deaf9903';
 const doorbell = (info: number): Packet => ({ ackID: 0, vc: 0, crf: 0, prio: 0, tt: 1, ftype: 10, destinationID: 1, sourceID: 0xffff, rsrv: 0, srcTID: 0, info });
 

@@ -1,5 +1,5 @@
 /**
- * CRC-13 of the Control Symbol 48 (Part 6 §3.6.3, DECISIONS.md §2): "The polynomial
+ * CRC-13 of the Control Symbol 48 (Part 6 §3.6.3, DECISIONS §2): "The polynomial
  * x13+x10+x8+x5+x2+1 shall be used" (0x0525), "computed over control symbol bits 0 through 34
  * beginning with control symbol bit 0", "Before the 13-bit CRC is computed, the CRC shall be set
  * to all 0s", and "The CRC check bits c[0:12] shall occupy Control Symbol 48 bits [35:47]

@@ -1,6 +1,6 @@
 /**
  * CRC-16 of LP-Serial packets (Part 6 §2.4.2): polynomial x^16+x^12+x^5+1 (0x1021), initial
- * value 0xFFFF, most significant bit first, no reflection and no final XOR (DECISIONS.md §1).
+ * value 0xFFFF, most significant bit first, no reflection and no final XOR (DECISIONS §1).
  *
  * Both fast paths are slicing-by-16: T[k·256 + x] is the register after x<<8 has been shifted
  * through 8·(k+1) zero bits, so sixteen input bytes cost sixteen table look-ups that do not

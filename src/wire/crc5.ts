@@ -1,5 +1,5 @@
 /**
- * CRC-5 of the Control Symbol 24 (Part 6 §3.6.1, DECISIONS.md §2): "The ITU polynomial
+ * CRC-5 of the Control Symbol 24 (Part 6 §3.6.1, DECISIONS §2): "The ITU polynomial
  * x5+x4+x2+1 shall be used", "computed over 20 bits comprised of control symbol bits 0 through
  * 18 plus a 20th bit that is appended after bit 18 ... set to logic 0", "beginning with control
  * symbol bit 0", "Before the CRC is computed, the CRC shall be set to all 1s (0b11111)".

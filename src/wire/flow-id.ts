@@ -1,7 +1,7 @@
 /**
  * Flow IDs of Type 7 congestion control packets (Part 9 §3.2 Table 3-1) and the mapping between
  * a transaction request flow and the prio/CRF fields of the packets that carry it
- * (Part 9 §2.4.3 Table 2-1, Part 6 §6.6.3 Tables 6-6/6-7, DECISIONS.md §3).
+ * (Part 9 §2.4.3 Table 2-1, Part 6 §6.6.3 Tables 6-6/6-7, DECISIONS §3).
  */
 
 /**

@@ -28,7 +28,7 @@ import { decodeSymbol64 } from './symbol64.ts';
 /**
  * Golden frames assembled by hand from docs/net-framing.md: the 16-bit length (bytes after it,
  * big-endian), the kind byte (§3 table), then the body. Packet and symbol bodies are the
- * codecs' golden vectors (DECISIONS.md §1 doorbell, symbol.golden.test.ts, symbol64.test.ts).
+ * codecs' golden vectors (DECISIONS §1 doorbell, symbol.golden.test.ts, symbol64.test.ts).
  */
 const DOORBELL = '001a0001ffff0000deaf9903'; // 12-byte LP-Serial doorbell, CRC 0x9903
 const CS48_TIMESTAMP = '6a8a000017f7'; // CS48 timestamp, parameter0 21, parameter1 5

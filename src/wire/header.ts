@@ -2,7 +2,7 @@ import { WireError, WireErrorCode, checkRange, need } from './errors.ts';
 import type { DecodeOptions } from './errors.ts';
 
 /**
- * The first 16 bits of every LP-Serial packet (Part 6 §2.3 Figure 2-1/2-2, DECISIONS.md §1):
+ * The first 16 bits of every LP-Serial packet (Part 6 §2.3 Figure 2-1/2-2, DECISIONS §1):
  * ackID(6) | VC(1) | CRF(1) | prio(2) | tt(2) | ftype(4), then the transport header
  * (Part 3 §2: destinationID then sourceID, 1, 2 or 4 bytes each per tt).
  */

@@ -1,7 +1,7 @@
 import { WireError, WireErrorCode } from './errors.ts';
 
 /**
- * Encodings of the Control Symbol 24/48 fields (Part 6 §3.4–§3.5, DECISIONS.md §2) and the
+ * Encodings of the Control Symbol 24/48 fields (Part 6 §3.4–§3.5, DECISIONS §2) and the
  * meaning of parameter0/parameter1 for each stype0. Names are the spec's function names.
  */
 export const LINKS = ['cs24', 'cs48'] as const;

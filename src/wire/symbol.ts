@@ -17,7 +17,7 @@ import { STYPE2_BITS, decodeStype2 } from './voq-stype2.ts';
 import type { VoqFormat, VoqStype2 } from './voq-stype2.ts';
 
 /**
- * LP-Serial control symbols (Part 6 §3.3, DECISIONS.md §2), without their delimiters:
+ * LP-Serial control symbols (Part 6 §3.3, DECISIONS §2), without their delimiters:
  *
  *   CS24 (Figure 3-1): stype0(3) | parameter0(5) | parameter1(5) | stype1(3) | cmd(3) | CRC-5(5)
  *   CS48 (Figure 3-2): stype0(3) | parameter0(6) | parameter1(6) | stype1(3) | cmd(3) | stype2(14) | CRC-13(13)

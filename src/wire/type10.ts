@@ -5,7 +5,7 @@ import type { LogicalCodec } from './codec.ts';
 
 /**
  * Type 10 DOORBELL (Part 2 §4.2.4 Figure 4-1): rsrv(8) | srcTID(8) | info(16), never a payload.
- * riodp carries it because DECISIONS.md §1's third-party golden packet is a doorbell.
+ * riodp carries it because DECISIONS §1's third-party golden packet is a doorbell.
  */
 export const FTYPE_DOORBELL = 10;
 const CLAUSE = 'Part 2 §4.2.4 Figure 4-1';

@@ -7,7 +7,7 @@ import type { FlowIdLabel, FlowIdName } from './flow-id.ts';
 
 /**
  * Type 7 FLOW CONTROL packet, the congestion control packet (CCP) of Part 9 §3
- * (Figure 3-1, DECISIONS.md §3): after the prefix, destinationID | tgtdestinationID |
+ * (Figure 3-1, DECISIONS §3): after the prefix, destinationID | tgtdestinationID |
  * XON/XOFF(1) | FAM(3) | rsrv(4) | flowID(7) | SOC(1). There is no sourceID: tgtdestinationID
  * sits in its slot. Logical length 4 + 2·ids: Dev8 6 bytes (8 with CRC), Dev16 8 (10 + 2 pad),
  * Dev32 12 (14 + 2 pad).

@@ -2,7 +2,7 @@ import type { PacketHeader } from './header.ts';
 import type { TmMessage, TmOpName, TmOperand } from './type9-tm.ts';
 
 /**
- * The decoded shapes of Type 9 DATA STREAMING packets (Part 10 §4, DECISIONS.md §4), one per
+ * The decoded shapes of Type 9 DATA STREAMING packets (Part 10 §4, DECISIONS §4), one per
  * segment type, and the rule that tells the segment type from the header bits. The layout and
  * the payload/pad convention are described in type9.ts, which re-exports all of these.
  */

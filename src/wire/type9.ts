@@ -21,7 +21,7 @@ export type {
 } from './type9-types.ts';
 
 /**
- * Type 9 DATA STREAMING packet (Part 10 §4, DECISIONS.md §4). After destinationID/sourceID:
+ * Type 9 DATA STREAMING packet (Part 10 §4, DECISIONS §4). After destinationID/sourceID:
  * cos(8) | S(1) | E(1) | rsrv/xtype(3) | xh(1) | O(1) | P(1), then streamID(16) for start and
  * single segments, length(16) for end segments, nothing for continuations, and the payload.
  * With xh = 1 the 3-bit field is xtype (000 = traffic management), S/E/O/P are reserved, and

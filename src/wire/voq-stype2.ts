@@ -3,7 +3,7 @@ import { WireError, WireErrorCode, checkRange } from './errors.ts';
 /**
  * The stype2 field of the Control Symbol 48 (bits 21–34, "reserved" in Part 6 Figure 3-2)
  * carrying a VoQ backpressure congestion message. Two incompatible formats exist
- * (DECISIONS.md §5):
+ * (DECISIONS §5):
  *
  * - `seed` (default, voq-backpressure.txt §3.1): `CMD(3) | port status(6) | port group(5)`.
  *   Table 3-2: "Bit 3 Port Offset 5 ... Bit 8 Port Offset 0", so with stype2 bit 0 the most

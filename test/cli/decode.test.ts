@@ -4,7 +4,7 @@ import { riodp } from '../support/spawn.ts';
 import { errorLines, jsonLines, lines } from './output.ts';
 import { DOORBELL, DOORBELL_JSON, doorbell, serialHex, transportHex, type9Long } from './vectors.ts';
 
-test('DECISIONS.md §1: decode prints the golden doorbell 001a0001 ffff0000 deaf9903 as a field tree', () => {
+test('DECISIONS §1: decode prints the golden doorbell 001a0001 ffff0000 deaf9903 as a field tree', () => {
   const r = riodp(['decode', '001a0001', 'ffff0000', 'deaf9903']);
   assert.equal(r.stderr, '');
   assert.equal(r.status, 0);
@@ -29,7 +29,7 @@ test('DECISIONS.md §1: decode prints the golden doorbell 001a0001 ffff0000 deaf
   );
 });
 
-test('DECISIONS.md §1: decode --json prints the golden doorbell as the README shows it', () => {
+test('DECISIONS §1: decode --json prints the golden doorbell as the README shows it', () => {
   const r = riodp(['decode', '--json', '001a0001', 'ffff0000', 'deaf9903']);
   assert.equal(r.stderr, '');
   assert.equal(r.status, 0);

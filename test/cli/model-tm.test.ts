@@ -115,7 +115,7 @@ test('Part 10 §3.4.4 Figure 3-6, §3.4.5 rule 6 (tm-ingress): credit status aro
     '80 6>33 CREDIT CREDIT_STATUS 1 3',
     '90 6>33 CREDIT CREDIT_STATUS 1 2',
   ]);
-  // Hand-derived (Figure 4-5, DECISIONS.md §4): 01 ackID 0 VC 0 CRF 1 | 49 prio 01 tt 00 ftype 1001 | 21 dest | 06 src | 40 cos |
+  // Hand-derived (Figure 4-5, DECISIONS §4): 01 ackID 0 VC 0 CRF 1 | 49 prio 01 tt 00 ftype 1001 | 21 dest | 06 src | 40 cos |
   // 04 S 0 E 0 xtype 000 xh 1 O 0 P 0 | 0007 streamID | 21 TM OP 0010, rsrv 0, wc 001 | 00 mask | 30 Queue Status (Table 4-6) | 01 level | CRC | pad.
   assert.equal(out[1]?.['hex'], '014921064004000721003001b1d20000');
   const last = out.at(-1) as { counters: Record<string, number> };

@@ -75,7 +75,7 @@ test('Annex 2 Chapter 4: session management messages survive decode --json | enc
  * - 000a01020000deafb17e beef: a Dev8 doorbell, byte 0 0x00 (ackID 0, VC 0, CRF 0), byte 1 0x0a
  *   (prio 0, tt 0b00, ftype 10), destinationID 01, sourceID 02, rsrv 00, srcTID 00, info deaf,
  *   CRC b17e over those 8 bytes; 10 bytes end on a half-word, so a pad follows: 0xbeef, not 0x0000.
- * - 041a0001ffff0000deaf9903: DECISIONS.md §1's doorbell with byte 0 0x04: on a CS24 link ackID
+ * - 041a0001ffff0000deaf9903: DECISIONS §1's doorbell with byte 0 0x04: on a CS24 link ackID
  *   0 in ackID[0-4] and ackID[5] = 1. The CRC is unchanged: it takes the ackID bits as 0 (§2.4).
  * - 2c0a…beef: the Dev8 doorbell with both: byte 0 0b101100 (5-bit ackID 5, ackID[5] 1) << 2.
  */

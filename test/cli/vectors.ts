@@ -41,7 +41,7 @@ export function counting(n: number, from = 0): Uint8Array {
 }
 
 /**
- * DECISIONS.md §1's third-party golden packet: a Dev16 doorbell from 0xFFFF to 0x0001, info
+ * DECISIONS §1's third-party golden packet: a Dev16 doorbell from 0xFFFF to 0x0001, info
  * 0xDEAF, CRC 0x9903 (prefix 0x001a = ackID 0, prio 0, tt 0b01, ftype 0b1010).
  */
 export const DOORBELL = '001a0001ffff0000deaf9903';
@@ -100,7 +100,7 @@ export const PACKETS: readonly { readonly name: string; readonly packet: Packet 
   },
   { name: 'Type 9 Dev8 TM', packet: type9Tm },
   { name: 'Type 9 Dev16 single of 100 bytes', packet: type9Long },
-  { name: 'Type 10 doorbell (DECISIONS.md §1)', packet: doorbell() },
+  { name: 'Type 10 doorbell (DECISIONS §1)', packet: doorbell() },
   { name: 'Type 10 Dev8 doorbell', packet: doorbell({ tt: 0, destinationID: 0x12, sourceID: 0x34, srcTID: 0x56, info: 0x789a }) },
   { name: 'Type 10 Dev32 doorbell', packet: doorbell({ tt: 2, prio: 2, destinationID: 0xfedcba98, sourceID: 0x01234567, srcTID: 0xff, info: 1 }) },
   { name: 'Type 11 Dev8 single-packet message', packet: messageSegment({ tt: 0, destinationID: 5, sourceID: 6, letter: 1, mailbox: 43, payload: counting(8) }) },

@@ -23,11 +23,11 @@ import { expecting, int, oneOf } from './schema.ts';
 
 /**
  * zod pieces and symbol readers shared by the `voq-gen` and `voq-rx` adapters (VoQ
- * Backpressure, DECISIONS.md §5): the stype2 format, ports and VCs, the Port n VoQ Control CSR
+ * Backpressure, DECISIONS §5): the stype2 format, ports and VCs, the Port n VoQ Control CSR
  * given as a register value, and control symbols in and out.
  *
  * Control symbols in input lines are a hex string of the symbol's bytes without delimiters
- * (DECISIONS.md §2: 6 bytes for a CS48, 3 for a CS24; 8 for a CS64, Part 6 §6.5.2), as `riodp
+ * (DECISIONS §2: 6 bytes for a CS48, 3 for a CS24; 8 for a CS64, Part 6 §6.5.2), as `riodp
  * decode --layer symbol` takes it, or the JSON object `riodp decode --layer symbol --json`
  * prints (read by symbolFromJson / symbol64FromJson, so labels may stand for raw fields). Both go
  * through the same strict decoding unless `--lenient`, as packets do (docs/model.md "Packets").
