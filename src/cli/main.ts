@@ -9,6 +9,7 @@ import type { EngineName } from './model/names.ts';
 import { streamingCommands } from './streaming-commands.ts';
 import { registerSwitchCommand } from './switch.ts';
 import { registerEndpointCommands } from './endpoint-commands.ts';
+import { registerServeCommand } from './serve/command.ts';
 
 // commander is CommonJS: require() loads it in ~15 ms where the ESM wrapper takes ~35 ms, and
 // `riodp --help` is called in loops by users' scripts.
@@ -139,6 +140,7 @@ export function buildProgram(): Command {
   sweepCommand(program);
   registerSwitchCommand(program);
   registerEndpointCommands(program);
+  registerServeCommand(program);
   return program;
 }
 
