@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { riodp } from '../support/spawn.ts';
@@ -101,6 +101,33 @@ test('issue 18 item 3: --listen on a Unix socket path: mode 0600, served, remove
   p.child.kill('SIGINT');
   assert.equal(await p.exited, 0);
   assert.equal(existsSync(path), false);
+});
+
+test('issue 18 item 3: --listen on a path that is a file, or a socket another server answers on, exits 1 and leaves it alone; a stale socket file is replaced', { skip: process.platform === 'win32' }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'riodp-serve-'));
+  const file = join(dir, 'notes.txt');
+  writeFileSync(file, 'keep me');
+  const r = riodp(['serve', '--listen', file], '');
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^riodp serve: .*notes\.txt: exists and is not a socket$/m);
+  assert.equal(readFileSync(file, 'utf8'), 'keep me');
+  const path = join(dir, 'serve.sock');
+  const first = startServe(['--listen', path]);
+  await listening(first);
+  const second = riodp(['serve', '--listen', path], '');
+  assert.equal(second.status, 1);
+  assert.match(second.stderr, /another process listens on it/);
+  // SIGKILL leaves the socket file behind: the next server replaces it.
+  first.child.kill('SIGKILL');
+  await first.exited;
+  assert.equal(existsSync(path), true);
+  const third = startServe(['--listen', path]);
+  assert.equal(await listening(third), path);
+  const c = await connect(path);
+  assert.equal((await c.client.ask({ id: 1, op: 'ping' }))['ok'], true);
+  c.close();
+  third.child.kill('SIGTERM');
+  assert.equal(await third.exited, 0);
 });
 
 test('issue 18 item 3: usage errors exit 2 with one stderr line: a non-loopback --listen, a bad --max-line', () => {

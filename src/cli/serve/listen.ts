@@ -1,4 +1,4 @@
-import { chmod, unlink } from 'node:fs/promises';
+import { chmod, lstat, unlink } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { isLoopback } from '../../net/security.ts';
@@ -52,8 +52,13 @@ export interface Listener {
 /** Listens; each connection goes to `serve`. Rejects with an Error naming the address when it cannot listen. */
 export async function listen(a: ListenAddress, serve: (conn: Socket) => void): Promise<Listener> {
   if ('path' in a) {
-    if (await inUse(a.path)) throw new Error(`${a.path}: another process listens on it`);
-    await unlink(a.path).catch(() => undefined);
+    const existing = await lstat(a.path).catch(() => undefined);
+    if (existing !== undefined) {
+      // Only a socket file nobody answers on (left by a killed server) is replaced: never a file.
+      if (!existing.isSocket()) throw new Error(`${a.path}: exists and is not a socket`);
+      if (await inUse(a.path)) throw new Error(`${a.path}: another process listens on it`);
+      await unlink(a.path).catch(() => undefined);
+    }
   }
   const conns = new Set<Socket>();
   const server: Server = createServer((conn) => {
