@@ -72,8 +72,9 @@ class Riodp:
 
     ``command``: the server command (a list, or a string split like a shell), started with
     pipes; default ``default_command()``. ``address``: instead, connect to a server started with
-    ``--listen`` (``"127.0.0.1:PORT"``, ``"[::1]:PORT"`` or a Unix socket path). ``cwd``, ``env``
-    and ``stderr`` are passed to the child process (its stderr goes to this process's by default).
+    ``--listen`` (``"127.0.0.1:PORT"``, ``"[::1]:PORT"`` or a Unix socket path), ``timeout`` seconds
+    at most. ``cwd``, ``env`` and ``stderr`` are passed to the child process (its stderr goes to this
+    process's by default).
     """
 
     def __init__(self, command=None, address=None, cwd=None, env=None, stderr=None, timeout=None):
@@ -312,12 +313,18 @@ class Engine:
 
 
 def _connect(address, timeout):
+    """A connection to ``address``; ``timeout`` bounds the connecting only (answers may take long)."""
     host, sep, port = address.rpartition(":")
     if sep and port.isdigit() and host:
         host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-        return socket.create_connection((host, int(port)), timeout=timeout)
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    if timeout is not None:
+        s = socket.create_connection((host, int(port)), timeout=timeout)
+    else:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.settimeout(timeout)
-    s.connect(address)
+        try:
+            s.connect(address)
+        except OSError:
+            s.close()
+            raise
+    s.settimeout(None)
     return s
