@@ -4,7 +4,7 @@ import { toJsonValue } from './json/output.ts';
 import { decodeItem, describe } from './layers.ts';
 import { items } from './input.ts';
 import { formatTree } from './tree.ts';
-import type { CodecFlags } from './main.ts';
+import type { CodecFlags } from './codec-flags.ts';
 
 /**
  * `riodp decode`: every item is decoded on its own; a bad item is reported on stderr as one line

@@ -7,8 +7,8 @@ import { packetFromJson } from './json/packet.ts';
 import { symbolFromJson } from './json/symbol.ts';
 import { symbol64FromJson } from './json/symbol64.ts';
 import { smpFromJson } from './json/smp.ts';
-import { symbol64Options, symbolOptions } from './layers.ts';
-import type { CodecFlags } from './main.ts';
+import { decodeItem, symbol64Options, symbolOptions } from './layers.ts';
+import type { CodecFlags } from './codec-flags.ts';
 
 /** One encode per `--layer`: the JSON object read by the format's reader, then its codec. */
 export function encodeItem(json: unknown, f: CodecFlags): Uint8Array {
@@ -47,4 +47,15 @@ export function encodeItem(json: unknown, f: CodecFlags): Uint8Array {
       return out;
     }
   }
+}
+
+/**
+ * `riodp encode`'s answer for one JSON item: its bytes, which without --lenient must also decode
+ * strictly. Encode refuses what decode refuses (reserved bits, reserved and undefined values), for
+ * every layer alike, by checking the bytes as `riodp decode` would. Throws WireError.
+ */
+export function encodeChecked(json: unknown, f: CodecFlags): Uint8Array {
+  const bytes = encodeItem(json, f);
+  if (!f.lenient) decodeItem(bytes, f);
+  return bytes;
 }

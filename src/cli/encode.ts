@@ -1,10 +1,9 @@
 import { WireError, WireErrorCode } from '../wire/errors.ts';
 import { toHex } from '../wire/hex.ts';
-import { decodeItem } from './layers.ts';
-import { encodeItem } from './encode-item.ts';
+import { encodeChecked } from './encode-item.ts';
 import { items } from './input.ts';
 import { reportBad } from './decode.ts';
-import type { CodecFlags } from './main.ts';
+import type { CodecFlags } from './codec-flags.ts';
 
 /**
  * `riodp encode`: JSON objects (as `decode --json` prints them) to hex, one line each. Strict
@@ -20,11 +19,7 @@ export async function runEncode(args: readonly string[], flags: CodecFlags): Pro
       } catch (e) {
         throw new WireError(WireErrorCode.invalid, 'json', 0, 'docs/cli.md', `not JSON: ${e instanceof Error ? e.message : String(e)}`);
       }
-      const bytes = encodeItem(json, flags);
-      // Without --lenient, encode refuses what decode refuses (reserved bits, reserved and
-      // undefined values), for every layer alike: check the bytes as `riodp decode` would.
-      if (!flags.lenient) decodeItem(bytes, flags);
-      process.stdout.write(`${toHex(bytes)}\n`);
+      process.stdout.write(`${toHex(encodeChecked(json, flags))}\n`);
     } catch (e) {
       if (!(e instanceof WireError)) throw e;
       bad++;

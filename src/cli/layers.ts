@@ -5,7 +5,7 @@ import { codecFor, decodePacket, decodeSerialPacket } from '../wire/packet.ts';
 import { decodeSymbol, symbolLength } from '../wire/symbol.ts';
 import { SYMBOL64_LENGTH, decodeSymbol64 } from '../wire/symbol64.ts';
 import { decodeSmp } from '../wire/smp/index.ts';
-import type { CodecFlags } from './main.ts';
+import type { CodecFlags } from './codec-flags.ts';
 import type { Link } from '../wire/symbol-types.ts';
 
 /** The first line of the field tree: the layer and, for packets, the format and transport size. */

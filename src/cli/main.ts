@@ -1,41 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as CommanderModule from 'commander';
-import { LINKS } from '../wire/symbol-types.ts';
-import type { Link } from '../wire/symbol-types.ts';
-import { LINK_CS64 } from '../wire/symbol64-types.ts';
-import type { Link64 } from '../wire/symbol64-types.ts';
 import { VOQ_FORMATS } from '../wire/voq-stype2.ts';
-import type { VoqFormat } from '../wire/voq-stype2.ts';
+import { CLI_LINKS, LAYERS, isPortGroupSize } from './codec-flags.ts';
+import type { CodecFlags } from './codec-flags.ts';
 import { ENGINE_NAMES, ENGINE_SUMMARIES } from './model/names.ts';
 import type { EngineName } from './model/names.ts';
 import { streamingCommands } from './streaming-commands.ts';
 import { registerSwitchCommand } from './switch.ts';
 import { registerEndpointCommands } from './endpoint-commands.ts';
+import { registerServeCommand } from './serve/command.ts';
 
 // commander is CommonJS: require() loads it in ~15 ms where the ESM wrapper takes ~35 ms, and
 // `riodp --help` is called in loops by users' scripts.
 const { Argument, Command, CommanderError, InvalidArgumentError, Option } = createRequire(import.meta.url)('commander') as typeof CommanderModule;
 type Command = CommanderModule.Command;
-
-/**
- * The `riodp` command. Subcommand modules are imported only when a subcommand runs, so that
- * `riodp --help` starts fast: users call it in loops from their scripts.
- */
-export const LAYERS = ['serial', 'transport', 'symbol', 'smp'] as const;
-export type Layer = (typeof LAYERS)[number];
-
-/** `--link`: the control symbol of the link, Control Symbol 24, 48 or 64 (Part 6 §3.1). */
-export const CLI_LINKS = [...LINKS, LINK_CS64] as const;
-export type CliLink = Link | Link64;
-
-export interface CodecFlags {
-  readonly layer: Layer;
-  readonly link: CliLink;
-  readonly voqFormat: VoqFormat;
-  readonly voqGroupSize?: number;
-  readonly lenient: boolean;
-}
 
 function codecOptions(cmd: Command): Command {
   return cmd
@@ -47,9 +26,8 @@ function codecOptions(cmd: Command): Command {
 }
 
 function parseGroupSize(v: string): number {
-  // Part 12 Port Group Size is a bit count, 0 (the reset value) to 6; 7 is reserved. Digits only:
-  // Number() would take '', ' ', '0x3' and '1e0' as well.
-  if (!/^[0-6]$/.test(v)) throw new InvalidArgumentError(`'${v}' is not a bit count 0..6`);
+  // Digits only: Number() would take '', ' ', '0x3' and '1e0' as well.
+  if (!/^\d$/.test(v) || !isPortGroupSize(Number(v))) throw new InvalidArgumentError(`'${v}' is not a bit count 0..6`);
   return Number(v);
 }
 
@@ -124,6 +102,10 @@ function packageVersion(): string {
   return typeof pkg.version === 'string' ? pkg.version : 'unknown';
 }
 
+/**
+ * The `riodp` command. Subcommand modules are imported only when a subcommand runs, so that
+ * `riodp --help` starts fast: users call it in loops from their scripts.
+ */
 export function buildProgram(): Command {
   const program = new Command('riodp')
     .description('RapidIO data plane reference implementation: bit-exact codecs and protocol engines')
@@ -158,6 +140,7 @@ export function buildProgram(): Command {
   sweepCommand(program);
   registerSwitchCommand(program);
   registerEndpointCommands(program);
+  registerServeCommand(program);
   return program;
 }
 

@@ -1,47 +1,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadEngine } from '../../src/cli/model/engines.ts';
 import { ENGINE_NAMES } from '../../src/cli/model/names.ts';
 import type { EngineName } from '../../src/cli/model/names.ts';
 import { riodp } from '../support/spawn.ts';
+import { MODEL_DOC, modelExamples } from '../support/model-examples.ts';
 
 /**
- * docs/model.md: "each example is also a test". Fenced blocks whose info string is
- * `json model-config <engine>`, `jsonl model-input <engine>` or `jsonl model-output <engine>` form
- * one example per engine; a further example of an engine adds a label (`json model-config <engine>
- * <label>`, and so on). The CLI, run from source, must print the documented output exactly.
+ * docs/model.md: "each example is also a test". The CLI, run from source, must print the
+ * documented output exactly (the examples: test/support/model-examples.ts).
  */
-const DOC = readFileSync(new URL('../../docs/model.md', import.meta.url), 'utf8');
-
-interface Example {
-  engine: string;
-  config?: string;
-  input?: string;
-  output?: string;
-}
-
-/** Examples by name: the engine's name, followed by the label for a further example. */
-function examples(): Map<string, Example> {
-  const out = new Map<string, Example>();
-  const fence = /^```(json|jsonl) model-(config|input|output) (\S+)( \S+)?\n([\s\S]*?)^```$/gm;
-  for (const m of DOC.matchAll(fence)) {
-    const [, , part, engine, label, body] = m as unknown as [string, string, 'config' | 'input' | 'output', string, string | undefined, string];
-    const name = engine + (label ?? '');
-    const e = out.get(name) ?? { engine };
-    assert.equal(e[part], undefined, `one ${part} block for ${name}`);
-    e[part] = body;
-    out.set(name, e);
-  }
-  return out;
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'riodp-model-docs-'));
 
 test('docs/model.md has one complete example (config, input, output) per engine, and no other', () => {
-  const found = examples();
+  const found = modelExamples();
   assert.deepEqual([...found.keys()].filter((name) => !name.includes(' ')).sort(), [...ENGINE_NAMES].sort());
   for (const [name, e] of found) {
     assert.ok((ENGINE_NAMES as readonly string[]).includes(e.engine), `${name}: an engine riodp model runs`);
@@ -49,7 +24,7 @@ test('docs/model.md has one complete example (config, input, output) per engine,
   }
 });
 
-for (const [name, e] of examples()) {
+for (const [name, e] of modelExamples()) {
   test(`docs/model.md example for ${name}: riodp model prints exactly the documented output`, () => {
     const config = join(dir, `${name.replace(' ', '-')}.json`);
     writeFileSync(config, e.config ?? '');
@@ -62,10 +37,10 @@ for (const [name, e] of examples()) {
 
 /** The section of docs/model.md about one engine: from its heading to the next one. */
 function section(engine: EngineName): string {
-  const start = DOC.indexOf(`## \`${engine}\``);
+  const start = MODEL_DOC.indexOf(`## \`${engine}\``);
   assert.ok(start >= 0, `docs/model.md has a section for ${engine}`);
-  const end = DOC.indexOf('\n## ', start + 1);
-  return DOC.slice(start, end < 0 ? undefined : end);
+  const end = MODEL_DOC.indexOf('\n## ', start + 1);
+  return MODEL_DOC.slice(start, end < 0 ? undefined : end);
 }
 
 test('docs/model.md documents every config field and input kind that riodp model <engine> --describe lists', async () => {

@@ -217,3 +217,28 @@ test('docs/model.md schema: a schema line after the first line is a bad line', (
   const r = run([j({ t: 1 }), j({ schema: 'riodp-model/1' })]);
   assert.deepEqual(r.err, ['line 2: a schema line may only be the first line (schema)']);
 });
+
+test('issue 18 item 3 (riodp serve): input() takes a parsed line, throws the InputError of a bad one and changes nothing; state() and pending() fire nothing', () => {
+  const { instance, calls } = fakeEngine();
+  const out: Record<string, unknown>[] = [];
+  const err: string[] = [];
+  const driver = new ModelDriver(instance, 'fake', { schema: 'riodp-model/1', engine: 'fake' }, { out: (l) => out.push({ ...l }), err: (m) => err.push(m) });
+  driver.start();
+  assert.deepEqual(out.splice(0), [{ schema: 'riodp-model/1', engine: 'fake' }]);
+  driver.input({ t: 10, kind: 'arm', name: 'x', at: 20 });
+  assert.deepEqual(out.splice(0), [{ t: 10, kind: 'timer', name: 'x', at: 20 }]);
+  for (const [line, message] of [
+    [{ t: 5, kind: 'poke' }, /^time 5 is before the current time 10/],
+    [{ t: 30, kind: 'fly' }, /^expected one of arm, poke, throw, query$/],
+    [{ kind: 'poke' }, /^missing, expected the time/],
+  ] as const) {
+    assert.throws(() => { driver.input(line); }, (e: unknown) => e instanceof InputError && message.test(e.message));
+  }
+  // Nothing fired, no line printed, no error reported: the bad lines changed nothing.
+  assert.deepEqual([out, err, driver.now], [[], [], 10]);
+  assert.deepEqual(driver.state(), { t: 10, kind: 'state', state: { calls: ['arm x 20 @10'] }, counters: { calls: 1 } });
+  assert.deepEqual(driver.pending(), [{ name: 'x', at: 20 }]);
+  driver.input({ t: 25 });
+  assert.deepEqual(calls, ['arm x 20 @10', 'fire x @20']);
+  assert.deepEqual(out.map((o) => o['kind']), ['expired', 'fired']);
+});

@@ -101,7 +101,7 @@ export class ModelDriver {
     if (!this.#started) {
       // A refused schema line leaves stdout empty: the header is printed only once it passed.
       if ('schema' in value) this.#checkSchema(value, n);
-      this.#start();
+      this.start();
       if ('schema' in value) return;
     }
     try {
@@ -112,18 +112,39 @@ export class ModelDriver {
     }
   }
 
-  /** End of input: with `until`, fire the timers due up to it; then the end line. */
-  finish(until?: number): void {
-    this.#start();
-    if (until !== undefined && !this.#stopped) this.#advance(Math.max(until, this.#clock), undefined);
-    const pending = this.#timers.pending().map(({ name, at }) => ({ name, at }));
-    this.#sink.out({ t: this.#clock, kind: 'end', pending, counters: toJsonValue(this.#engine.counters()) });
+  /**
+   * One input line already parsed, `{"t": …, "kind": …, …fields}`, for a host that answers bad
+   * lines itself (`riodp serve`): a bad line throws its InputError and changes nothing. Outputs,
+   * engine errors and the timer loop guard go to the sink as for `line`.
+   */
+  input(value: Readonly<Record<string, unknown>>, n?: number): void {
+    if (this.#stopped) throw new InputError(`stopped after more than ${this.#maxExpiries} timer expiries: no more input`);
+    this.start();
+    this.#input(value, n);
   }
 
-  #start(): void {
+  /** End of input: with `until`, fire the timers due up to it; then the end line. */
+  finish(until?: number): void {
+    this.start();
+    if (until !== undefined && !this.#stopped) this.#advance(Math.max(until, this.#clock), undefined);
+    this.#sink.out({ t: this.#clock, kind: 'end', pending: this.pending(), counters: toJsonValue(this.#engine.counters()) });
+  }
+
+  /** The header line, unless it was printed already: the first line of every run. */
+  start(): void {
     if (this.#started) return;
     this.#started = true;
     this.#sink.out(this.#header);
+  }
+
+  /** The pending timers in firing order, as the end line lists them. */
+  pending(): { name: string; at: number }[] {
+    return this.#timers.pending().map(({ name, at }) => ({ name, at }));
+  }
+
+  /** The `state` line of a `query` at the current time, without firing anything: no time passes. */
+  state(): Record<string, unknown> {
+    return { t: this.#clock, kind: 'state', state: toJsonValue(this.#engine.snapshot()), counters: toJsonValue(this.#engine.counters()) };
   }
 
   #checkSchema(line: Record<string, unknown>, n: number): void {
@@ -137,7 +158,7 @@ export class ModelDriver {
     }
   }
 
-  #input(line: Record<string, unknown>, n: number): void {
+  #input(line: Readonly<Record<string, unknown>>, n: number | undefined): void {
     if ('schema' in line) throw new InputError('a schema line may only be the first line', 'schema');
     const { t, kind, ...fields } = line;
     if (t === undefined) throw new InputError('missing, expected the time in nanoseconds, a non-negative integer', 't');
@@ -154,7 +175,7 @@ export class ModelDriver {
       const extra = Object.keys(fields)[0];
       if (extra !== undefined) throw new InputError('unknown field', extra);
       if (!this.#advance(t, n)) return;
-      this.#sink.out({ t, kind: 'state', state: toJsonValue(this.#engine.snapshot()), counters: toJsonValue(this.#engine.counters()) });
+      this.#sink.out(this.state());
       return;
     }
     if (kind === 'timer') throw new InputError('timers are fired by the driver, not given as input', 'kind');
@@ -211,7 +232,7 @@ export class ModelDriver {
 
   #error(n: number | undefined, text: string): void {
     // The header stays the first line even when the first line is bad.
-    this.#start();
+    this.start();
     this.#bad++;
     this.#sink.err(n === undefined ? `--until: ${text}` : `line ${n}: ${text}`);
     this.#sink.out(n === undefined ? { t: this.#clock, kind: 'error', message: text } : { t: this.#clock, kind: 'error', line: n, message: text });
