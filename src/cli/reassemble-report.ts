@@ -24,16 +24,30 @@ function pduOf(v: Vsid | null): string {
   return v === null ? 'its PDU' : `the PDU of ${describeVsid(v)}`;
 }
 
+/**
+ * Rule 7 "the length (provided by the end segment packet header) is checked against the received
+ * data count. A mismatch indicates a lost continuation segment": which way the count is off. Fewer
+ * bytes is the lost segment the rule names; more cannot come from a loss (a segment arrived twice,
+ * or a start or continuation of 4k + 2 bytes read two bytes longer, docs/conformance.md).
+ */
+function lengthMismatch(length: number, received: number): string {
+  return received < length
+    ? `${length - received} bytes missing: a continuation segment was lost`
+    : `${received - length} bytes extra: more data than the PDU length`;
+}
+
 function found(e: DefectEvent): string {
   const size = `${e.segment} segment of ${e.payloadLength} bytes, MTU ${e.mtu}`;
   switch (e.rule) {
     case 3:
-    case 4:
-    case 5:
     case 6:
       return size;
+    case 4:
+    case 5:
+      // "filled to the MTU size" (§3.2.4): an MTU is a multiple of 4 bytes (§5.5.1 Table 5-6).
+      return e.payloadLength % 4 === 0 ? size : `${size}, not a multiple of 4 bytes`;
     case 7:
-      return `end segment gives PDU length ${e.length ?? 0}, ${e.received} bytes received: a continuation segment was lost`;
+      return `end segment gives PDU length ${e.length ?? 0}, ${e.received} bytes received, ${lengthMismatch(e.length ?? 0, e.received)}`;
     case 8:
       return `${e.segment} segment on the closed context ${e.context}: its start segment was lost`;
     case 9:
@@ -72,4 +86,32 @@ export function describeEvent(e: ReassemblerEvent): string | undefined {
  */
 export function describeUnfinished(c: OpenContextInfo): string {
   return `Part 10 §3.2.5 lost packet detection: the PDU of ${describeVsid(c.vsid)} opened on the context ${c.context} has no end segment at the end of the input, ${c.received} bytes in ${c.segments} segment${c.segments === 1 ? '' : 's'} discarded (lost end segment)`;
+}
+
+/** The counts of a `riodp reassemble` run, for its summary line. */
+export interface ReassembleTally {
+  /** Type 9 packets handed to the engine. */
+  packets: number;
+  /** Packets that are not Type 9, passed over; the line of the first. */
+  notType9: number;
+  firstNotType9: number;
+  /** Bad lines skipped (`--lenient`). */
+  skipped: number;
+  pdus: number;
+  /** PDUs lost: defects, no free context, no end segment. */
+  lost: number;
+}
+
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The last stderr line of a run that passed over or skipped a line (docs/cli.md), e.g. `summary: 9
+ * Type 9 packets reassembled, 2 packets not Type 9 passed over (first at line 3), 1 bad line
+ * skipped; 2 PDUs delivered, 1 lost`.
+ */
+export function describeSummary(t: ReassembleTally): string {
+  const passed = `${count(t.notType9, 'packet')} not Type 9 passed over${t.notType9 > 0 ? ` (first at line ${t.firstNotType9})` : ''}`;
+  return `summary: ${count(t.packets, 'Type 9 packet')} reassembled, ${passed}, ${count(t.skipped, 'bad line')} skipped; ${count(t.pdus, 'PDU')} delivered, ${t.lost} lost`;
 }

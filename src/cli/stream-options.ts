@@ -105,6 +105,7 @@ export interface ReassembleFlags {
   readonly segSupport: string;
   readonly out?: string;
   readonly outDir?: string;
+  readonly lenient: boolean;
 }
 
 /** Where reassembled PDUs go: concatenated to stdout or one file, or one file each in a folder. */
@@ -118,6 +119,8 @@ export interface ReassembleOptions {
   /** The SegSupport field: 0 is "64k segmentation contexts". */
   readonly segSupport: number;
   readonly destination: PduDestination;
+  /** Decode as `riodp decode --lenient` and skip the lines that still cannot be used, instead of stopping at the first. */
+  readonly lenient: boolean;
 }
 
 export function reassembleOptions(f: ReassembleFlags): ReassembleOptions {
@@ -126,5 +129,5 @@ export function reassembleOptions(f: ReassembleFlags): ReassembleOptions {
   if (f.out !== undefined && f.outDir !== undefined) throw new UsageError('--out and --out-dir exclude each other: give one place for the PDUs (docs/cli.md)');
   const destination: PduDestination =
     f.out !== undefined ? { kind: 'file', path: f.out } : f.outDir !== undefined ? { kind: 'dir', path: f.outDir } : { kind: 'stdout' };
-  return { mtu, segSupport, destination };
+  return { mtu, segSupport, destination, lenient: f.lenient };
 }

@@ -34,7 +34,8 @@ export function streamingCommands(program: Command): void {
     .option('--seg-support <n>', 'SegSupport: segmentation contexts, 1..65535, 0 (or 65536) for 64k', '0')
     .option('--out <file>', 'write the PDUs, concatenated in delivery order, to a file instead of stdout')
     .option('--out-dir <dir>', 'write each PDU to its own file pdu-<order>-src<id>-dst<id>-cos<n>-stream<id>.bin in a folder')
-    .addHelpText('after', '\nExit 0; 1 if a line was bad, a PDU was lost or a file failed; 2 for a usage error.\n')
+    .option('--lenient', 'decode as decode --lenient does, and report, count and skip a line that still cannot be used (bad hex, CRC) instead of stopping there', false)
+    .addHelpText('after', '\nPackets that are not Type 9 are passed over and counted. Exit 0; 1 if a line was bad, a PDU was lost or a file failed; 2 for a usage error.\n')
     .action(async (file: string | undefined, flags: ReassembleFlags) => {
       const { runReassemble } = await import('./reassemble.ts');
       process.exitCode = await runReassemble(file, flags);

@@ -115,8 +115,19 @@ export function resolveEndpointConfig(c: SessionEndpointConfig): ResolvedEndpoin
     discovery,
     readTimeout,
     type11,
-    type9: conveyances.includes('type9') ? { ...c.type9, nodeId, tt } : undefined,
+    type9: conveyances.includes('type9') ? { ...c.type9, ...type9Mtu(c), nodeId, tt } : undefined,
   };
+}
+
+/** The Type 9 MTU: `type9.mtu`, else the register's when `registers.dataStreaming.mtu` is given; both must agree. */
+function type9Mtu(c: SessionEndpointConfig): { readonly mtu?: number } {
+  const own = c.type9?.mtu;
+  const reg = c.registers?.dataStreaming?.mtu;
+  if (own !== undefined && reg !== undefined && own !== reg) {
+    throw new RangeError(`registers.dataStreaming.mtu must equal type9.mtu (${String(own)}): the MTU is one field (Part 10 §5.5.1 Table 5-6)`);
+  }
+  const mtu = own ?? reg;
+  return mtu === undefined ? {} : { mtu };
 }
 
 /**
@@ -127,11 +138,12 @@ export function resolveEndpointConfig(c: SessionEndpointConfig): ResolvedEndpoin
 export function buildRegisters(c: SessionEndpointConfig, r: ResolvedEndpointConfig): RegisterSpace {
   const plans = c.advertisement.blocks ?? [];
   const maxAttrs = plans.map((b, i) => integerInRange(b.maxAttr ?? Math.max(DEFAULT_MAX_ATTR, b.attributes?.length ?? 0), 0, SESSION_BLOCK.maxAttr, `advertisement.blocks[${i}].maxAttr`));
+  const { dataStreaming: ds, ...registers } = c.registers ?? {};
   const options: EndpointConfig = {
     messaging: r.conveyances.includes('type11'),
-    ...(r.conveyances.includes('type9') ? { dataStreaming: { maxPdu: DEFAULT_MAX_PDU, segSupport: DEFAULT_SEG_SUPPORT, mtu: r.type9?.mtu ?? DEFAULT_MTU } } : {}),
+    ...(r.conveyances.includes('type9') || ds !== undefined ? { dataStreaming: { maxPdu: DEFAULT_MAX_PDU, segSupport: DEFAULT_SEG_SUPPORT, mtu: r.type9?.mtu ?? DEFAULT_MTU, ...ds } } : {}),
     ...(r.tt === 0 ? { dev8BaseDeviceId: r.nodeId } : { dev16BaseDeviceId: r.nodeId }),
-    ...c.registers,
+    ...registers,
     session: { blocks: maxAttrs.map((maxAttr) => ({ conveyance: 'NOT_SUPPORTED' as const, maxAttr })) },
   };
   let space: RegisterSpace;

@@ -11,6 +11,7 @@
  * only the transmit queue (a Type 8 packet to send) and the session engine (a contact).
  */
 import type { Counters, Time } from '../engine/contract.ts';
+import { DS_CONTROL_OFFSET, getMtuBytes } from '../registers/data-streaming.ts';
 import type { RegisterSpace } from '../registers/space.ts';
 import type { SessionDiscovery } from '../session/discovery.ts';
 import type { DiscoveryInput, DiscoveryOutput, DiscoveryTimerName, ReadOutput } from '../session/discovery-types.ts';
@@ -29,6 +30,8 @@ export interface MaintenanceHost {
   contact(input: ContactInput): void;
   event(detail: EndpointEvent): void;
   unsupported(p: Packet, reason: string): void;
+  /** A MAINTENANCE write changed the registers at [offset, offset + bytes): what they control acts on it. */
+  written(offset: number, bytes: number): void;
 }
 
 export class EndpointMaintenance {
@@ -64,6 +67,8 @@ export class EndpointMaintenance {
         const a = answerMaintenance(this.#space, p);
         if (a.ok) {
           this.#counters[p.transactionName === 'MAINTENANCE_READ_REQUEST' ? 'maintenanceReads' : 'maintenanceWrites']++;
+          // A word write carries a double-word, the word in the lane wdptr names (maintenance.ts).
+          if (p.transactionName === 'MAINTENANCE_WRITE_REQUEST') this.#host.written(p.byteOffset, Math.min(Number(p.byteCount), p.payload.length));
         } else {
           this.#counters.maintenanceErrors++;
           this.#host.event({ event: 'maintenance-error', sourceID: p.sourceID, transaction: p.transactionName, offset: p.byteOffset, reason: a.reason });
@@ -127,4 +132,17 @@ export class EndpointMaintenance {
       this.#fromDiscovery(this.discovery.handle({ kind: 'read-result', tag: o.tag, error: r.error }, now), now);
     }
   }
+}
+
+/**
+ * The MTU a MAINTENANCE write of [offset, offset + bytes) leaves in the Data Streaming Logical
+ * Layer Control CSR, for the Type 9 conveyance's segmenter and reassembler (its `set-mtu`): Part 10
+ * §5.5.1 Table 5-6, the MTU "controls the data payload size for segments of an encapsulated PDU".
+ * Null when the write did not touch the CSR, or left a reserved encoding there: that is stored as
+ * written (docs/conformance.md, register decisions: "device behavior is implementation specific",
+ * rev 4.1 §5.3) and the engines keep the last MTU they had.
+ */
+export function mtuWritten(space: RegisterSpace, offset: number, bytes: number): number | null {
+  if (offset + bytes <= DS_CONTROL_OFFSET || offset >= DS_CONTROL_OFFSET + 4 || space.definition(DS_CONTROL_OFFSET) === undefined) return null;
+  return getMtuBytes(space);
 }

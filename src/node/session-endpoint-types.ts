@@ -1,5 +1,5 @@
 import type { Counters, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
-import type { EndpointConfig } from '../registers/builder.ts';
+import type { DataStreamingConfig, EndpointConfig } from '../registers/builder.ts';
 import type { Conveyance, DiscoveryConfig, DiscoveryCounter, DiscoveryEvent, DiscoveryTimerName } from '../session/discovery-types.ts';
 import type { BlockPlan } from '../session/local-advertisement.ts';
 import type { Type11ConveyanceConfig, Type11CounterName, Type11Event, Type11TimerName } from '../session/type11-conveyance-types.ts';
@@ -58,9 +58,11 @@ export interface SessionEndpointConfig {
   /**
    * Register options besides the session blocks (builder.ts `EndpointConfig`). Defaults: Data
    * Message in the Operations CARs with Type 11, Data Streaming (MaxPDU 64 KiB, 65536 contexts,
-   * the Type 9 MTU) with Type 9; base device IDs from `nodeId`.
+   * the Type 9 MTU, no traffic management) with Type 9; base device IDs from `nodeId`. The fields
+   * of `dataStreaming` given replace those defaults one by one; its `mtu`, if given, must be the
+   * Type 9 conveyance's (one field, Part 10 §5.5.1), which it is when `type9.mtu` is left out.
    */
-  readonly registers?: Omit<EndpointConfig, 'session'>;
+  readonly registers?: Omit<EndpointConfig, 'session' | 'dataStreaming'> & { readonly dataStreaming?: Partial<DataStreamingConfig> };
   /**
    * The session engine; `contact` defaults to the first contact advertised (blocks, then Component
    * Tag). With a Type 11 conveyance, `type11SegmentSize` is that conveyance's `segmentSize`.

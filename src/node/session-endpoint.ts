@@ -19,7 +19,7 @@ import { describeInput, pullUpTo } from '../engine/input-checks.ts';
 import { isPacket, SESSION_COMMANDS, sourceOf, splitTimerName, untag } from './endpoint-input.ts';
 import { buildRegisters, resolveEndpointConfig, within } from './session-endpoint-config.ts';
 import type { ResolvedEndpointConfig } from './session-endpoint-config.ts';
-import { EndpointMaintenance } from './session-endpoint-maintenance.ts';
+import { EndpointMaintenance, mtuWritten } from './session-endpoint-maintenance.ts';
 import { ENDPOINT_COUNTERS } from './session-endpoint-types.ts';
 import type {
   EndpointCounter, EndpointEvent, EndpointTimerName, EngineCounters, EventSource, SessionEndpointConfig,
@@ -80,6 +80,10 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
       contact: (input) => { this.#toSession(input); },
       event: (detail) => { this.#event(detail); },
       unsupported: (p, reason) => { this.#unsupported(p, reason); },
+      written: (offset, bytes) => {
+        const mtu = mtuWritten(this.#space, offset, bytes);
+        if (mtu !== null && this.#type9 !== undefined && mtu !== this.#type9.mtu) this.#from9(this.#type9.handle({ kind: 'set-mtu', mtu }, this.#now));
+      },
     });
     this.#managementStreams = new Set(r.advertised.flatMap((c) => (c.conveyance === 'type9' ? [c.streamID] : [])));
   }

@@ -71,6 +71,14 @@ export const TM_TYPE_BITS = { basic: 0b1000, rate: 0b0100, credit: 0b0010 } as c
  * "Valid Combinations: 0b1000, 0b1100, 0b1010, 0b1110. All others invalid" (Table 5-6), i.e.
  * Basic alone or with Rate and/or Credit (§3.4.5 rule 2: TM support implies Basic). riodp reads
  * 0b0000 as "no traffic management" (§3.4.5 rule 1: TM support is optional), not as invalid.
+ *
+ * Why an element without traffic management reads 0b0000, which the table calls invalid: the
+ * table has no encoding for "none", and every valid one claims Basic, a promise (§3.4.5 rule 2
+ * "Any endpoint advertising support for traffic management shall support the basic mode of
+ * operation") such an element cannot keep; its Operations CARs say the same with bit 12 ("PE can
+ * support data streaming traffic management") clear. So 0b0000 appears exactly when bit 12 is
+ * clear (builder.ts), and an element with traffic management reads its valid combination (the
+ * fabric end point: src/node/fabric-endpoint-config.ts tmRegisters).
  */
 export const TM_TYPES = { 0b0000: 'NONE', 0b1000: 'BASIC', 0b1100: 'BASIC_RATE', 0b1010: 'BASIC_CREDIT', 0b1110: 'BASIC_RATE_CREDIT' } as const;
 export type TmTypesName = (typeof TM_TYPES)[keyof typeof TM_TYPES] | 'INVALID';

@@ -107,6 +107,7 @@ export type Type9ConveyanceInput =
   /** A transmit opportunity: up to `max` segments (a positive integer, default 1); stopped flows send none. */
   | { readonly kind: 'pull'; readonly max?: number }
   | Type9RecycleInput
+  | Type9SetMtuInput
   | TimerInput<IdleTimerName>;
 
 /**
@@ -118,6 +119,18 @@ export type Type9ConveyanceInput =
 export interface Type9RecycleInput {
   readonly kind: 'recycle';
   readonly pdu: Uint8Array;
+}
+
+/**
+ * The end point's MTU field was written (Part 10 §5.5.1 Table 5-6), bytes 32..256 in steps of 4:
+ * the segmenter and the reassembler both take it (their `set-mtu` inputs). A PDU already being
+ * segmented finishes with its MTU, and an open reassembly context keeps the MTU of its start
+ * segment; PDUs and single segments after it use the new one. A value that is not an MTU is an
+ * `invalid-input` event and changes nothing.
+ */
+export interface Type9SetMtuInput {
+  readonly kind: 'set-mtu';
+  readonly mtu: number;
 }
 
 /** A reassembled PDU, shaped like the session engine's PduInput. */

@@ -5,7 +5,7 @@ import { describeInput, pullUpTo } from '../engine/input-checks.ts';
 import { Reassembler } from '../streaming/reassembler.ts';
 import type { ReassemblerOutput } from '../streaming/reassembler-types.ts';
 import type { FrameColumns } from '../wire/frame-batch-types.ts';
-import { isFlowIdLabel } from '../streaming/segment-pdu.ts';
+import { isFlowIdLabel, isMtu } from '../streaming/segment-pdu.ts';
 import { Segmenter } from '../streaming/segmenter.ts';
 import type { SegmenterConfig, SegmenterOutput } from '../streaming/segmenter-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -132,6 +132,9 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
       case 'recycle':
         this.#recycle(input.pdu, now, out);
         break;
+      case 'set-mtu':
+        this.#setMtu(input.mtu, now, out);
+        break;
       default:
         this.#invalid(`unknown input kind ${describeInput((input as { kind?: unknown }).kind)}`, out);
     }
@@ -157,6 +160,11 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
     if (r.length === 0) return;
     this.#fromReassembler(r, out, true);
     r.length = 0;
+  }
+
+  /** The MTU PDUs that start now are cut and judged with. */
+  get mtu(): number {
+    return this.#reassembler.mtu;
   }
 
   counters(): Counters<Type9CounterName> {
@@ -292,6 +300,16 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
     const bad = this.#segmenter.handle({ kind: 'gate', destinationID, flowID, stopped }, now).some((o) => o.kind === 'event');
     const shown = typeof stopped === 'boolean' ? String(stopped) : describeInput(stopped);
     if (bad) this.#invalid(`gate: ${describeInput(destinationID)}/${describeInput(flowID)} stopped ${shown} is not a flow and a boolean`, out);
+  }
+
+  /** Part 10 §5.5.1: both engines take the MTU written; each keeps what it has begun (Type9SetMtuInput). */
+  #setMtu(mtu: unknown, now: Time, out: Out): void {
+    if (!isMtu(mtu)) {
+      this.#invalid(`set-mtu: ${describeInput(mtu)} is not a multiple of 4 from 32 to 256`, out);
+      return;
+    }
+    this.#segmenter.handle({ kind: 'set-mtu', mtu }, now);
+    this.#reassembler.handle({ kind: 'set-mtu', mtu }, now);
   }
 
   /** Maps a pull's outputs; true when it sent a segment. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fcParams, FC_RUNS_MODEL } from '../../test/support/fc.ts';
 import { decoded, framed, rxTrafficArb } from '../../test/support/rx-traffic.ts';
+import { bytes, cont, end, start } from '../../test/support/type9-segments.ts';
 import { Reassembler } from './reassembler.ts';
 import type { ReassemblerConfig, ReassemblerOutput } from './reassembler-types.ts';
 
@@ -52,4 +53,15 @@ test('issue 17 buffer lifetime: a PDU reassembled from the batch holds no byte o
     chunk.fill(0xa5);
     assert.deepStrictEqual(pdus, copies);
   }), fcParams(Math.max(1, Math.floor(FC_RUNS_MODEL / 10))));
+});
+
+test('Part 10 §3.2.5 reassembly rules 4, 5 (issue 18 item 5 c): a start or continuation of 4k + 2 bytes is a short segment of its true size on both paths, not a CRC defect of the frame', () => {
+  // The layouts the CRC tells apart (docs/conformance.md): a Dev8 start, a Dev16 continuation.
+  const h8 = { tt: 0, sourceID: 2, destinationID: 7, cos: 1 };
+  const h16 = { ...h8, tt: 1 };
+  const packets = [start(bytes(62), 3, h8), end(bytes(4), 66, h8), start(bytes(64), 3, h16), cont(bytes(30), h16), end(bytes(4), 98, h16)];
+  const r = both({ mtu: 64 }, packets);
+  assert.deepStrictEqual(r.batch, r.object);
+  const defects = (r.object as { out: ReassemblerOutput[] }).out.flatMap((o) => (o.kind === 'event' && o.name === 'defective-pdu' ? [[o.rule, o.segment, o.payloadLength, o.error]] : []));
+  assert.deepStrictEqual(defects, [[4, 'start', 62, 'SHORT_DATA_STREAMING_SEGMENT'], [5, 'continuation', 30, 'SHORT_DATA_STREAMING_SEGMENT']]);
 });

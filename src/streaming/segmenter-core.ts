@@ -47,16 +47,19 @@ export class SegmenterCore {
   /** Key of the flow `pull-any` served last; -1 before the first. */
   protected lastServed = -1;
   protected seq = 0;
+  /** The MTU without `registers`: the config's, then the last `set-mtu`'s. */
+  protected fixedMtu: number | null;
 
   constructor(config: SegmenterConfig = {}) {
     this.config = resolveSegmenterConfig(config);
     this.maxPdus = new Map(this.config.maxPdu);
+    this.fixedMtu = this.config.mtu;
   }
 
   /** The MTU a PDU starting now is cut with; null while the register holds a reserved encoding. */
   mtu(): number | null {
     const r = this.config.registers;
-    return r === null ? this.config.mtu : getMtuBytes(r);
+    return r === null ? this.fixedMtu : getMtuBytes(r);
   }
 
   /** The MaxPDU in bytes that PDUs to `destinationID` are checked against. */

@@ -24,6 +24,8 @@ const opArb = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('pdu' as const), d: fc.integer({ min: 0, max: 2 }), f: fc.integer({ min: 0, max: FLOWS.length - 1 }), s: fc.integer({ min: 0, max: 2 }), n: fc.oneof(fc.integer({ min: 1, max: 700 }), fc.integer({ min: 65000, max: 65536 })) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('abort' as const), d: fc.integer({ min: 0, max: 2 }), f: fc.integer({ min: 0, max: FLOWS.length - 1 }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('gate' as const), d: fc.integer({ min: 0, max: 2 }), f: fc.integer({ min: 0, max: FLOWS.length - 1 }), stopped: fc.boolean() }) },
+  // Part 10 §5.5.1: an MTU written mid-run (issue 18 item 5 b); a started PDU keeps its MTU on both paths.
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('set-mtu' as const), mtu: fc.integer({ min: 8, max: 64 }).map((u) => u * 4) }) },
 );
 
 const caseArb = fc.record({
@@ -68,6 +70,8 @@ function runCase(c: Case): void {
       both({ kind: 'abort', destinationID: dests[o.d] as number, flowID: FLOWS[o.f] as FlowIdLabel });
     } else if (o.op === 'gate') {
       both({ kind: 'gate', destinationID: dests[o.d] as number, flowID: FLOWS[o.f] as FlowIdLabel, stopped: o.stopped });
+    } else if (o.op === 'set-mtu') {
+      both({ kind: 'set-mtu', mtu: o.mtu });
     } else {
       const buf = new Uint8Array(c.offset + o.budget + 300).fill(SENTINEL);
       const idle = fast.counters().idlePulls;
@@ -95,7 +99,7 @@ function runCase(c: Case): void {
   }
 }
 
-test('issue 17, Part 10 §3.2.5 segmentation rules 1–9, Part 6 §2.4.1/§2.4.2 CRC and early CRC, riodp link §3.1: pullInto writes, byte for byte, the PACKET frames of the segments pull-any gives, and leaves the same state and counters, for random PDUs, MTUs, tt, destinations, flows, gates, aborts and budgets', () => {
+test('issue 17, Part 10 §3.2.5 segmentation rules 1–9, Part 6 §2.4.1/§2.4.2 CRC and early CRC, riodp link §3.1: pullInto writes, byte for byte, the PACKET frames of the segments pull-any gives, and leaves the same state and counters, for random PDUs, MTUs (changed mid-run too), tt, destinations, flows, gates, aborts and budgets', () => {
   fc.assert(fc.property(caseArb, (c) => {
     runCase(c);
   }), fcParams(RUNS));

@@ -106,7 +106,14 @@ export type SegmenterInput =
    * Sets a destination's MaxPDU (bytes, 1..65536), e.g. after reading its Data Streaming Information
    * CAR. Applies to PDUs queued from now on.
    */
-  | { readonly kind: 'set-max-pdu'; readonly destinationID: number; readonly maxPdu: number };
+  | { readonly kind: 'set-max-pdu'; readonly destinationID: number; readonly maxPdu: number }
+  /**
+   * A write of the MTU field (§5.5.1 Table 5-6), bytes 32..256 in steps of 4: PDUs that start from
+   * now on are cut with it; a PDU already started finishes with the MTU it started with (its
+   * `pdu-started` output names it). Without `registers` only (with them the MTU is the register's);
+   * otherwise, or with a value that is not an MTU, an `invalid-input` event and nothing changes.
+   */
+  | { readonly kind: 'set-mtu'; readonly mtu: number };
 
 /** The PDU an output is about. */
 export interface PduRef {
@@ -155,7 +162,10 @@ export type SegmenterIdleReason =
 export type SegmenterEventName =
   /** `abort` found no PDU of the flow to abort (none queued, or the one named by `id` is not there). */
   | 'nothing-to-abort'
-  /** A `pull`, `pull-any`, `abort`, `gate` or `set-max-pdu` whose fields are not a flow, a `max`, a boolean or a MaxPDU; ignored. */
+  /**
+   * A `pull`, `pull-any`, `abort`, `gate`, `set-max-pdu` or `set-mtu` whose fields are not a flow, a
+   * `max`, a boolean, a MaxPDU or an MTU, or a `set-mtu` with `registers`; ignored.
+   */
   | 'invalid-input';
 
 export type SegmenterOutput =

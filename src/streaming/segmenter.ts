@@ -3,7 +3,7 @@ import type { Engine, Time } from '../engine/contract.ts';
 import { pullCount } from '../engine/input-checks.ts';
 import { FLOW_IDS } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
-import { PDU_MAX, abortSegment, flowBits, payloadView, pduProblem, segmentOf, viewBuffer } from './segment-pdu.ts';
+import { PDU_MAX, abortSegment, flowBits, isMtu, payloadView, pduProblem, segmentOf, viewBuffer } from './segment-pdu.ts';
 import type { FlowBits } from './segment-pdu.ts';
 import { SegmentCrcs, segmentFrameLength, writeSegmentFrame } from './segment-frame.ts';
 import { SegmenterCore } from './segmenter-core.ts';
@@ -56,6 +56,9 @@ export class Segmenter extends SegmenterCore implements Engine<SegmenterInput, S
         break;
       case 'gate':
         this.#gate(input.destinationID, input.flowID, input.stopped, out);
+        break;
+      case 'set-mtu':
+        this.#setMtu(input.mtu, out);
         break;
       default:
         this.#invalid(out);
@@ -324,6 +327,17 @@ export class Segmenter extends SegmenterCore implements Engine<SegmenterInput, S
       return;
     }
     this.maxPdus.set(destinationID, maxPdu);
+  }
+
+  /**
+   * §5.5.1 Table 5-6 MTU written: PDUs that start from now on are cut with it; a PDU already
+   * started keeps the MTU it started with (§3.2.4 "Start segments and continuation segments are
+   * always filled to the MTU size": one MTU per PDU, the one its destination judges it by). With
+   * `registers` the MTU is the register's: write the register instead.
+   */
+  #setMtu(mtu: unknown, out: SegmenterOutput[]): void {
+    if (this.config.registers !== null || !isMtu(mtu)) this.#invalid(out);
+    else this.fixedMtu = mtu;
   }
 
   #invalid(out: SegmenterOutput[], destinationID?: unknown, flowID?: unknown): void {

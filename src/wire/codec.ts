@@ -19,4 +19,11 @@ export interface LogicalCodec<P extends PacketHeader> {
    * (Part 6 §2.4.1). For Type 9 this is what the O bit is for (Part 10 §4.2).
    */
   oddHalfwords(bytes: Uint8Array, offset: number, available: number, opts: PacketDecodeOptions): boolean;
+  /**
+   * Whether the parity `oddHalfwords` gives for this packet is an assumption its header does not
+   * state, which a malformed packet may break (Type 9 start and continuation segments: their
+   * payload is taken to be the MTU, a multiple of 4 bytes, Part 10 §3.2.4). Serial framing then
+   * tries the other layout when the CRC does not match at the assumed one. Absent: never.
+   */
+  parityAssumed?(bytes: Uint8Array, offset: number, available: number): boolean;
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crc16Bitwise, crc16Packets } from './crc16.ts';
 import { FRAME_DEFECT, FrameBatch, T9_FLAG, parseFrameBatch } from './frame-batch.ts';
-import { FRAME_KIND, encodeFrame, packetFrame } from './frame.ts';
+import { FRAME_KIND, decodeFrame, encodeFrame, packetFrame } from './frame.ts';
 import type { Type9StartPacket } from './type9.ts';
 
 // Dev32 single segment, 256 payload bytes: 270 logical bytes, early and final CRC, pad: a
@@ -113,4 +113,28 @@ test('Part 6 §2.4.1 / issue 17: crc16Packets gives the early and final CRCs of 
   const short = new Uint16Array(m).fill(40);
   crc16Packets(chunk, at, short, m, out);
   assert.equal(out[249], crc16Bitwise(chunk, at[249] as number, (at[249] as number) + 40));
+});
+
+test('Part 10 §3.2.4, Part 6 §2.4.1 / issue 17: a start or continuation of 4k + 2 bytes is found at the other half-word parity, as decodeFrame finds it; damaged, it stays a CRC defect', () => {
+  const at = (n: number, k: number): Uint8Array => new Uint8Array(n).map((_, j) => (j * 7 + k) & 0xff);
+  const packets: Type9StartPacket[] = [
+    // Dev8 start of 62 bytes (no pad at its true layout), Dev16 start of 250 (two CRCs, no pad).
+    { ...maxType9(0), tt: 0, destinationID: 5, sourceID: 6, end: 0, segment: 'start', payload: at(62, 1) },
+    { ...maxType9(1), tt: 1, destinationID: 0x105, sourceID: 6, end: 0, segment: 'start', payload: at(250, 2) },
+  ];
+  const chunk = new Uint8Array(600);
+  let end = 0;
+  for (const p of packets) end = encodeFrame(packetFrame(p), chunk, end);
+  const batch = new FrameBatch();
+  batch.parse(chunk, 0, end);
+  assert.deepEqual([...batch.status.subarray(0, 2)], [FRAME_DEFECT.ok, FRAME_DEFECT.ok]);
+  assert.deepEqual([...batch.payloadLength.subarray(0, 2)], [62, 250]);
+  for (let i = 0; i < 2; i++) {
+    const o = batch.offset[i] as number;
+    const f = decodeFrame(chunk, o, o + (batch.length[i] as number));
+    assert.equal(f.kindName === 'packet' && f.packet.ftype === 9 && f.packet.segment === 'start' ? f.packet.payload.length : -1, batch.payloadLength[i]);
+  }
+  chunk[3 + 20] = (chunk[3 + 20] as number) ^ 1;
+  batch.parse(chunk, 0, end);
+  assert.deepEqual([...batch.status.subarray(0, 2)], [FRAME_DEFECT.crc, FRAME_DEFECT.ok]);
 });

@@ -9,7 +9,8 @@ import { readId } from './header.ts';
 import type { PacketDecodeOptions } from './header.ts';
 import { SUPPORTED_FTYPES, codecFor } from './packet.ts';
 import type { Packet } from './packet.ts';
-import { EARLY_CRC_AT, MAX_SERIAL_PACKET, logicalLength, serialLength } from './serial.ts';
+import { EARLY_CRC_AT, MAX_SERIAL_PACKET, logicalLength, serialCrcsMatch, serialLength } from './serial.ts';
+import { type9ParityAssumed } from './type9.ts';
 
 export { DEFAULT_BATCH_CAPACITY, FRAME_DEFECT, FRAME_DEFECT_NAMES, T9_FLAG, frameDefectOf } from './frame-batch-types.ts';
 export type { FrameDefect, T9Flag } from './frame-batch-types.ts';
@@ -180,8 +181,15 @@ export class FrameBatch extends FrameColumns {
         return this.#mark(idx, defect(err));
       }
     }
-    const n = logicalLength(total, odd);
-    if (serialLength(n) !== total) return this.#mark(idx, FRAME_DEFECT.length);
+    let n = logicalLength(total, odd);
+    if (serialLength(n) !== total) {
+      // decodeSerial's other layout (LogicalCodec.parityAssumed), its CRC checked here.
+      const other = logicalLength(total, !odd);
+      if (ftype !== FTYPE_9 || !type9ParityAssumed(b, o, total < EARLY_CRC_AT ? total : EARLY_CRC_AT) || serialLength(other) !== total || !serialCrcsMatch(b, o, other)) {
+        return this.#mark(idx, FRAME_DEFECT.length);
+      }
+      n = other;
+    }
     this.logical[idx] = n;
     // Reached only with tt 0–2: oddHalfwords refuses 0b11.
     const size: 1 | 2 | 4 = tt === 0 ? 1 : tt === 1 ? 2 : 4;
@@ -198,16 +206,26 @@ export class FrameBatch extends FrameColumns {
 
   /** Pass 3: the computed CRCs against the packet's (early CRC first), then the logical checks. */
   #verify(b: Uint8Array, idx: number, o: number, crcs: number): boolean {
-    const n = this.logical[idx] as number;
+    let n = this.logical[idx] as number;
     let crcAt = o + n;
+    const ftype = this.ftype[idx] as number;
+    let bad: FrameDefect = FRAME_DEFECT.ok;
     if (n > EARLY_CRC_AT) {
       const early = ((b[o + EARLY_CRC_AT] as number) << 8) | (b[o + EARLY_CRC_AT + 1] as number);
-      if (crcs >>> 16 !== early) return this.#mark(idx, FRAME_DEFECT.earlyCrc);
+      if (crcs >>> 16 !== early) bad = FRAME_DEFECT.earlyCrc;
       crcAt += 2;
     }
-    const crc = ((b[crcAt] as number) << 8) | (b[crcAt + 1] as number);
-    if ((crcs & 0xffff) !== crc) return this.#mark(idx, FRAME_DEFECT.crc);
-    const ftype = this.ftype[idx] as number;
+    if (bad === FRAME_DEFECT.ok) {
+      const crc = ((b[crcAt] as number) << 8) | (b[crcAt + 1] as number);
+      if ((crcs & 0xffff) !== crc) bad = FRAME_DEFECT.crc;
+    }
+    if (bad !== FRAME_DEFECT.ok) {
+      // decodeSerial's other layout (LogicalCodec.parityAssumed): a start or continuation of 4k + 2 bytes.
+      const other = ftype === FTYPE_9 ? this.#otherLayout(b, o, n) : -1;
+      if (other < 0) return this.#mark(idx, bad);
+      n = other;
+      this.logical[idx] = n;
+    }
     if (ftype === FTYPE_9) return this.#type9(b, idx, o, n);
     const codec = CODECS[ftype] as LogicalCodec<Packet>;
     try {
@@ -223,6 +241,14 @@ export class FrameBatch extends FrameColumns {
       return this.#mark(idx, defect(err));
     }
     return true;
+  }
+
+  /** The logical length at the half-word parity `n` does not have, when it frames the same bytes with matching CRCs; else -1. */
+  #otherLayout(b: Uint8Array, o: number, n: number): number {
+    const total = serialLength(n);
+    if (!type9ParityAssumed(b, o, total < EARLY_CRC_AT ? total : EARLY_CRC_AT)) return -1;
+    const other = logicalLength(total, ((n >> 1) & 1) === 0);
+    return serialLength(other) === total && serialCrcsMatch(b, o, other) ? other : -1;
   }
 
   /**

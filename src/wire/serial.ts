@@ -71,11 +71,52 @@ export function decodeSerial<P extends PacketHeader>(
   if (total > MAX_SERIAL_PACKET) {
     throw new WireError(WireErrorCode.invalid, 'length', offset + MAX_SERIAL_PACKET, CLAUSE_MAX, `${total} bytes exceeds 284`);
   }
-  const n = logicalLength(total, codec.oddHalfwords(bytes, offset, total < EARLY_CRC_AT ? total : EARLY_CRC_AT, opts));
+  const available = total < EARLY_CRC_AT ? total : EARLY_CRC_AT;
+  const odd = codec.oddHalfwords(bytes, offset, available, opts);
+  const n = logicalLength(total, odd);
   // Otherwise bytes past the pad would go unread: a packet of 78 logical bytes framed in 84.
-  if (serialLength(n) !== total) {
-    throw new WireError(WireErrorCode.invalid, 'length', end, CLAUSE_LEN, `${total} bytes cannot frame a packet of an odd number of half-words`);
+  const fits = serialLength(n) === total;
+  try {
+    if (!fits) throw new WireError(WireErrorCode.invalid, 'length', end, CLAUSE_LEN, `${total} bytes cannot frame a packet of an odd number of half-words`);
+    return decodeLayout(codec, bytes, offset, end, n, opts);
+  } catch (e) {
+    // Only the assumed layout's CRC or length failing sends a packet to the other layout.
+    if (!(e instanceof WireError) || (fits && e.code !== WireErrorCode.crc) || codec.parityAssumed?.(bytes, offset, available) !== true) throw e;
+    const other = logicalLength(total, !odd);
+    if (serialLength(other) !== total || !serialCrcsMatch(bytes, offset, other)) throw e;
+    return decodeLayout(codec, bytes, offset, end, other, opts);
   }
+}
+
+/**
+ * Whether the CRC(s) of a serial packet of `n` logical bytes at bytes[offset, …) match: the one at
+ * its end, and past 80 bytes the early CRC too (Part 6 §2.4.1). For the layout a format only
+ * assumes (`LogicalCodec.parityAssumed`), when the CRC at the assumed one failed.
+ */
+export function serialCrcsMatch(bytes: Uint8Array, offset: number, n: number): boolean {
+  let crcAt = offset + n;
+  let c: number;
+  if (n > EARLY_CRC_AT) {
+    const at = offset + EARLY_CRC_AT;
+    c = crc16Packet(bytes, offset, at);
+    if (c !== (((bytes[at] as number) << 8) | (bytes[at + 1] as number))) return false;
+    crcAt += 2;
+    c = crc16Update(c, bytes, at, crcAt);
+  } else {
+    c = crc16Packet(bytes, offset, crcAt);
+  }
+  return c === (((bytes[crcAt] as number) << 8) | (bytes[crcAt + 1] as number));
+}
+
+/** The serial packet at bytes[offset, end) laid out as `n` logical bytes, CRC(s) and pad. */
+function decodeLayout<P extends PacketHeader>(
+  codec: LogicalCodec<P>,
+  bytes: Uint8Array,
+  offset: number,
+  end: number,
+  n: number,
+  opts: PacketDecodeOptions,
+): P & SerialFields {
   if (n > EARLY_CRC_AT) return decodeSplit(codec, bytes, offset, end, n, opts);
   const crcAt = offset + n;
   const c = crc16Packet(bytes, offset, crcAt);

@@ -42,6 +42,8 @@ const CLAUSE_CONT = 'Part 10 §4.2 Figure 4-3';
 const CLAUSE_END = 'Part 10 §4.2 Figure 4-4';
 const CLAUSE_TM = 'Part 10 §4.3 Figure 4-5';
 const CLAUSE_SAR = 'Part 10 §3.2.5';
+/** "Type 9 packets always have a data payload, unless terminating the PDU" (§4.2). */
+const CLAUSE_PAYLOAD = 'Part 10 §4.2';
 
 /** "The maximum … MTU … 0x08–0x40 valid" in 4-byte units (Part 10 §5.5.1): 32 to 256 bytes. */
 export const MTU_MIN = 32;
@@ -158,7 +160,7 @@ function decodeFields(bytes: Uint8Array, offset: number, end: number, opts: Pack
     return { ackID, vc, crf, prio, tt, ftype: 9, destinationID, sourceID, cos, start: s, end: e, rsrv: x3, xh, odd: o, pad: p, segment: 'abort', length: 0, payload: bytes.subarray(d, end) };
   }
   if (strict) {
-    if (raw === 0) fail(WireErrorCode.invalid, 'payload', d, CLAUSE_SAR, 'type 9 packets always have a data payload, unless terminating the PDU');
+    if (raw === 0) fail(WireErrorCode.invalid, 'payload', d, CLAUSE_PAYLOAD, 'type 9 packets always have a data payload, unless terminating the PDU');
     strictTail(bytes, d, raw, o, p, s ? CLAUSE_SINGLE : CLAUSE_END);
   }
   // The pad byte is not part of the payload; a P bit without room for a pad byte is kept raw.
@@ -186,6 +188,18 @@ function strictMtu(flagsAt: number, o: number, p: number, raw: number, d: number
   if (raw % 4 !== 0 || raw < MTU_MIN || raw > MTU_MAX) {
     fail(WireErrorCode.invalid, 'payload', d, CLAUSE_SAR, `${raw} bytes is not an MTU (a multiple of 4 from 32 to 256)`);
   }
+}
+
+/**
+ * Whether a strict decoding error is the segment size check and nothing else: a start or
+ * continuation payload that is not an MTU (§3.2.4 "always filled to the MTU size", §5.5.1), or a
+ * single or end payload over the largest MTU (§3.2.5 rules 3, 6). Every other strict check of the
+ * packet comes before it, so the lenient decoding of the same bytes is the packet strict decoding
+ * would give without it: what a reassembler, which judges sizes against its own MTU (rules 3–6),
+ * takes instead.
+ */
+export function isSegmentSizeError(e: WireError): boolean {
+  return e.code === WireErrorCode.invalid && e.field === 'payload' && e.clause === CLAUSE_SAR;
 }
 
 /** Bytes after the common header for a packet, pad byte included. */
@@ -324,6 +338,7 @@ export const type9Codec: LogicalCodec<Type9Packet> = {
   encode: encodeType9,
   encodedLength: type9Length,
   oddHalfwords: type9OddHalfwords,
+  parityAssumed: type9ParityAssumed,
 };
 
 /**
@@ -332,7 +347,8 @@ export const type9Codec: LogicalCodec<Type9Packet> = {
  * bit makes it possible for the destination to determine the end of a data payload if packet
  * padding is done by the underlying transport" (§4.2). Start and continuation payloads are the
  * MTU, a multiple of 4 bytes (§5.5.1), so they add an even count. Extended packets are taken to
- * be the fixed TM size (header + streamID + 4 bytes), also for reserved xtypes.
+ * be the fixed TM size (header + streamID + 4 bytes), also for reserved xtypes. For start and
+ * continuation segments that is an assumption (type9ParityAssumed).
  */
 export function type9OddHalfwords(bytes: Uint8Array, offset: number, available: number): boolean {
   const limit = offset + available;
@@ -351,4 +367,22 @@ export function type9OddHalfwords(bytes: Uint8Array, offset: number, available: 
   if (!s && !e) return ((header - 1) & 1) === 1;
   if (s && !e) return (header & 1) === 1;
   return ((header + ((flags >> 1) & 1)) & 1) === 1;
+}
+
+/**
+ * Start and continuation segments (xh = 0, E = 0): "Start segments and continuation segments are
+ * always filled to the MTU size" (§3.2.4), so type9OddHalfwords takes their payload to be a
+ * multiple of 4 bytes, and O and P, which would say otherwise, are reserved there (Figures 4-2,
+ * 4-3). A payload of 4k + 2 bytes flips the parity: serial framing finds its CRC at the other
+ * layout (serial.ts decodeSerial), so the packet reaches the segment size checks instead of being
+ * reported as a CRC error.
+ */
+export function type9ParityAssumed(bytes: Uint8Array, offset: number, available: number): boolean {
+  const limit = offset + available;
+  if (offset + PREFIX_BYTES > limit) return false;
+  const tt = ((bytes[offset + 1] as number) >> 4) & 3;
+  if (tt === 3) return false;
+  const flagsAt = offset + PREFIX_BYTES + 2 * (tt === 0 ? 1 : tt === 1 ? 2 : 4) + 1;
+  if (flagsAt >= limit) return false;
+  return ((bytes[flagsAt] as number) & 0x44) === 0;
 }

@@ -161,7 +161,7 @@ test('docs/model.md bad lines (segmenter): fields out of their Table 4-1 / Part 
     'riodp: line 3: expected an integer 0..65535 (streamID)',
     "riodp: line 4: expected the PDU payload as a hex string: 'g' is not a hex digit at byte 0 (payload)",
     'riodp: line 5: expected an integer >= 1 (max)',
-    'riodp: line 6: expected one of pdu, pull, pull-any, abort, set-max-pdu, gate, query (kind)',
+    'riodp: line 6: expected one of pdu, pull, pull-any, abort, set-max-pdu, gate, set-mtu, query (kind)',
     'riodp: line 7: expected a string or an integer (id)',
   ]);
   const good = body(r.stdout).filter((o) => o['kind'] !== 'error');
@@ -280,4 +280,20 @@ test('Part 10 §3.2.5 lost packet time-out (reassembler): --until fires the idle
     [1600, 'event', 'idle-timeout'],
   ]);
   assert.deepEqual(out.at(-1)?.['pending'], []);
+});
+
+test('Part 10 §5.5.1 Table 5-6 MTU (segmenter): set-mtu changes the MTU of the PDUs that start afterwards; the PDU already started finishes with its own; a set-mtu that is not an MTU is a bad line', () => {
+  const r = riodp(['model', 'segmenter', '--config', file('sourceID: 16\nmtu: 64\n')], trace([
+    { t: 0, kind: 'pdu', destinationID: 0x20, cos: 5, streamID: 7, flowID: '0A', payload: counting(100), id: 'a' },
+    { t: 1, kind: 'pull', destinationID: 0x20, flowID: '0A' },
+    { t: 2, kind: 'set-mtu', mtu: 32 },
+    { t: 3, kind: 'set-mtu', mtu: 258 },
+    { t: 4, kind: 'pdu', destinationID: 0x20, cos: 5, streamID: 7, flowID: '0A', payload: counting(40), id: 'b' },
+    { t: 5, kind: 'pull', destinationID: 0x20, flowID: '0A', max: 3 },
+  ]));
+  assert.equal(r.status, 1);
+  assert.deepEqual(lines(r.stderr), ['riodp: line 4: expected an MTU in bytes, a multiple of 4 from 32 to 256 (mtu)']);
+  const out = body(r.stdout);
+  assert.deepEqual(out.filter((o) => o['kind'] === 'pdu-started').map((o) => [o['id'], o['mtu']]), [['a', 64], ['b', 32]]);
+  assert.deepEqual(sends(out).map((s) => s.packet.payload.length / 2), [64, 36, 32, 8]);
 });

@@ -72,7 +72,7 @@ export function segment(flags: Partial<SegmentFlags>, stdin: Uint8Array | string
 
 /** `riodp reassemble` in this process; `file` undefined reads `stdin`. */
 export function reassemble(flags: Partial<ReassembleFlags>, stdin: string = '', file?: string): Promise<Ran> {
-  return inProcess((io) => runReassemble(file, { mtu: '256', segSupport: '0', ...flags }, io), stdin);
+  return inProcess((io) => runReassemble(file, { mtu: '256', segSupport: '0', lenient: false, ...flags }, io), stdin);
 }
 
 /** The options of a typical run: MTU 64, Dev8 5 ← 1, cos 3, stream 0x12. */

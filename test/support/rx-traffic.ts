@@ -1,7 +1,7 @@
 /**
  * Received Type 9 traffic for the fast lane's receive equivalence tests (issue 17): random PDUs
  * cut into segments at an MTU (Part 10 §3.2.5 segmentation rules), several streams interleaved,
- * then damaged (segments lost, repeated, reordered, shortened, a wrong PDU length, aborts) with TM
+ * then damaged (segments lost, repeated, reordered, shortened, cut to 4k + 2 bytes, a wrong PDU length, aborts) with TM
  * and other extended packets and segments for other destinations mixed in. The packets are
  * framed as the riodp link sends them and parsed into one frame batch, so that both receive paths
  * (decoded packets, frame columns) start from the same bytes.
@@ -26,7 +26,7 @@ export interface RxTrafficShape {
   readonly maxPdu: number;
 }
 
-type Damage = { readonly op: 'drop' | 'dup' | 'swap' | 'shorten' | 'length' | 'abort' | 'tm' | 'extended'; readonly at: number };
+type Damage = { readonly op: 'drop' | 'dup' | 'swap' | 'shorten' | 'ragged' | 'length' | 'abort' | 'tm' | 'extended'; readonly at: number };
 
 export function rxTrafficArb(s: RxTrafficShape): fc.Arbitrary<Type9Packet[]> {
   const pdu = fc.record({
@@ -39,7 +39,7 @@ export function rxTrafficArb(s: RxTrafficShape): fc.Arbitrary<Type9Packet[]> {
     size: fc.integer({ min: 1, max: s.maxPdu }),
     seed: fc.integer({ min: 0, max: 255 }),
   });
-  const damage: fc.Arbitrary<Damage> = fc.record({ op: fc.constantFrom('drop', 'dup', 'swap', 'shorten', 'length', 'abort', 'tm', 'extended'), at: fc.nat() });
+  const damage: fc.Arbitrary<Damage> = fc.record({ op: fc.constantFrom('drop', 'dup', 'swap', 'shorten', 'ragged', 'length', 'abort', 'tm', 'extended'), at: fc.nat() });
   return fc.tuple(fc.array(pdu, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 400 }), fc.array(damage, { maxLength: 4 })).map(([pdus, picks, damages]) => {
     const lists = pdus.map((p) => {
       const h: SegHeader = { tt: s.tt, sourceID: p.src, destinationID: p.dst, cos: p.cos, prio: p.prio, crf: p.crf };
@@ -69,6 +69,11 @@ function apply(out: Type9Packet[], d: Damage, s: RxTrafficShape): void {
     case 'shorten':
       // A start or continuation shorter than the MTU (rules 4, 5): a multiple of 4 bytes, as O = P = 0 needs (Table 4-2).
       if ((p.segment === 'start' || p.segment === 'continuation') && p.payload.length > 4) out[i] = { ...p, payload: p.payload.subarray(0, ((p.payload.length >> 1) & ~3) || 4) };
+      return;
+    case 'ragged':
+      // A start or continuation of 4k + 2 bytes (issue 18 item 5 c): framing finds it at the other
+      // half-word parity, or, when it ends in a pad, reads it two bytes longer (docs/conformance.md).
+      if ((p.segment === 'start' || p.segment === 'continuation') && p.payload.length > 6) out[i] = { ...p, payload: p.payload.subarray(0, (((p.payload.length >> 1) & ~3) || 4) + 2) };
       return;
     case 'length':
       if (p.segment === 'end') out[i] = end(p.payload, p.pduLength === 0x10000 ? 1 : p.pduLength + 2, h);

@@ -9,8 +9,8 @@ import { bool, checkDeviceId, deviceId, expecting, flowId, int, maxDeviceId, mtu
 
 /**
  * `riodp model segmenter`: src/streaming/segmenter-types.ts, defaults as documented there. The
- * MTU is the config field `mtu` (the types file's other source, a register space, has no JSON
- * form). Input fields are checked by their Part 10 §4.2 Table 4-1 widths here, so a bad cos or
+ * MTU is the config field `mtu`, changed by `set-mtu` inputs (the types file's other source, a
+ * register space, has no JSON form). Input fields are checked by their Part 10 §4.2 Table 4-1 widths here, so a bad cos or
  * streamID is a bad line; what the engine refuses for protocol reasons (an empty PDU, one longer
  * than 64 kbytes or than the destination's MaxPDU) reaches it and comes back as `refused`.
  */
@@ -58,6 +58,7 @@ const input = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('abort'), destinationID: deviceId, flowID: flowId, id: pduId.optional() }),
   z.strictObject({ kind: z.literal('set-max-pdu'), destinationID: deviceId, maxPdu: pduBytes }),
   z.strictObject({ kind: z.literal('gate'), destinationID: deviceId, flowID: flowId, stopped: z.boolean({ error: expecting('true or false') }) }),
+  z.strictObject({ kind: z.literal('set-mtu'), mtu }),
 ]);
 
 type Line = z.infer<typeof input>;
@@ -72,6 +73,7 @@ function withMax<T extends object>(o: T, max: number | undefined): T & { readonl
 
 function toInput(d: Line, ctx: { readonly config: ModelSegmenterConfig }): SegmenterInput {
   if (d.kind === 'pull-any') return withMax({ kind: 'pull-any' }, d.max);
+  if (d.kind === 'set-mtu') return { kind: 'set-mtu', mtu: d.mtu };
   // Part 3 §2.4: a device ID must fit the tt of the segments the engine sends.
   const destinationID = checkDeviceId(d.destinationID, ctx.config.tt, 'destinationID');
   switch (d.kind) {
@@ -105,6 +107,7 @@ export const segmenterAdapter: EngineAdapter<ModelSegmenterConfig, SegmenterInpu
     { kind: 'abort', fields: 'destinationID, flowID, id?', meaning: '§3.2.5 rule 9 "If the source wishes to abort a PDU transmission"' },
     { kind: 'set-max-pdu', fields: 'destinationID, maxPdu (1..65536)', meaning: 'the destination\'s MaxPDU CAR field was read (§5.4.3); applies to PDUs queued afterwards' },
     { kind: 'gate', fields: 'destinationID, flowID, stopped (boolean)', meaning: 'Part 9 §2.4.5 rule 1: a stopped flow sends no segment (a started PDU pauses mid-PDU) until a gate with stopped false' },
+    { kind: 'set-mtu', fields: 'mtu (32..256, multiple of 4)', meaning: '§5.5.1 MTU field written; PDUs that start afterwards are cut with it, a started PDU keeps its MTU' },
   ],
   config,
   input,
