@@ -12,7 +12,8 @@ import type { CodecFlags } from './main.ts';
  */
 export async function runDecode(args: readonly string[], flags: CodecFlags & { json: boolean }): Promise<number> {
   let bad = 0;
-  for await (const item of items(args, true)) {
+  // Each argument is one item, as the help says ("items to decode"): a packet written in words is one quoted argument.
+  for await (const item of items(args)) {
     try {
       const bytes = parseHex(item.text);
       const value = decodeItem(bytes, flags);
