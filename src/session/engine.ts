@@ -111,6 +111,7 @@ export class SessionEngine implements Engine<SessionInput, SessionOutput> {
       conduits: core.conduits.snapshot(),
       pending: core.pending.snapshot(),
       advertised: [...core.advertised].map(([key, attrs]) => ({ key, attributes: attrs.map((a) => ({ id: a.id, name: a.name, value: toHex(a.value) })) })),
+      intermediateRefused: [...core.intermediateRefused],
       closedStreams: core.streams.closedKeys(),
       streamIds: core.rxIds.snapshot(),
       reassembly: core.reassembler.snapshot(),
