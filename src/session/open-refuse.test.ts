@@ -34,8 +34,9 @@ function strictlySent(out: SessionOutput[]): SmpMessage {
 test('Annex 2 §3.5.1.5, §4.2.5: the REFUSE to a well-formed OPEN "contains all the attributes in the OPEN request", OPEN_MESSAGE_NUMBER first', () => {
   const open = smpOpen({ sourceID: 1, protoID: PROTO, openMessageNumber: 9, attributes: [RETRY] });
   const r = refuseFor(2, open);
-  assert.deepEqual(r?.attributes, open.attributes);
-  assert.deepEqual([r?.destID, r?.protoID, r?.nackType, r?.fill], [2, PROTO, 0, 0xffffff]);
+  assert.ok(r !== undefined);
+  assert.deepEqual(r.attributes, open.attributes);
+  assert.deepEqual([r.destID, r.protoID, r.nackType, r.fill], [2, PROTO, 0, 0xffffff]);
 });
 
 test('Annex 2 §4.2.5, §4.2.3: the REFUSE to an OPEN whose OPEN_MESSAGE_NUMBER is not first is well formed — OPEN_MESSAGE_NUMBER first, the other attributes after it — in both modes', () => {
