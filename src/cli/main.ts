@@ -9,6 +9,7 @@ import { VOQ_FORMATS } from '../wire/voq-stype2.ts';
 import type { VoqFormat } from '../wire/voq-stype2.ts';
 import { ENGINE_NAMES, ENGINE_SUMMARIES } from './model/names.ts';
 import type { EngineName } from './model/names.ts';
+import { messagesCommand } from './messages-command.ts';
 import { streamingCommands } from './streaming-commands.ts';
 import { registerSwitchCommand } from './switch.ts';
 import { registerEndpointCommands } from './endpoint-commands.ts';
@@ -136,8 +137,9 @@ export function buildProgram(): Command {
       .command('decode')
       .description('decode hex items (arguments, or stdin one per line) into a field tree or JSON')
       .argument('[hex...]', 'items to decode; whitespace and 0x are tolerated inside an argument')
-      .option('--json', 'print one JSON object per item', false),
-  ).action(async (hex: string[], flags: CodecFlags & { json: boolean }) => {
+      .option('--json', 'print one JSON object per item', false)
+      .option('--smp', 'also decode the Annex 2 session management message a single-segment Type 11 or Type 9 packet carries (field smp)', false),
+  ).action(async (hex: string[], flags: CodecFlags & { json: boolean; smp: boolean }) => {
     const { runDecode } = await import('./decode.ts');
     process.exitCode = await runDecode(hex, flags);
   });
@@ -154,6 +156,7 @@ export function buildProgram(): Command {
 
   modelCommand(program);
   streamingCommands(program);
+  messagesCommand(program);
   simCommand(program);
   sweepCommand(program);
   registerSwitchCommand(program);
