@@ -2,6 +2,7 @@ import { WireError, WireErrorCode } from '../wire/errors.ts';
 import { encodePacket, encodeSerialPacket, packetLength, serialPacketLength } from '../wire/packet.ts';
 import { encodeSymbol, symbolLength } from '../wire/symbol.ts';
 import { SYMBOL64_LENGTH, encodeSymbol64 } from '../wire/symbol64.ts';
+import { CLAUSE_VC_IND } from '../wire/voq-cs64.ts';
 import { encodeSmp, smpLength } from '../wire/smp/index.ts';
 import { packetFromJson } from './json/packet.ts';
 import { symbolFromJson } from './json/symbol.ts';
@@ -30,8 +31,15 @@ export function encodeItem(json: unknown, f: CodecFlags): Uint8Array {
     }
     case 'symbol': {
       if (f.link === 'cs64') {
+        const opts = symbol64Options(f);
+        const s = symbol64FromJson(json, opts);
+        // A receiver ignores a reserved VC_IND "without error" (Part 12 §3.2), so decoding accepts
+        // it; a transmitter has no business sending one: encoding it needs --lenient.
+        if (opts.strict && s.voq?.vcIndName === 'RESERVED') {
+          throw new WireError(WireErrorCode.reserved, 'voq.vcInd', 0, CLAUSE_VC_IND, `VC_IND 0b${s.voq.vcInd.toString(2).padStart(4, '0')} is reserved`);
+        }
         const out = new Uint8Array(SYMBOL64_LENGTH);
-        encodeSymbol64(symbol64FromJson(json, symbol64Options(f)), out, 0);
+        encodeSymbol64(s, out, 0);
         return out;
       }
       const opts = symbolOptions(f, f.link);

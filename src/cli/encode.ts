@@ -11,7 +11,7 @@ import type { CodecFlags } from './codec-flags.ts';
  */
 export async function runEncode(args: readonly string[], flags: CodecFlags): Promise<number> {
   let bad = 0;
-  for await (const item of items(args, false)) {
+  for await (const item of items(args)) {
     try {
       let json: unknown;
       try {

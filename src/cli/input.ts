@@ -7,15 +7,11 @@ export interface Item {
 }
 
 /**
- * Items come from the arguments when there are any, else from stdin, one per line; blank
- * lines and lines starting with '#' are skipped so that users can annotate their traces.
+ * Items come from the arguments when there are any, one item each, else from stdin, one per line;
+ * blank lines and lines starting with '#' are skipped so that users can annotate their traces.
  */
-export async function* items(args: readonly string[], joinArgs: boolean): AsyncGenerator<Item> {
+export async function* items(args: readonly string[]): AsyncGenerator<Item> {
   if (args.length > 0) {
-    if (joinArgs) {
-      yield { index: 1, text: args.join(' ') };
-      return;
-    }
     for (let i = 0; i < args.length; i++) yield { index: i + 1, text: args[i] as string };
     return;
   }

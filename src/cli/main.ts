@@ -6,6 +6,7 @@ import { CLI_LINKS, LAYERS, isPortGroupSize } from './codec-flags.ts';
 import type { CodecFlags } from './codec-flags.ts';
 import { ENGINE_NAMES, ENGINE_SUMMARIES } from './model/names.ts';
 import type { EngineName } from './model/names.ts';
+import { messagesCommand } from './messages-command.ts';
 import { streamingCommands } from './streaming-commands.ts';
 import { registerSwitchCommand } from './switch.ts';
 import { registerEndpointCommands } from './endpoint-commands.ts';
@@ -118,8 +119,9 @@ export function buildProgram(): Command {
       .command('decode')
       .description('decode hex items (arguments, or stdin one per line) into a field tree or JSON')
       .argument('[hex...]', 'items to decode; whitespace and 0x are tolerated inside an argument')
-      .option('--json', 'print one JSON object per item', false),
-  ).action(async (hex: string[], flags: CodecFlags & { json: boolean }) => {
+      .option('--json', 'print one JSON object per item', false)
+      .option('--smp', 'also decode the Annex 2 session management message a single-segment Type 11 or Type 9 packet carries (field smp)', false),
+  ).action(async (hex: string[], flags: CodecFlags & { json: boolean; smp: boolean }) => {
     const { runDecode } = await import('./decode.ts');
     process.exitCode = await runDecode(hex, flags);
   });
@@ -136,6 +138,7 @@ export function buildProgram(): Command {
 
   modelCommand(program);
   streamingCommands(program);
+  messagesCommand(program);
   simCommand(program);
   sweepCommand(program);
   registerSwitchCommand(program);

@@ -130,22 +130,71 @@ test('Part 9 §2.4.7 rules 4 and 10: a REQUEST reissued with the grant\'s Y (XON
   assert.equal(rx.counters().granted, 1);
 });
 
-test('Part 9 §2.2.2 "only has to queue up one outstanding request per flow": a reissue of a queued REQUEST is a duplicate, answered once later', () => {
+test('Part 9 §2.4.7 rules 2 and 3 1), §2.2.1: a reissue of a queued REQUEST is answered XOFF(ARB) at once and leaves the queue', () => {
   const rx = new ArbRx({ localID: RX, resources: 1, idleTimeout: null });
   rx.handle(req(1, '0A', 'single', 0), 0);
   rx.handle(req(2, '0A', 'single', 1), 1);
-  assert.deepEqual(acts(rx.handle(req(2, '0A', 'single', 1), 2)), ['duplicate-request 2/0A y1']);
-  assert.equal(rx.queue().length, 1);
-  assert.deepEqual(acts(rx.handle(seg(1, '0A', 'single'), 3)), ['freed 1/0A last-segment', 'XON_ARB 2/0A y1', 'allocated 2/0A single y1']);
-  assert.equal(rx.counters().duplicates, 1);
+  // §2.2.1 "respond with either a XON(ARB) or XOFF(ARB) message depending on whether it has buffer
+  // and context resources available": none is, so the transmitter that timed out hears XOFF(ARB).
+  assert.deepEqual(acts(rx.handle(req(2, '0A', 'single', 1), 2)), ['duplicate-request 2/0A y1', 'XOFF_ARB 2/0A y1']);
+  assert.equal(rx.queue().length, 0);
+  assert.deepEqual(acts(rx.handle(seg(1, '0A', 'single'), 3)), ['freed 1/0A last-segment']);
+  // A copy still in flight (or a reissue after a lost XOFF(ARB)) is answered the same way, not granted.
+  assert.deepEqual(acts(rx.handle(req(2, '0A', 'single', 1), 3)), ['duplicate-request 2/0A y1', 'XOFF_ARB 2/0A y1']);
+  assert.equal(rx.free(), 1);
+  assert.deepEqual([rx.counters().duplicates, rx.counters().rejected], [2, 2]);
+  // Rule 3 2): after XOFF(ARB) a new REQUEST (Y advanced) is granted.
+  assert.deepEqual(acts(rx.handle(req(2, '0A', 'single', 0), 4)), ['XON_ARB 2/0A y0', 'allocated 2/0A single y0']);
 });
 
-test('Part 9 §2.2.2: a reissue of a pipelined REQUEST is a duplicate too', () => {
+test('Part 9 §2.2.2, §2.4.7 rules 2, 3 1) and 8: a reissue of a REQUEST pipelined behind a multi-PDU holder that keeps its resource asks the resource back with XOFF(ARB); the RELEASE lets XON(ARB) answer it', () => {
+  const rx = new ArbRx({ localID: RX, resources: 2, idleTimeout: 100 });
+  rx.handle(req(1, '0A', 'multi', 0), 0);
+  assert.deepEqual(acts(rx.handle(req(1, '0A', 'multi', 1), 1)), ['queued 1/0A y1']);
+  for (let t = 2; t < 6; t++) rx.handle(seg(1, '0A', 'single'), t);
+  // §2.2.2 "The destination only acknowledges the next request when the current request has
+  // completed"; rule 8 "The receiver may send a XOFF(ARB) message during the multi-PDU transfer".
+  assert.deepEqual(lines(rx.handle(req(1, '0A', 'multi', 1), 6)), ['duplicate-request 1/0A y1', 'timer idle:1/0A 106', 'XOFF_ARB 1/0A y0']);
+  assert.equal(rx.allocation(1, '0A')?.reclaiming, true);
+  assert.deepEqual(rx.queue().map((q) => q.seq), [1]);
+  // A second reissue re-sends the XOFF(ARB) but does not push the §2.4.8 2 deadline back.
+  assert.deepEqual(lines(rx.handle(req(1, '0A', 'multi', 1), 50)), ['duplicate-request 1/0A y1', 'XOFF_ARB 1/0A y0']);
+  assert.deepEqual(acts(rx.handle(rel(1, '0A', 0), 60)), ['freed 1/0A release', 'XON_ARB 1/0A y1', 'allocated 1/0A multi y1']);
+  assert.equal(rx.counters().duplicates, 2);
+});
+
+test('Part 9 §2.2.2, §2.4.7 rules 2 and 5: a reissue of a REQUEST pipelined behind a single-PDU resource waits for that PDU\'s end, which answers it', () => {
+  const rx = new ArbRx({ localID: RX, resources: 2, idleTimeout: null });
+  rx.handle(req(1, '0A', 'single', 0), 0);
+  rx.handle(seg(1, '0A', 'start'), 1);
+  rx.handle(req(1, '0A', 'single', 1), 2);
+  // "The pipelined request shall not be honored until the current transaction has been completely
+  // received"; an XOFF(ARB) now would let the next new REQUEST carry the Y still held (y0).
+  assert.deepEqual(acts(rx.handle(req(1, '0A', 'single', 1), 3)), ['duplicate-request 1/0A y1']);
+  assert.deepEqual(acts(rx.handle(seg(1, '0A', 'end'), 4)), ['freed 1/0A last-segment', 'XON_ARB 1/0A y1', 'allocated 1/0A single y1']);
+});
+
+test('Part 9 §2.4.7 rules 2 and 4: a REQUEST of the other mode carrying the Y of its flow\'s allocation is no reissue: answered XOFF(ARB), the resource stays', () => {
   const rx = new ArbRx({ localID: RX, resources: 2, idleTimeout: null });
   rx.handle(req(1, '0A', 'multi', 0), 0);
-  rx.handle(req(1, '0A', 'multi', 1), 1);
-  assert.deepEqual(acts(rx.handle(req(1, '0A', 'multi', 1), 2)), ['duplicate-request 1/0A y1']);
-  assert.deepEqual(rx.queue().map((q) => q.seq), [1]);
+  assert.deepEqual(acts(rx.handle(req(1, '0A', 'single', 0), 1)), ['XOFF_ARB 1/0A y0']);
+  assert.equal(rx.allocation(1, '0A')?.mode, 'multi');
+  assert.deepEqual([rx.counters().regranted, rx.counters().rejected], [0, 1]);
+  assert.deepEqual(acts(rx.handle(req(1, '0A', 'single', 1), 2)), ['queued 1/0A y1']);
+});
+
+test('Part 9 §2.2.1, §2.4.7 rule 2: every reissue of a REQUEST waiting on resources held by multi-PDU holders is answered, none only logged', () => {
+  const rx = new ArbRx({ localID: RX, resources: 1, idleTimeout: null });
+  rx.handle(req(1, '0A', 'multi', 0), 0);
+  let y = 0;
+  for (let t = 1; t < 20; t += 2) {
+    rx.handle(seg(1, '0A', 'single'), t);
+    const first = acts(rx.handle(req(2, '0B', 'single', y), t));
+    assert.deepEqual(first, [`queued 2/0B y${y}`]);
+    assert.deepEqual(acts(rx.handle(req(2, '0B', 'single', y), t + 1)), [`duplicate-request 2/0B y${y}`, `XOFF_ARB 2/0B y${y}`]);
+    y ^= 1;
+  }
+  assert.equal(rx.counters().rejected, 10);
 });
 
 test('Part 9 §2.4.7 rules 2 and 4 (decision): a queued REQUEST replaced by one with a new Y is answered XOFF(ARB); the new one joins the back of the queue', () => {
@@ -201,10 +250,14 @@ test('Part 9 §2.4.7 rules 9 and 10: the policy sees only requests of flows hold
   assert.equal(rx.free(), 1);
 });
 
-test('Part 9 §2.4.7 rule 10: with no resources at all every REQUEST waits', () => {
+test('Part 9 §2.2.1, §2.4.7 rule 2: with no resources at all every REQUEST is answered XOFF(ARB) at once, in queue mode too', () => {
   const rx = new ArbRx({ localID: RX, resources: 0 });
-  assert.deepEqual(acts(rx.handle(req(1, '0A', 'single', 0), 0)), ['queued 1/0A y0']);
+  assert.deepEqual(acts(rx.handle(req(1, '0A', 'single', 0), 0)), ['XOFF_ARB 1/0A y0']);
+  assert.deepEqual(acts(rx.handle(req(2, '0B', 'multi', 1), 1)), ['XOFF_ARB 2/0B y1']);
+  assert.deepEqual(acts(rx.handle(req(1, '0A', 'single', 0), 2)), ['XOFF_ARB 1/0A y0']);
+  assert.deepEqual(rx.queue(), []);
   assert.equal(rx.free(), 0);
+  assert.deepEqual([rx.counters().requests, rx.counters().rejected, rx.counters().queued], [3, 3, 0]);
 });
 
 test('Part 9 §3.3 Table 3-2: XON, XOFF, XON(ARB), XOFF(ARB) and undefined FAMs are not for the receiver: ignored', () => {

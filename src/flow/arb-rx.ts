@@ -9,7 +9,7 @@ import type { Type7Packet } from '../wire/type7.ts';
 import { resolveArbRxConfig } from './arb-rx-config.ts';
 import type { ResolvedArbRxConfig } from './arb-rx-config.ts';
 import type {
-  ArbMode, ArbRxConfig, ArbRxCounterName, ArbRxEventName, ArbRxInput, ArbRxOutput, FreeReason, GrantPolicy, QueuedRequest, SegmentKind,
+  ArbAllocation, ArbMode, ArbRxConfig, ArbRxCounterName, ArbRxEventName, ArbRxInput, ArbRxOutput, FreeReason, GrantPolicy, QueuedRequest, SegmentKind,
 } from './arbitration-types.ts';
 import { flowKey } from './flows.ts';
 import { fifoPolicy } from './grant-policy.ts';
@@ -21,22 +21,6 @@ import { fifoPolicy } from './grant-policy.ts';
  * decision in arbitration-types.ts). §2.4.2.2 "Arbitrated resources must also be associated with a
  * flow list to keep track of the flow the resources are allocated to": `#allocations`.
  */
-
-/** A resource held by a flow. */
-export interface ArbAllocation {
-  readonly sourceID: number;
-  readonly flowID: FlowIdLabel;
-  readonly mode: ArbMode;
-  /** Y of the granted REQUEST; RELEASE must carry it. */
-  readonly seq: number;
-  readonly since: Time;
-  /** A start or continuation segment arrived and the PDU has not ended. */
-  readonly pduOpen: boolean;
-  /** PDUs ended (last segment or abort) on this allocation. */
-  readonly pdus: number;
-  /** XOFF(ARB) sent (rule 8 or §2.4.8 2): waiting for RELEASE. */
-  readonly reclaiming: boolean;
-}
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -61,9 +45,10 @@ export class ArbRx implements Engine<ArbRxInput, ArbRxOutput> {
   /** REQUESTs waiting for a resource, in arrival order; at most one per flow (§2.2.2). */
   #queue: QueuedRequest[] = [];
   /**
-   * Y of a flow's last allocation once it ended with nothing queued behind it. Rule 4: "The
-   * sequence number shall advance for any new REQUESTs on a given flow", so a REQUEST carrying it
-   * is a late copy of the REQUEST already served, not a new one.
+   * Y of a flow's last REQUEST that has been answered and is over: its allocation ended with
+   * nothing queued behind it, or its reissue was answered XOFF(ARB). Rule 4: "The sequence number
+   * shall advance for any new REQUESTs on a given flow", so until a REQUEST with the other Y comes,
+   * a REQUEST carrying it is a late copy (or a reissue whose answer was lost), not a new one.
    */
   readonly #served = new Map<string, { readonly sourceID: number; readonly flowID: FlowIdLabel; readonly seq: number }>();
   #order = 0;
@@ -162,7 +147,18 @@ export class ArbRx implements Engine<ArbRxInput, ArbRxOutput> {
     this.#counters.requests++;
     const key = flowKey(sourceID, flowID);
     const held = this.#allocations.get(key);
-    if (held !== undefined && held.seq === seq) {
+    const served = this.#served.get(key);
+    if (served !== undefined && served.seq !== seq) this.#served.delete(key);
+    if (held?.seq === seq && held.mode !== mode) {
+      // Not a reissue (rule 4: a reissue is the same REQUEST), yet it carries the Y of the flow's
+      // allocation, so an XON(ARB) or XOFF(ARB) for one could not be told from one for the other
+      // (they carry only flowID and Y). Typically the allocation is one whose XON(ARB) the
+      // transmitter never heard. Rule 2 wants an answer: XOFF(ARB), and rule 3 2) lets the
+      // transmitter ask again with the next Y, which waits behind the allocation.
+      this.#reject(out, sourceID, flowID, seq);
+      return;
+    }
+    if (held?.seq === seq) {
       // Rule 4 "The sequence number shall remain the same for REQUESTs reissued for a given flow,
       // without having received a response": our XON(ARB) was lost. Rule 10 forbids a second
       // resource, so the same one is granted again.
@@ -174,25 +170,19 @@ export class ArbRx implements Engine<ArbRxInput, ArbRxOutput> {
       if (held.reclaiming) this.#send(out, 'XOFF_ARB', sourceID, flowID, seq);
       return;
     }
-    const served = this.#served.get(key);
-    if (held === undefined && served !== undefined) {
-      this.#served.delete(key);
-      if (served.seq === seq) {
-        // A copy of a REQUEST whose allocation has come and gone. Rule 2 asks for an answer;
-        // XOFF(ARB) gives one without handing a resource to a transmitter that is not waiting.
-        this.#counters.duplicates++;
-        this.#event(out, 'duplicate-request', { sourceID, flowID, seq });
-        this.#reject(out, sourceID, flowID, seq);
-        return;
-      }
+    if (served?.seq === seq) {
+      // A copy of a REQUEST already answered. Rule 2 asks for an answer; XOFF(ARB) gives one
+      // without handing a resource to a transmitter that is not waiting (if it is, its answer was
+      // lost and it asks again with the next Y, rule 3 2)).
+      this.#counters.duplicates++;
+      this.#event(out, 'duplicate-request', { sourceID, flowID, seq });
+      this.#reject(out, sourceID, flowID, seq);
+      return;
     }
     const waiting = this.#queue.find((q) => q.sourceID === sourceID && q.flowID === flowID);
     if (waiting !== undefined) {
       if (waiting.seq === seq) {
-        // §2.2.2 "the destination only has to queue up one outstanding request per flow": the
-        // reissue is answered once, when the queued REQUEST is.
-        this.#counters.duplicates++;
-        this.#event(out, 'duplicate-request', { sourceID, flowID, seq });
+        this.#onReissue(waiting, held, now, out);
         return;
       }
       // A new Y means the transmitter gave up on the queued REQUEST (rule 4 "shall advance for
@@ -210,7 +200,11 @@ export class ArbRx implements Engine<ArbRxInput, ArbRxOutput> {
     // the transmitter's next new REQUEST carry the Y of the resource still held, which reads as a
     // reissue of that grant (rule 4) and is regranted while the old PDU's end is still in flight.
     const pipelined = held !== undefined;
-    if (!pipelined && (this.#cfg.whenBusy === 'reject' || (max !== null && this.#queue.length > max))) {
+    // §2.2.1 "The receiving endpoint will respond with either a XON(ARB) or XOFF(ARB) message
+    // depending on whether it has buffer and context resources available": with no resources at
+    // all a queued REQUEST would never be answered (rule 2).
+    const never = this.#cfg.resources === 0;
+    if (!pipelined && (never || this.#cfg.whenBusy === 'reject' || (max !== null && this.#queue.length > max))) {
       // §2.2.2 "If the receiving endpoint for some reason cannot queue/process the requests, it
       // can send a XOFF (ARB) message immediately to indicate lack of resources."
       this.#queue = this.#queue.filter((q) => q !== request);
@@ -220,6 +214,40 @@ export class ArbRx implements Engine<ArbRxInput, ArbRxOutput> {
     // Rule 9 "The receiver may delay sending responses to the REQUEST commands".
     this.#counters.queued++;
     this.#event(out, 'queued', { sourceID, flowID, seq });
+  }
+
+  /**
+   * A queued REQUEST sent again. Rule 3 1): the transmitter reissues only when "it did not receive
+   * a response to the previous REQUEST message and timed out"; rule 2 "The receiver shall respond
+   * to all REQUEST messages with a XOFF(ARB) or XON(ARB) depending on the availability of
+   * resources and the arbitration policy at the receiver".
+   */
+  #onReissue(waiting: QueuedRequest, held: Mutable<ArbAllocation> | undefined, now: Time, out: ArbRxOutput[]): void {
+    const { sourceID, flowID, seq } = waiting;
+    this.#counters.duplicates++;
+    this.#event(out, 'duplicate-request', { sourceID, flowID, seq });
+    if (held === undefined) {
+      // §2.2.1 "The receiving endpoint will respond with either a XON(ARB) or XOFF(ARB) message
+      // depending on whether it has buffer and context resources available": it is still queued,
+      // so none is (none free, or the policy chose others). XOFF(ARB); it leaves the queue, and
+      // copies of it still in flight are answered XOFF(ARB) too (`#served`).
+      this.#queue = this.#queue.filter((q) => q !== waiting);
+      this.#served.set(flowKey(sourceID, flowID), { sourceID, flowID, seq });
+      this.#reject(out, sourceID, flowID, seq);
+      return;
+    }
+    // Pipelined: §2.2.2 "The destination only acknowledges the next request when the current
+    // request has completed" (an XOFF(ARB) now would let the next new REQUEST carry the Y still
+    // held, see #onRequest). A single-PDU transaction completes by itself (rule 5); a multi-PDU
+    // one only with RELEASE, so rule 8: "The receiver may send a XOFF(ARB) message during the
+    // multi-PDU transfer to indicate its desire to deallocate resources". Re-sent at each reissue
+    // (it may be lost) without moving the §2.4.8 2 deadline.
+    if (held.mode !== 'multi') return;
+    if (!held.reclaiming) {
+      held.reclaiming = true;
+      this.#armIdle(held, now, out);
+    }
+    this.#send(out, 'XOFF_ARB', sourceID, flowID, held.seq);
   }
 
   #onRelease(sourceID: number, flowID: FlowIdLabel, seq: number, now: Time, out: ArbRxOutput[]): void {

@@ -1,4 +1,4 @@
-import type { TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { Time, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Type7Packet } from '../wire/type7.ts';
 import type { MessageFlow } from './flows.ts';
@@ -118,7 +118,8 @@ export interface ArbRxConfig {
   /**
    * What to do with a REQUEST that cannot be granted now (rule 9 "may delay sending responses").
    * `queue` (default): hold it (at most one per flow) and answer XON(ARB) when a resource frees,
-   * in the grant policy's order. `reject`: XOFF(ARB) at once.
+   * in the grant policy's order, or XOFF(ARB) when the transmitter reissues it first (rule 2).
+   * `reject`: XOFF(ARB) at once. With `resources: 0` every REQUEST is answered XOFF(ARB) at once.
    */
   readonly whenBusy?: 'queue' | 'reject';
   /** Bound on queued REQUESTs across flows; beyond it XOFF(ARB) at once. Default unbounded. */
@@ -164,7 +165,10 @@ export type ArbRxEventName =
   | 'queued'
   /** REQUEST with the sequence bit of the flow's current grant (our XON(ARB) was lost): XON(ARB) re-sent. */
   | 'regrant'
-  /** A REQUEST identical to the one already queued for the flow. */
+  /**
+   * A REQUEST identical to the one queued for the flow (a reissue, rule 3 1)), or a late copy of
+   * one already served: answered XOFF(ARB) at once; a queued one leaves the queue.
+   */
   | 'duplicate-request'
   /** §2.4.8 2: second idle timeout after XOFF(ARB) without RELEASE: freed asynchronously, packets may be lost. */
   | 'possible-loss'
@@ -184,3 +188,19 @@ export type ArbRxOutput =
   | { readonly kind: 'event'; readonly name: ArbRxEventName; readonly sourceID?: number; readonly flowID?: string; readonly seq?: number };
 
 export type ArbRxCounterName = 'requests' | 'granted' | 'rejected' | 'queued' | 'regranted' | 'duplicates' | 'released' | 'idleFreed' | 'asyncFreed' | 'unexpectedSegments' | 'staleReleases' | 'ignored';
+
+/** A resource held by a flow. */
+export interface ArbAllocation {
+  readonly sourceID: number;
+  readonly flowID: FlowIdLabel;
+  readonly mode: ArbMode;
+  /** Y of the granted REQUEST; RELEASE must carry it. */
+  readonly seq: number;
+  readonly since: Time;
+  /** A start or continuation segment arrived and the PDU has not ended. */
+  readonly pduOpen: boolean;
+  /** PDUs ended (last segment or abort) on this allocation. */
+  readonly pdus: number;
+  /** XOFF(ARB) sent (rule 8 or §2.4.8 2): waiting for RELEASE. */
+  readonly reclaiming: boolean;
+}

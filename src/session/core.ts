@@ -40,6 +40,12 @@ export class SessionCore {
   readonly suspects = new Map<number, string>();
   /** ADVERTISE attributes by `${node}/${protoID}` (§3.8.2: OPEN follows the advertised order and values). */
   readonly advertised = new Map<string, readonly SmpAttribute[]>();
+  /**
+   * `${node}/${protoID}` whose REFUSE answered an OPEN with an intermediate value: §3.8.2 "the
+   * sender must not attempt any other intermediate value for any such attribute, but restrict
+   * itself to the values specified. A single attempt at intermediate values may be attempted."
+   */
+  readonly intermediateRefused = new Set<string>();
   /** Conduits whose 'conduit' event was emitted. */
   readonly conduitsReported = new Set<number>();
   now: Time = 0;

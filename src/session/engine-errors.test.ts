@@ -52,12 +52,12 @@ test('Annex 2 §3.5.2.1: a message other than STATUS with unknown <VER> gets Com
   assert.ok(r?.command === 'STATUS' && r.status === (STATUS_BIT.STREAM_UNKNOWN | STATUS_BIT.CLOSED));
 });
 
-test('Annex 2 §4.2.8: a message too short for its command is malformed: reported, answered by Command_Unknown quoting it', () => {
+test('Annex 2 §4.2.8, §3.7.3 (decision E31): a message too short for its command is malformed: reported, answered by Command_Unknown quoting it, its sender suspect without validation mode too', () => {
   const e = node2();
   const short = Uint8Array.of(0x08, 0x01, 0x00, 0x01);
   const out = e.handle(from1(short), 0);
   commandUnknown(out, short);
-  assert.equal(evs(out)[0]?.event, 'malformed');
+  assert.deepEqual(evs(out).map((d) => d.event), ['suspect', 'malformed']);
   assert.equal(e.counters().malformed, 1);
 });
 

@@ -81,6 +81,33 @@ test('Annex 2 §3.8.2: after a REFUSE of an intermediate value the one further O
   assert.deepEqual(events(r2), [{ event: 'refused', ref: 'r', node: 2, protoID: PROTO }]);
 });
 
+test('Annex 2 §3.8.2: after a REFUSE of an intermediate value, later OPENs to that node do not try an intermediate value again ("A single attempt at intermediate values may be attempted")', () => {
+  const e = engineWithPeer();
+  const adv = smpAdvertiseAttributes({
+    sourceID: 2, destID: 1,
+    protocols: [{ protoID: PROTO, attributes: [attrPeriod('REQUEST_RETRY_PERIOD', 100_000), attrPeriod('REQUEST_RETRY_PERIOD', 300_000)] }],
+  });
+  e.handle(msg(2, adv), 0);
+  const period = (m: SmpMessage | undefined): number => (m?.command === 'OPEN' && m.attributes[1]?.name === 'REQUEST_RETRY_PERIOD' ? m.attributes[1].microseconds : -1);
+  const first = sent(e.handle({ kind: 'open', to: 2, protoID: PROTO, ref: 'a' }, 1))[0];
+  assert.equal(period(first), 200_000);
+  const second = sent(e.handle(msg(2, smpRefuse({ destID: 2, open: as(first, 'OPEN') })), 2))[0];
+  assert.equal(period(second), 100_000);
+  e.handle(msg(2, acceptFor(second, 4)), 3);
+  assert.deepEqual(e.snapshot()['intermediateRefused'], ['2/' + String(PROTO)]);
+  // A later OPEN, and the ADVERTISE received again: the advertised value only, one attempt.
+  e.handle(msg(2, adv), 4);
+  const later = sent(e.handle({ kind: 'open', to: 2, protoID: PROTO, ref: 'b' }, 5))[0];
+  assert.equal(period(later), 100_000);
+  const out = e.handle(msg(2, smpRefuse({ destID: 2, open: as(later, 'OPEN') })), 6);
+  assert.deepEqual(sent(out), []);
+  assert.deepEqual(events(out), [{ event: 'refused', ref: 'b', node: 2, protoID: PROTO }]);
+  // Another node may still be asked for an intermediate value.
+  e.handle({ kind: 'contact', node: 3, contact: { conveyance: 'type11', mailbox: 3 } }, 7);
+  e.handle(msg(3, smpAdvertiseAttributes({ ...adv, sourceID: 3 })), 7);
+  assert.equal(period(sent(e.handle({ kind: 'open', to: 3, protoID: PROTO, ref: 'c' }, 8))[0]), 200_000);
+});
+
 test('Annex 2 §3.5.1.4, §3.8.3: a single-session target ACCEPTs a second OPEN with the same stream, then sends STATUS Stream_Functional', () => {
   const net = sessionPair({ protocols: [P] }, { protocols: [{ ...P, singleSession: true }] });
   const a = openStream(net, 1, 2, PROTO, 'a');

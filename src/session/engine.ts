@@ -8,7 +8,8 @@ import { SessionCore } from './core.ts';
 import { onData, onPdu } from './data-rx.ts';
 import { broadcast } from './data-tx.ts';
 import { checkContact, resolveSessionConfig } from './engine-config.ts';
-import { onOpen, refuse } from './open-receive.ts';
+import { onOpen } from './open-receive.ts';
+import { refuse } from './open-refuse.ts';
 import { onAccept, onRefuse, openCommand, openFailed } from './open-send.ts';
 import { prioritise } from './outbox.ts';
 import { pendingOfTimer } from './pending.ts';
@@ -110,6 +111,7 @@ export class SessionEngine implements Engine<SessionInput, SessionOutput> {
       conduits: core.conduits.snapshot(),
       pending: core.pending.snapshot(),
       advertised: [...core.advertised].map(([key, attrs]) => ({ key, attributes: attrs.map((a) => ({ id: a.id, name: a.name, value: toHex(a.value) })) })),
+      intermediateRefused: [...core.intermediateRefused],
       closedStreams: core.streams.closedKeys(),
       streamIds: core.rxIds.snapshot(),
       reassembly: core.reassembler.snapshot(),
@@ -156,7 +158,7 @@ export class SessionEngine implements Engine<SessionInput, SessionOutput> {
       // §4.2.8 "If not well-formed, the STATUS command must be ignored" (Figure 3-4, fourth example).
       if (r.isStatus) return;
       // §3.8.5 "Normal error handling is used in such a case": an OPEN's is REFUSE (§3.5.1.5).
-      if (r.rejection === 'validation' && r.message?.command === 'OPEN') refuse(core, from, r.message);
+      if (r.rejection === 'validation' && r.message?.command === 'OPEN') refuse(core, from, r.message, bytes, 'validation', r.reason);
       else answerCommandUnknown(core, from, bytes, r.message);
       return;
     }
@@ -173,7 +175,7 @@ export class SessionEngine implements Engine<SessionInput, SessionOutput> {
         onAdvertise(core, from, m);
         break;
       case 'OPEN':
-        onOpen(core, from, m);
+        onOpen(core, from, m, raw);
         break;
       case 'ACCEPT':
         onAccept(core, from, m);

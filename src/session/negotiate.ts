@@ -7,7 +7,7 @@ import type { SmpOpen } from '../wire/smp/open-accept-refuse.ts';
 import { attrDataHeaderFormat } from '../wire/smp/attribute-build.ts';
 import { groupById, numberValue, offerOf, offers, sameValue, scoped, valueNumber, wellFormed } from './attribute-values.ts';
 import type { Offer } from './attribute-values.ts';
-import type { Contact, ProtocolSupport, StreamSettings } from './types.ts';
+import type { Contact, ProtocolSupport, RefuseReason, StreamSettings } from './types.ts';
 
 export { planOpenAttempts } from './open-plan.ts';
 export { advertiseFor, limitTo } from './advertise-for.ts';
@@ -30,9 +30,7 @@ export interface NegotiationDefaults {
   readonly unitsPerMicrosecond: number;
 }
 
-export type RefuseReason =
-  | 'protocol-unsupported' | 'not-accepted' | 'missing-open-message-number' | 'unknown-attribute'
-  | 'attribute-order' | 'missing-required' | 'value-not-offered' | 'reserved-attribute';
+export type { RefuseReason };
 
 /** The receiver's judgement of an incoming OPEN (§3.5.3, §3.8.2, §4.2.3, Ch. 6–7). */
 export type OpenVerdict =

@@ -1,16 +1,17 @@
 import { attrConduitStream, attrConveyanceMailbox } from '../wire/smp/attribute-build.ts';
 import type { AttributeLike } from '../wire/smp/attributes.ts';
-import { buildStatus, smpAccept, smpRefuse } from '../wire/smp/index.ts';
+import { buildStatus, smpAccept } from '../wire/smp/index.ts';
 import type { SmpAccept, SmpOpen } from '../wire/smp/index.ts';
 import type { SessionCore } from './core.ts';
 import { judgeOpen, settingsFromAttributes, supportFor } from './negotiate.ts';
 import type { OpenVerdict } from './negotiate.ts';
 import { openMessageNumberOf, placeAttribute, streamAttributes } from './open-attrs.ts';
+import { refuse } from './open-refuse.ts';
 import { info, reportConduit, sendConduitOpen } from './open-send.ts';
 import { streamFlags } from './status-rules.ts';
 import { streamKey } from './stream-table.ts';
 import type { StreamRecord } from './stream-table.ts';
-import type { ProtocolSupport, StreamSettings } from './types.ts';
+import type { ProtocolSupport, RefuseReason, StreamSettings } from './types.ts';
 
 /**
  * The OPEN receiver's side (Annex 2 §3.5.1.3–§3.5.1.5, §3.5.2.5, §3.8.2, §3.8.3, §4.2.3–§4.2.5)
@@ -19,13 +20,20 @@ import type { ProtocolSupport, StreamSettings } from './types.ts';
 
 type Accepted = Extract<OpenVerdict, { ok: true }>;
 
+const CONDUIT_DETAIL = {
+  'master-without-record': 'a conduit OPEN the master has no record of: "the master may respond with REFUSE" (§3.4.1)',
+  'slave-without-record': 'a conduit OPEN other than the master\'s first, with no record of its conduit (§3.4.3)',
+  'no-stream-ids': 'no receive streamID left (§3.5.2.5 Table 3-1)',
+} as const;
+
 /**
- * §3.5.1.5 "A REFUSE message is sent if the OPEN message is unsuccessful. The REFUSE message
- * contains all the attributes in the OPEN request".
+ * Refusals that mean the OPEN breaks a "must" of the text (§4.2.3 "The OPEN request must have the
+ * OPEN_MESSAGE_NUMBER attribute as the first attribute", §3.5.3 ordering and required attributes):
+ * its sender is "not operating in strict compliance" and is suspect in both modes (§3.7.3,
+ * decision E31). Reserved attribute IDs are reserved values (validation mode's, §3.8.5); the
+ * other reasons are negotiation outcomes.
  */
-export function refuse(core: SessionCore, from: number, m: SmpOpen): void {
-  core.reply(from, smpRefuse({ destID: core.config.nodeId, open: m }));
-}
+const NON_COMPLIANT: ReadonlySet<RefuseReason> = new Set<RefuseReason>(['missing-open-message-number', 'attribute-order', 'missing-required']);
 
 /**
  * DATA2 has no StreamID (§4.3.3 Table 4-14): its stream is the mailbox it arrives in, one of
@@ -42,7 +50,7 @@ function dataMailbox(core: SessionCore, settings: StreamSettings): number | unde
  * OPEN_MESSAGE_NUMBER already opened a stream is answered with the same ACCEPT; any other OPEN is
  * judged afresh (§3.5.3.7: the number only matches responses to requests).
  */
-export function onOpen(core: SessionCore, from: number, m: SmpOpen): void {
+export function onOpen(core: SessionCore, from: number, m: SmpOpen, raw: Uint8Array): void {
   const omn = openMessageNumberOf(m.attributes);
   const again = omn === undefined ? undefined : core.streams.byOpenMessage(from, m.protoID, omn);
   if (again?.accept !== undefined) {
@@ -51,12 +59,20 @@ export function onOpen(core: SessionCore, from: number, m: SmpOpen): void {
   }
   const support = supportFor(core.config.protocols, m.protoID, m.attributes);
   const v = judgeOpen(m, support, core.defaults);
-  if (!v.ok || support === undefined) {
-    refuse(core, from, m);
+  if (!v.ok) {
+    if (NON_COMPLIANT.has(v.reason)) core.suspect(from, `OPEN: ${v.detail}`);
+    if (v.reason === 'missing-open-message-number') {
+      // No REFUSE can answer it (§4.2.5: it would need "the OPEN_MESSAGE_NUMBER attribute from the OPEN").
+      core.counters.malformed++;
+      core.event({ event: 'malformed', node: from, reason: v.detail });
+    }
+    refuse(core, from, m, raw, v.reason, v.detail);
     return;
   }
+  // judgeOpen refuses an OPEN whose protocol has no support (protocol-unsupported): never reached.
+  if (support === undefined) return;
   if (v.conduit !== undefined) {
-    conduitOpen(core, from, m, v, support, v.conduit);
+    conduitOpen(core, from, m, raw, v, support, v.conduit);
     return;
   }
   if (support.singleSession === true) {
@@ -68,9 +84,13 @@ export function onOpen(core: SessionCore, from: number, m: SmpOpen): void {
     }
   }
   const mailbox = dataMailbox(core, v.settings);
-  const streamID = mailbox === null ? undefined : core.rxIds.alloc(core.streams.avoidTx(from));
-  if (mailbox === null || streamID === undefined) {
-    refuse(core, from, m);
+  if (mailbox === null) {
+    refuse(core, from, m, raw, 'no-data-mailbox', 'every DATA2 mailbox is in use (§4.3.3)');
+    return;
+  }
+  const streamID = core.rxIds.alloc(core.streams.avoidTx(from));
+  if (streamID === undefined) {
+    refuse(core, from, m, raw, 'no-stream-ids', 'no receive streamID left (§3.5.2.5 Table 3-1)');
     return;
   }
   openRx(core, from, m, v, support, streamID, mailbox, undefined);
@@ -148,15 +168,15 @@ function acceptFor(
  * attribute set to 0xFFFFSSSS"). A master without a matching record, or a slave asked for a
  * second OPEN it has no record of, refuses (§3.4.1 "the master may respond with REFUSE").
  */
-function conduitOpen(core: SessionCore, from: number, m: SmpOpen, v: Accepted, support: ProtocolSupport, cs: { readonly transmit: number; readonly receive: number }): void {
+function conduitOpen(core: SessionCore, from: number, m: SmpOpen, raw: Uint8Array, v: Accepted, support: ProtocolSupport, cs: { readonly transmit: number; readonly receive: number }): void {
   const mailbox = dataMailbox(core, v.settings);
   if (mailbox === null) {
-    refuse(core, from, m);
+    refuse(core, from, m, raw, 'no-data-mailbox', 'every DATA2 mailbox is in use (§4.3.3)');
     return;
   }
   const res = core.conduits.incomingOpen(from, m.protoID, cs.transmit, cs.receive, () => core.rxIds.alloc(core.streams.avoidTx(from)));
   if (!res.ok) {
-    refuse(core, from, m);
+    refuse(core, from, m, raw, res.reason, CONDUIT_DETAIL[res.reason]);
     return;
   }
   const value = { id: res.conduit.id, transmit: res.accept.transmit, receive: res.accept.receive };

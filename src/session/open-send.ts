@@ -23,16 +23,31 @@ export function openKey(openMessageNumber: number): string {
   return `open/${openMessageNumber}`;
 }
 
+type Attempts = Pick<OpenJob, 'attempts' | 'intermediate'>;
+
+/**
+ * The OPEN attempts planned from `offered` for `to` (§3.8.2: an intermediate value first, then only
+ * the values specified). Once `to` has refused an intermediate value for the protocol, only the
+ * values specified: "the sender must not attempt any other intermediate value for any such
+ * attribute, but restrict itself to the values specified. A single attempt at intermediate values
+ * may be attempted" — for this OPEN and every later one to that node.
+ */
+function planFor(core: SessionCore, to: number, protoID: number, offered: readonly AttributeLike[]): Attempts {
+  const plan = planOpenAttempts(offered, protoID);
+  const key = `${to}/${protoID}`;
+  if (plan.length < 2) return { attempts: plan.length > 0 ? plan : [[]] };
+  return core.intermediateRefused.has(key) ? { attempts: plan.slice(1) } : { attempts: plan, intermediate: key };
+}
+
 /**
  * The attribute lists to try: the application's own list, else the node's ADVERTISE for the
- * protocol (§3.8.2: an intermediate value first, then only advertised values), else the OPEN
- * carries OPEN_MESSAGE_NUMBER alone and the receiver's defaults apply.
+ * protocol (`planFor`), else the OPEN carries OPEN_MESSAGE_NUMBER alone and the receiver's
+ * defaults apply.
  */
-function attemptsFor(core: SessionCore, to: number, protoID: number, given: readonly AttributeLike[] | undefined): readonly (readonly AttributeLike[])[] {
-  if (given !== undefined) return [given];
+function attemptsFor(core: SessionCore, to: number, protoID: number, given: readonly AttributeLike[] | undefined): Attempts {
+  if (given !== undefined) return { attempts: [given] };
   const adv = core.advertised.get(`${to}/${protoID}`);
-  const plan = adv === undefined ? [] : planOpenAttempts(adv, protoID);
-  return plan.length > 0 ? plan : [[]];
+  return adv === undefined ? { attempts: [[]] } : planFor(core, to, protoID, adv);
 }
 
 export function openCommand(core: SessionCore, c: OpenCommand): void {
@@ -56,7 +71,7 @@ export function openCommand(core: SessionCore, c: OpenCommand): void {
     byApplication: true,
     protoID: c.protoID,
     openMessageNumber: 0,
-    attempts: attemptsFor(core, c.to, c.protoID, c.attributes),
+    ...attemptsFor(core, c.to, c.protoID, c.attributes),
     attempt: 0,
     ...(conduit && { conduitId: conduit.id }),
   };
@@ -80,10 +95,9 @@ export function sendConduitOpen(
   const adv = core.advertised.get(`${to}/${conduit.protoID}`);
   let attempts = attemptsFor(core, to, conduit.protoID, undefined);
   if (adv === undefined || (own !== undefined && own.protoID === PROTO_ID.VENDOR_DEFINED && !identityMatches(own, adv))) {
-    attempts = own === undefined ? [] : planOpenAttempts(own.attributes, conduit.protoID);
-    if (attempts.length === 0) attempts = [[]];
+    attempts = planFor(core, to, conduit.protoID, own?.attributes ?? []);
   }
-  const job: OpenJob = { ref: `conduit-${conduit.id}`, byApplication: false, protoID: conduit.protoID, openMessageNumber: 0, attempts, attempt: 0, conduitId: conduit.id };
+  const job: OpenJob = { ref: `conduit-${conduit.id}`, byApplication: false, protoID: conduit.protoID, openMessageNumber: 0, ...attempts, attempt: 0, conduitId: conduit.id };
   sendOpen(core, to, job, value);
 }
 
@@ -179,6 +193,7 @@ export function onAccept(core: SessionCore, from: number, m: SmpAccept): void {
 export function onRefuse(core: SessionCore, from: number, m: SmpRefuse): void {
   const job = answeredOpen(core, from, m)?.job;
   if (job === undefined) return;
+  if (job.attempt === 0 && job.intermediate !== undefined) core.intermediateRefused.add(job.intermediate);
   if (job.attempt + 1 < job.attempts.length) {
     const c = job.conduitId === undefined ? undefined : core.conduits.get(job.conduitId);
     sendOpen(core, from, { ...job, attempt: job.attempt + 1 }, c && { transmit: 0xffff, receive: c.receive });

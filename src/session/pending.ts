@@ -26,6 +26,8 @@ export interface OpenJob {
   readonly attempts: readonly (readonly AttributeLike[])[];
   readonly attempt: number;
   readonly conduitId?: number;
+  /** `${node}/${protoID}` when attempt 0 tries an intermediate value of that node's ranges (§3.8.2). */
+  readonly intermediate?: string;
 }
 
 export type PendingWhat =

@@ -13,7 +13,7 @@ import type {
 import { Type11Receiver } from './type11-receiver.ts';
 import { Type11Sender } from './type11-sender.ts';
 
-const COUNTER_NAMES: readonly Type11CounterName[] = [
+export const TYPE11_COUNTERS: readonly Type11CounterName[] = [
   'messagesQueued', 'messagesRefused', 'messagesPadded', 'messagesSent', 'messagesFailed', 'segmentsSent', 'segmentsResent',
   'doneReceived', 'retriesReceived', 'errorsReceived', 'responseTimeouts', 'staleResponses', 'lateResponses', 'segmentsReceived',
   'messagesDelivered', 'duplicateSegments', 'rejectedSegments', 'busySegments', 'staleReassemblies', 'reassemblyTimeouts',
@@ -34,7 +34,7 @@ type Out = Type11ConveyanceOutput[];
 export class Type11Conveyance implements Engine<Type11ConveyanceInput, Type11ConveyanceOutput> {
   readonly #config: ResolvedType11Config;
   readonly #timers = new Timers<Type11TimerName>();
-  readonly #counters: Counters<Type11CounterName> = zeroCounters(COUNTER_NAMES);
+  readonly #counters: Counters<Type11CounterName> = zeroCounters(TYPE11_COUNTERS);
   readonly #sender: Type11Sender;
   readonly #receiver: Type11Receiver;
 

@@ -307,10 +307,36 @@ export interface DeliverOutput {
   readonly pdu: Uint8Array;
 }
 
+/** Why an incoming OPEN is not accepted, as the receiver's judgement of it says (negotiate.ts). */
+export type RefuseReason =
+  | 'protocol-unsupported' | 'not-accepted' | 'missing-open-message-number' | 'unknown-attribute'
+  | 'attribute-order' | 'missing-required' | 'value-not-offered' | 'reserved-attribute';
+
+/**
+ * Why this end point refused an OPEN (event `open-refused`): its judgement of the OPEN, validation
+ * mode's rejection (§3.8.5), no receive streamID or DATA2 mailbox left, or the conduit procedure
+ * (§3.4.1 "the master may respond with REFUSE").
+ */
+export type OpenRefusalReason = RefuseReason | 'validation' | 'no-stream-ids' | 'no-data-mailbox' | 'master-without-record' | 'slave-without-record';
+
 export type SessionEvent =
   | { readonly event: 'advertised'; readonly node: number; readonly message: SmpMessage }
   | { readonly event: 'opened'; readonly stream: StreamInfo; readonly ref?: string }
+  /** Our OPEN `ref` to `node` was refused. */
   | { readonly event: 'refused'; readonly ref: string; readonly node: number; readonly protoID: number }
+  /**
+   * We refused an OPEN from `node`: `answer` REFUSE (carrying its OPEN_MESSAGE_NUMBER first,
+   * §4.2.5), or STATUS Command_Unknown when no well-formed REFUSE can answer it (§3.8.5).
+   */
+  | {
+    readonly event: 'open-refused';
+    readonly node: number;
+    readonly protoID: number;
+    readonly openMessageNumber?: number;
+    readonly reason: OpenRefusalReason;
+    readonly detail: string;
+    readonly answer: 'REFUSE' | 'STATUS';
+  }
   | { readonly event: 'closed'; readonly stream: StreamRef; readonly cause: 'local' | 'remote' | 'status-timeout' | 'stream-unknown' | 'conduit' | 'peer-lost' }
   | { readonly event: 'conduit'; readonly tx: StreamRef; readonly rx: StreamRef; readonly protoID: number }
   | { readonly event: 'xoff' | 'xon' | 'xon-timeout' | 'rts'; readonly stream: StreamRef }

@@ -18,6 +18,14 @@ import type { SmpMessage } from '../wire/smp/index.ts';
  * of such a message is thereafter to be treated as suspect". Non-validation mode ignores reserved
  * fields, but "Other error handling must not be disabled": the checks below that are not about
  * reserved fields apply in both modes.
+ *
+ * Suspicion (decision E31): a sender of octets that are no message, or of a value its command
+ * does not define, is suspect in both modes. §3.7.3: non-compliance "can indicate that a target
+ * node is not operating in strict compliance with the Session Management Protocol ... It can also
+ * indicate that a target node is making illegal or non-specified use of reserved fields. In both
+ * cases, the target node is judged to be suspect"; only the reserved-field test is validation
+ * mode's (§3.7 "Second, ... a validation mode, in which ... all reserved fields are tested"). An
+ * unknown <CMD> or <VER> is answered (§3.5.2.1) and does not make its sender suspect.
  */
 export type Rejection =
   /** The octets are no message (lenient decoding failed). */
@@ -48,7 +56,7 @@ export type Received =
 export function receive(bytes: Uint8Array, validation: boolean): Received {
   const isStatus = bytes[0] === SMP_COMMAND.STATUS;
   const lenient = attempt(() => decodeSmp(bytes, 0, bytes.length));
-  if (!lenient.ok) return { ok: false, rejection: 'malformed', reason: lenient.error.message, isStatus, suspect: validation };
+  if (!lenient.ok) return { ok: false, rejection: 'malformed', reason: lenient.error.message, isStatus, suspect: true };
   const message = lenient.value;
   const reject = (rejection: Rejection, reason: string, suspect = false): Received => ({ ok: false, rejection, reason, message, isStatus, suspect });
   if (message.command === 'UNKNOWN') return reject('unknown-command', `CMD 0x${message.cmd.toString(16).padStart(2, '0')} is not a session management command`);
@@ -58,7 +66,7 @@ export function receive(bytes: Uint8Array, validation: boolean): Received {
     if (!strict.ok) return reject('validation', strict.error.message, true);
   }
   const invalid = invalidValue(message);
-  return invalid === undefined ? { ok: true, message } : reject('invalid', invalid, validation);
+  return invalid === undefined ? { ok: true, message } : reject('invalid', invalid, true);
 }
 
 /**

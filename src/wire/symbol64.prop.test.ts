@@ -31,10 +31,11 @@ function withoutZeroAlignment(f: Symbol64Fields): Symbol64Fields {
   return { ...rest, ...(alignment0 ? { alignment0 } : {}), ...(alignment1 ? { alignment1 } : {}) };
 }
 
+/** A reserved VC_IND is not among them: Part 12 §3.2 "ignore ... without error". */
 function hasReserved(s: ControlSymbol64): boolean {
   return (
     s.stype0Name === 'RESERVED' || s.stype1Name === 'RESERVED' || s.rsrv0 !== undefined || s.rsrv1 !== undefined ||
-    s.causeName === 'RESERVED' || s.voq?.vcIndName === 'RESERVED' || s.alignment0 !== undefined || s.alignment1 !== undefined
+    s.causeName === 'RESERVED' || s.alignment0 !== undefined || s.alignment1 !== undefined
   );
 }
 

@@ -122,7 +122,7 @@ function assemble(stype0: number, p0: number, p1: number, a0: number, stype1: nu
   const s = { link: LINK_CS64, stype0, stype0Name, parameter0: p0, parameter1: p1 } as { -readonly [K in keyof ControlSymbol64]: ControlSymbol64[K] };
   writeMeanings64(s, stype0, p0, p1, strict, at);
   if (stype0 === Stype0_64.voqBackpressure) {
-    s.voq = decodeVoqCs64(p0, p1, { ...(opts.part12GroupSize === undefined ? {} : { part12GroupSize: opts.part12GroupSize }), strict }, at);
+    s.voq = decodeVoqCs64(p0, p1, opts.part12GroupSize === undefined ? {} : { part12GroupSize: opts.part12GroupSize });
   }
   // alignment0 is bits 28–29 and stype1 starts at bit 30: byte 3 for both.
   if (a0 !== 0) {

@@ -87,7 +87,6 @@ export interface VoqCs64Fields {
 export interface VoqCs64Options {
   /** RX Port Group Size in bits, 0–6; default 0 (its reset value). */
   readonly part12GroupSize?: number;
-  readonly strict?: boolean;
 }
 
 const CS64_LAYOUTS = part12Layouts(VOQ_CS64.parameterBits);
@@ -98,20 +97,18 @@ export function voqCs64Layout(groupSize = 0): VoqLayout {
 }
 
 /**
- * Reads the message from a CS64's parameter0 and parameter1 (12 bits each). `at` is the byte
- * offset of the symbol's first byte, which holds VC_IND (symbol bits 4–7). Strict mode rejects a
- * reserved VC_IND; lenient mode labels it `RESERVED`.
+ * Reads the message from a CS64's parameter0 and parameter1 (12 bits each). A reserved VC_IND is
+ * labelled `RESERVED` and never an error, strict decoding included: §3.2 "Reception of a reserved
+ * value in the VC_IND field shall cause the receiving endpoint to ignore the VoQ Backpressure
+ * control symbol without error" (the receiver, src/voq/receiver-cs64.ts, ignores it).
  */
-export function decodeVoqCs64(parameter0: number, parameter1: number, opts: VoqCs64Options = {}, at = 0): VoqCs64 {
+export function decodeVoqCs64(parameter0: number, parameter1: number, opts: VoqCs64Options = {}): VoqCs64 {
   const layout = voqCs64Layout(opts.part12GroupSize);
   const vcInd = parameter0 >>> 8;
   const parameter = ((parameter0 & 0xff) << 12) | parameter1;
   const portGroup = parameter & ((1 << layout.groupBits) - 1);
   const portStatus = parameter >>> layout.groupBits;
   const name = vcIndName(vcInd);
-  if (opts.strict === true && name === 'RESERVED') {
-    throw new WireError(WireErrorCode.reserved, 'voq.vcInd', at, CLAUSE_VC_IND, `VC_IND 0b${vcInd.toString(2).padStart(4, '0')} is reserved`);
-  }
   return {
     format: 'part12-rev4.1',
     portGroupSize: layout.groupBits,

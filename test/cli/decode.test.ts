@@ -5,7 +5,7 @@ import { errorLines, jsonLines, lines } from './output.ts';
 import { DOORBELL, DOORBELL_JSON, doorbell, serialHex, transportHex, type9Long } from './vectors.ts';
 
 test('DECISIONS §1: decode prints the golden doorbell 001a0001 ffff0000 deaf9903 as a field tree', () => {
-  const r = riodp(['decode', '001a0001', 'ffff0000', 'deaf9903']);
+  const r = riodp(['decode', '001a0001 ffff0000 deaf9903']);
   assert.equal(r.stderr, '');
   assert.equal(r.status, 0);
   assert.equal(
@@ -30,7 +30,7 @@ test('DECISIONS §1: decode prints the golden doorbell 001a0001 ffff0000 deaf990
 });
 
 test('DECISIONS §1: decode --json prints the golden doorbell as the README shows it', () => {
-  const r = riodp(['decode', '--json', '001a0001', 'ffff0000', 'deaf9903']);
+  const r = riodp(['decode', '--json', '001a0001 ffff0000 deaf9903']);
   assert.equal(r.stderr, '');
   assert.equal(r.status, 0);
   assert.equal(r.stdout, `${DOORBELL_JSON}\n`);
@@ -104,7 +104,7 @@ test('Part 6 §2.2 Table 2-1: --link cs24 reads the ackID as 5 bits left-justifi
 });
 
 test('hex input tolerates 0x prefixes, whitespace, underscores, colons and upper case', () => {
-  const byArgs = riodp(['decode', '--json', '0x001A_0001', 'FF:FF:00:00', 'de af 99 03']);
+  const byArgs = riodp(['decode', '--json', '0x001A_0001 FF:FF:00:00 de af 99 03']);
   assert.equal(byArgs.status, 0);
   assert.equal(byArgs.stdout, `${DOORBELL_JSON}\n`);
   const variants = [
@@ -135,4 +135,19 @@ test('invalid hex is reported as field hex with the byte it starts at; the batch
   );
   assert.match(errs[0]?.detail ?? '', /'z' is not a hex digit/);
   assert.match(errs[1]?.detail ?? '', /odd number of hex digits/);
+});
+
+test('docs/cli.md Items: riodp decode A B decodes each argument as its own item ("[hex...] items to decode"); whitespace inside one argument is tolerated', () => {
+  const golden = '001a0001ffff0000deaf9903';
+  const r = riodp(['decode', '--json', golden, '001a0001 ffff0000 deaf9903']);
+  assert.equal(r.stderr, '');
+  assert.equal(r.status, 0);
+  const [a, b, more] = jsonLines(r.stdout);
+  assert.equal(more, undefined);
+  assert.deepEqual([a?.['ftype'], a?.['crc']], [10, 0x9903]);
+  assert.deepEqual(b, a);
+  // The golden packet's words as three arguments are three items, each too short for a packet.
+  const split = riodp(['decode', '001a0001', 'ffff0000', 'deaf9903']);
+  assert.equal(split.status, 1);
+  assert.deepEqual(errorLines(split.stderr).map((e) => e.index), [1, 2, 3]);
 });

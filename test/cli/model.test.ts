@@ -101,7 +101,8 @@ test('docs/model.md errors: bad lines are reported on stderr and as error lines,
     `riodp: line 5: not JSON: Unexpected token 'g', "garbage" is not valid JSON`,
   ]);
   const errors = jsonLines(r.stdout).filter((o) => o['kind'] === 'error');
-  assert.deepEqual(errors.map((e) => [e['t'], e['line']]), [[10, 2], [10, 3], [10, 4], [10, 5]]);
+  // t is the current time; lineT the time of the line that caused the error (line 5 gave none).
+  assert.deepEqual(errors.map((e) => [e['t'], e['line'], e['lineT']]), [[10, 2, 5], [10, 3, 20], [10, 4, 30], [10, 5, undefined]]);
   // The good line after the bad ones still ran: §2.4.5 rule 2, the XON restarts flow 0A.
   assert.deepEqual(jsonLines(r.stdout).filter((o) => o['kind'] === 'flow' && o['t'] === 40), [{ t: 40, kind: 'flow', destinationID: 0x34, flowID: '0A', enabled: true, cause: 'xon' }]);
 });

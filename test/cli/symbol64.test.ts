@@ -79,7 +79,7 @@ test('Part 6 §3.6.5, §3.1: a CS64 with a bad CRC-24 or of the wrong length is 
   ]);
 });
 
-test('Part 6 §3.4 Table 3-3, Part 12 §3.2 Table 3-3: reserved CS64 stype0 and VC_IND need --lenient both ways', () => {
+test('Part 6 §3.4 Table 3-3, Part 12 §3.2 Table 3-3: reserved CS64 stype0 and VC_IND need --lenient to encode; a reserved VC_IND decodes without error by default ("ignore the VoQ Backpressure control symbol without error"), a reserved stype0 needs --lenient', () => {
   // stype0 0b1000 | 0 | 0 | NOP; VoQ-backpressure with VC_IND 0b1001. Built by encode --lenient from raw fields.
   const raws = ['{"stype0":8,"parameter0":0,"parameter1":0,"stype1":56}', '{"stype0":13,"parameter0":2304,"parameter1":1,"stype1":56}'];
   const strictEncode = riodp(['encode', '--layer', 'symbol', '--link', 'cs64', ...raws]);
@@ -93,6 +93,10 @@ test('Part 6 §3.4 Table 3-3, Part 12 §3.2 Table 3-3: reserved CS64 stype0 and 
   const hex = lines(lenient.stdout);
   const strictDecode = riodp(['decode', '--layer', 'symbol', '--link', 'cs64'], hex.join('\n'));
   assert.equal(strictDecode.status, 1);
+  assert.deepEqual(errorLines(strictDecode.stderr).map((e) => e.field), ['stype0']);
+  const vcInd = riodp(['decode', '--json', '--layer', 'symbol', '--link', 'cs64', hex[1] ?? '']);
+  assert.equal(vcInd.status, 0, vcInd.stderr);
+  assert.equal((jsonLines(vcInd.stdout)[0]?.['voq'] as Record<string, unknown> | undefined)?.['vcIndName'], 'RESERVED');
   const json = riodp(['decode', '--json', '--lenient', '--layer', 'symbol', '--link', 'cs64'], hex.join('\n'));
   assert.deepEqual(jsonLines(json.stdout).map((o) => [o['stype0Name'], (o['voq'] as Record<string, unknown> | undefined)?.['vcIndName']]), [['RESERVED', undefined], ['VoQ-backpressure', 'RESERVED']]);
   const back = riodp(['encode', '--lenient', '--layer', 'symbol', '--link', 'cs64'], json.stdout);

@@ -58,7 +58,7 @@ export const arbRxAdapter: EngineAdapter<ModelArbRxConfig, ArbRxInput, ArbRxOutp
     { name: 'tt', type: '0 | 1 | 2', default: '0', meaning: 'transport size of the messages sent (Dev8, Dev16, Dev32)' },
     { name: 'resources', type: 'integer >= 0', default: 'required', meaning: 'size of the resource pool (e.g. reassembly contexts); rule 10 "Only a single instance of resources shall be allocated to a flow"' },
     { name: 'enabled', type: 'boolean', default: 'true', meaning: 'this end supports arbitration (PE Features bit 20 and the port\'s participant bit); false: REQUESTs are ignored' },
-    { name: 'whenBusy', type: "'queue' | 'reject'", default: 'queue', meaning: 'rule 9 "may delay sending responses": hold one REQUEST per flow until a resource frees, or XOFF(ARB) at once' },
+    { name: 'whenBusy', type: "'queue' | 'reject'", default: 'queue', meaning: 'rule 9 "may delay sending responses": hold one REQUEST per flow until a resource frees (its reissue is answered XOFF(ARB), rule 2), or XOFF(ARB) at once' },
     { name: 'maxQueued', type: 'integer >= 0', default: 'none (unbounded)', meaning: 'bound on queued REQUESTs across flows; beyond it XOFF(ARB) at once' },
     { name: 'idleTimeout', type: 'integer ns > 0 | null', default: '1000000', meaning: '§2.4.8: idle single-PDU resources are freed; multi-PDU ones asked back with XOFF(ARB), then freed asynchronously; null: off (§2.4.8 NOTE)' },
     { name: 'responseFlow', type: '{prio 0..3, crf 0..1}', default: '{"prio":3,"crf":1}', meaning: 'rule 12 "XON(ARB), and XOFF(ARB) messages may be sent in any flow"' },

@@ -120,7 +120,7 @@ test('docs/model.md Time: a decreasing time is a bad line; it is reported and th
   const r = run([j({ t: 100, kind: 'poke' }), j({ t: 99, kind: 'poke' }), j({ t: 100, kind: 'poke' })]);
   assert.deepEqual(r.calls, ['poke @100', 'poke @100']);
   assert.deepEqual(r.err, ['line 2: time 99 is before the current time 100: time must not decrease (t)']);
-  assert.deepEqual(r.out[2], { t: 100, kind: 'error', line: 2, message: 'time 99 is before the current time 100: time must not decrease (t)' });
+  assert.deepEqual(r.out[2], { t: 100, kind: 'error', line: 2, lineT: 99, message: 'time 99 is before the current time 100: time must not decrease (t)' });
   assert.equal(r.driver.bad, 1);
 });
 
@@ -129,6 +129,15 @@ test('docs/model.md errors: a bad line does not advance time, so no timer fires 
   assert.equal(r.calls.some((c) => c.startsWith('fire')), false);
   assert.deepEqual(r.out.at(-1), { t: 0, kind: 'end', pending: [{ name: 'x', at: 10 }], counters: { calls: 1 } });
   assert.deepEqual(r.err, ['line 2: expected one of arm, poke, throw, query (kind)']);
+});
+
+test('docs/model.md Bad lines: an error line carries lineT, the time of the input line that caused it, beside t, the current time (a bad line does not advance it)', () => {
+  const r = run([j({ t: 0, kind: 'arm', name: 'x', at: 10 }), j({ t: 20, kind: 'nope' }), '{', j({ t: 1.5 }), j({ t: 30, kind: 'throw' })]);
+  const errors = r.out.filter((o) => o['kind'] === 'error').map((o) => [o['t'], o['line'], o['lineT']]);
+  // Line 2's kind is bad at t 20 (the clock stays at 0); lines 3 and 4 give no time; line 5 fails at 30 after x fired at 10.
+  assert.deepEqual(errors, [[0, 2, 20], [0, 3, undefined], [0, 4, undefined], [30, 5, 30]]);
+  const loop = run([j({ t: 0, kind: 'arm', name: 'loop', at: 0 }), j({ t: 7, kind: 'poke' })], { rearm: { loop: 0 }, maxExpiries: 2 });
+  assert.deepEqual(loop.out.filter((o) => o['kind'] === 'error').map((o) => [o['t'], o['line'], o['lineT']]), [[0, 2, 7]]);
 });
 
 test('docs/model.md timer loop guard: the expiry cap stops the run with an error line (exit 1)', () => {
@@ -189,7 +198,7 @@ test('docs/model.md errors: an engine that throws is reported as a bad line, nev
 test('docs/model.md errors: an output that cannot be printed is an error line; the outputs after it still print', () => {
   const r = run([j({ t: 3, kind: 'unprintable' })]);
   assert.deepEqual(r.err, ['line 1: cannot print the unprintable output: no JSON for it']);
-  assert.deepEqual(r.out.slice(1, -1), [{ t: 3, kind: 'error', line: 1, message: 'cannot print the unprintable output: no JSON for it' }, { t: 3, kind: 'poked' }]);
+  assert.deepEqual(r.out.slice(1, -1), [{ t: 3, kind: 'error', line: 1, lineT: 3, message: 'cannot print the unprintable output: no JSON for it' }, { t: 3, kind: 'poked' }]);
 });
 
 test('docs/model.md schema: the first line may name riodp-model/1 (or 1.x); other fields are ignored; the header is printed once', () => {

@@ -59,6 +59,8 @@ export class ModelDriver {
   #expiries = 0;
   #bad = 0;
   #stopped = false;
+  /** The `t` of the line being handled, once it reads as a time: what its error lines carry as `lineT`. */
+  #lineT: number | undefined;
 
   constructor(engine: ModelInstance, engineName: string, header: Readonly<Record<string, unknown>>, sink: DriverSink, opts: DriverOptions = {}) {
     this.#engine = engine;
@@ -85,6 +87,7 @@ export class ModelDriver {
   /** One input line (1-based number `n`); throws TraceError when the whole trace must be refused. */
   line(text: string, n: number): void {
     if (this.#stopped) return;
+    this.#lineT = undefined;
     const trimmed = text.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
     let value: unknown;
@@ -163,6 +166,7 @@ export class ModelDriver {
     const { t, kind, ...fields } = line;
     if (t === undefined) throw new InputError('missing, expected the time in nanoseconds, a non-negative integer', 't');
     if (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 0) throw new InputError('expected the time in nanoseconds, a non-negative integer', 't');
+    this.#lineT = t;
     if (t < this.#clock) throw new InputError(`time ${t} is before the current time ${this.#clock}: time must not decrease`, 't');
     if (kind === undefined) {
       const extra = Object.keys(fields)[0];
@@ -230,11 +234,18 @@ export class ModelDriver {
     this.#error(n, e.path === '' ? e.message : `${e.message} (${e.path})`);
   }
 
+  /**
+   * An error line. `t` is the current time, so that output time never goes back (a bad line does
+   * not advance it); `lineT` is the time of the input line that caused the error, when that line
+   * gave a valid one.
+   */
   #error(n: number | undefined, text: string): void {
     // The header stays the first line even when the first line is bad.
     this.start();
     this.#bad++;
     this.#sink.err(n === undefined ? `--until: ${text}` : `line ${n}: ${text}`);
-    this.#sink.out(n === undefined ? { t: this.#clock, kind: 'error', message: text } : { t: this.#clock, kind: 'error', line: n, message: text });
+    if (n === undefined) this.#sink.out({ t: this.#clock, kind: 'error', message: text });
+    else if (this.#lineT === undefined) this.#sink.out({ t: this.#clock, kind: 'error', line: n, message: text });
+    else this.#sink.out({ t: this.#clock, kind: 'error', line: n, lineT: this.#lineT, message: text });
   }
 }
