@@ -20,7 +20,6 @@ export type * from '../flow/ccp-endpoint-types.ts';
 export { ArbTx } from '../flow/arb-tx.ts';
 export type { ArbTxSnapshot } from '../flow/arb-tx.ts';
 export { ArbRx } from '../flow/arb-rx.ts';
-export type { ArbAllocation } from '../flow/arb-rx.ts';
 export type * from '../flow/arbitration-types.ts';
 
 export { VoqGenerator } from '../voq/generator.ts';
