@@ -11,20 +11,24 @@
  * - Annex 2 session management: `SessionEngine`, `SessionDiscovery`, the conveyances
  *   `Type9Conveyance` and `Type11Conveyance`.
  */
-export type { Time, TimerOutput, TimerInput, Engine, Counters } from '../engine/contract.ts';
+export type { Time, TimerOutput, TimerInput, Engine, Counters, PendingTimer, Observable, ObservableEngine } from '../engine/contract.ts';
 
 export { CongestionPoint } from '../flow/congestion-point.ts';
 export type * from '../flow/congestion-point-types.ts';
 export { CcpEndpoint } from '../flow/ccp-endpoint.ts';
 export type * from '../flow/ccp-endpoint-types.ts';
 export { ArbTx } from '../flow/arb-tx.ts';
-export type { ArbTxSnapshot } from '../flow/arb-tx.ts';
+export type { ResolvedArbTxConfig } from '../flow/arb-tx-config.ts';
+export type { ArbTxFlowView } from '../flow/arb-tx-flow.ts';
 export { ArbRx } from '../flow/arb-rx.ts';
 export type { ArbAllocation } from '../flow/arb-rx.ts';
+export type { ResolvedArbRxConfig } from '../flow/arb-rx-config.ts';
+export type { MessageFlow } from '../flow/flows.ts';
 export type * from '../flow/arbitration-types.ts';
 
 export { VoqGenerator } from '../voq/generator.ts';
 export type * from '../voq/generator-types.ts';
+export type { CongestionDetector, DetectorConfig, DetectorSnapshot, DepthObservation, DetectorChange } from '../voq/detectors.ts';
 export { VoqReceiver } from '../voq/receiver.ts';
 export type * from '../voq/receiver-types.ts';
 
@@ -35,13 +39,22 @@ export type * from '../streaming/reassembler-types.ts';
 export { TmIngress } from '../streaming/tm-ingress.ts';
 export { TmEgress } from '../streaming/tm-egress.ts';
 export type * from '../streaming/tm-types.ts';
+export type * from '../streaming/tm-snapshot-types.ts';
+export type { HeldAu } from '../streaming/tm-credit.ts';
+export type { EgressAu, EgressAuState } from '../streaming/tm-credit-egress.ts';
+export type { TmDesignation } from '../streaming/tm-operand-match.ts';
+export type { TmModeSetting, TmTypesSetting } from '../streaming/tm-mode.ts';
 export type { ClassifierConfig, ClassifierRule, StreamTarget, QueueGranularity } from '../streaming/classifier.ts';
 export type { Vsid } from '../streaming/vsid.ts';
 
 export { SessionEngine } from '../session/engine.ts';
 export type * from '../session/types.ts';
+export type * from '../session/snapshot-types.ts';
+export type { ConduitRecord } from '../session/conduits.ts';
+export type { DataReassemblerSnapshot, TransferSnapshot, DataFormat } from '../session/data-formats.ts';
 export { SessionDiscovery } from '../session/discovery.ts';
 export type * from '../session/discovery-types.ts';
+export type { ResolvedDiscoveryConfig, ResolvedTarget } from '../session/discovery-config.ts';
 export { Type9Conveyance } from '../session/type9-conveyance.ts';
 export type * from '../session/type9-conveyance-types.ts';
 export { Type11Conveyance } from '../session/type11-conveyance.ts';

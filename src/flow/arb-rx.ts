@@ -1,6 +1,6 @@
 import { fitsDeviceId } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
 import { flowIdLabel } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -9,7 +9,7 @@ import type { Type7Packet } from '../wire/type7.ts';
 import { resolveArbRxConfig } from './arb-rx-config.ts';
 import type { ResolvedArbRxConfig } from './arb-rx-config.ts';
 import type {
-  ArbMode, ArbRxConfig, ArbRxCounterName, ArbRxEventName, ArbRxInput, ArbRxOutput, FreeReason, GrantPolicy, QueuedRequest, SegmentKind,
+  ArbMode, ArbRxConfig, ArbRxCounterName, ArbRxEventName, ArbRxInput, ArbRxOutput, ArbRxSnapshot, FreeReason, GrantPolicy, QueuedRequest, SegmentKind,
 } from './arbitration-types.ts';
 import { flowKey } from './flows.ts';
 import { fifoPolicy } from './grant-policy.ts';
@@ -52,7 +52,7 @@ interface EventDetail {
   readonly seq?: number;
 }
 
-export class ArbRx implements Engine<ArbRxInput, ArbRxOutput> {
+export class ArbRx implements ObservableEngine<ArbRxInput, ArbRxOutput, ArbRxSnapshot, ArbRxCounterName> {
   readonly #cfg: ResolvedArbRxConfig;
   readonly #policy: GrantPolicy;
   readonly #counters: Counters<ArbRxCounterName> = zeroCounters(ARB_RX_COUNTERS);
@@ -111,15 +111,7 @@ export class ArbRx implements Engine<ArbRxInput, ArbRxOutput> {
     return { ...this.#counters };
   }
 
-  snapshot(): {
-    readonly config: ResolvedArbRxConfig;
-    readonly free: number;
-    readonly allocations: ArbAllocation[];
-    readonly queue: QueuedRequest[];
-    readonly served: { readonly sourceID: number; readonly flowID: FlowIdLabel; readonly seq: number }[];
-    readonly timers: { readonly name: string; readonly at: Time }[];
-    readonly counters: Counters<ArbRxCounterName>;
-  } {
+  snapshot(): ArbRxSnapshot {
     const c = this.#cfg;
     return {
       config: { ...c, responseFlow: { ...c.responseFlow } },

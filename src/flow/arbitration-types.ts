@@ -1,6 +1,10 @@
-import type { TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { Counters, PendingTimer, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Type7Packet } from '../wire/type7.ts';
+import type { ResolvedArbRxConfig } from './arb-rx-config.ts';
+import type { ArbAllocation } from './arb-rx.ts';
+import type { ResolvedArbTxConfig } from './arb-tx-config.ts';
+import type { ArbTxFlowView } from './arb-tx-flow.ts';
 import type { MessageFlow } from './flows.ts';
 
 /**
@@ -184,3 +188,25 @@ export type ArbRxOutput =
   | { readonly kind: 'event'; readonly name: ArbRxEventName; readonly sourceID?: number; readonly flowID?: string; readonly seq?: number };
 
 export type ArbRxCounterName = 'requests' | 'granted' | 'rejected' | 'queued' | 'regranted' | 'duplicates' | 'released' | 'idleFreed' | 'asyncFreed' | 'unexpectedSegments' | 'staleReleases' | 'ignored';
+
+/** `ArbTx.snapshot()`: the flows it has state for, by destinationID then flowID. */
+export interface ArbTxSnapshot {
+  readonly config: ResolvedArbTxConfig;
+  readonly flows: readonly ArbTxFlowView[];
+  readonly timers: readonly PendingTimer[];
+  readonly counters: Counters<ArbTxCounterName>;
+}
+
+/** `ArbRx.snapshot()`. */
+export interface ArbRxSnapshot {
+  readonly config: ResolvedArbRxConfig;
+  /** Resources not allocated to any flow. */
+  readonly free: number;
+  readonly allocations: readonly ArbAllocation[];
+  /** Queued REQUESTs in arrival order. */
+  readonly queue: readonly QueuedRequest[];
+  /** Y of each flow's last allocation once it ended with nothing queued behind it (rule 4). */
+  readonly served: readonly { readonly sourceID: number; readonly flowID: FlowIdLabel; readonly seq: number }[];
+  readonly timers: readonly PendingTimer[];
+  readonly counters: Counters<ArbRxCounterName>;
+}

@@ -1,4 +1,4 @@
-import type { TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { Counters, PendingTimer, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Type7Packet } from '../wire/type7.ts';
 
@@ -102,3 +102,36 @@ export type CcpEndpointOutput =
 
 export type CcpEndpointCounterName =
   | 'xoff' | 'xon' | 'reservedFlowId' | 'criticalIgnored' | 'saturated' | 'xonAtZero' | 'orphanRestarts' | 'arbitrationIgnored' | 'undefinedIgnored';
+
+/** A stopped flow's place in the orphaned XOFF FIFO (Annex A.2), oldest first. */
+export interface OrphanQueueEntry {
+  readonly destinationID: number;
+  readonly flowID: FlowIdLabel;
+  /** The counter's current value. */
+  readonly counter: number;
+}
+
+/**
+ * A non-zero XON/XOFF counter (§2.4.2.3): by counter number under the `bounded` mapping, by
+ * (destinationID, flowID) under `per-flow`.
+ */
+export type CcpCounterEntry =
+  | { readonly counter: number; readonly value: number }
+  | { readonly destinationID: number; readonly flowID: FlowIdLabel | 'RESERVED'; readonly value: number };
+
+/** `CcpEndpoint.snapshot()`. */
+export interface CcpEndpointSnapshot {
+  readonly orphanPeriod: number;
+  readonly counterBits: number;
+  /** 2^counterBits − 1: counters saturate there. */
+  readonly counterMax: number;
+  readonly counterMapping: CounterMapping;
+  readonly critical: readonly CriticalFlow[];
+  readonly flowArbitration: boolean;
+  readonly counters: readonly CcpCounterEntry[];
+  /** Destinations with stopped flows, by destinationID. */
+  readonly stopped: readonly { readonly destinationID: number; readonly flows: readonly FlowIdLabel[] }[];
+  readonly orphanQueue: readonly OrphanQueueEntry[];
+  readonly timers: readonly PendingTimer<'orphan'>[];
+  readonly stats: Counters<CcpEndpointCounterName>;
+}

@@ -1,3 +1,4 @@
+import type { Counters, Time } from '../engine/contract.ts';
 import type { FlowIdLabel, VcCount } from '../wire/flow-id.ts';
 import type { Type7Packet } from '../wire/type7.ts';
 import type { MessageFlow } from './flows.ts';
@@ -144,3 +145,30 @@ export type CongestionPointOutput =
 
 export type CongestionPointCounterName =
   | 'enqueued' | 'dequeued' | 'xoffSent' | 'xonSent' | 'ccpDropped' | 'ccpSuppressed' | 'noRoute' | 'earlyXon' | 'listFull' | 'unmappable' | 'unknownDequeue';
+
+/** Buffered packets of one flow a CCP can name (Annex A.1 histogram), as `snapshot()` lists them. */
+export interface BufferedFlow {
+  readonly destinationID: number;
+  readonly tgtdestinationID: number;
+  readonly flowID: FlowIdLabel;
+  readonly tt: number;
+  readonly requests: number;
+  readonly responses: number;
+}
+
+/** `CongestionPoint.snapshot()`. */
+export interface CongestionPointSnapshot {
+  readonly role: 'switch' | 'endpoint';
+  readonly unit: 'packets' | 'bytes';
+  readonly occupancy: number;
+  readonly congested: boolean;
+  /** The controlled flow list (§2.4.2.2), in restart order. */
+  readonly controlled: readonly ControlledFlowEntry[];
+  readonly histogram: readonly BufferedFlow[];
+  /** Buffered packets no CCP may name (ftype 7/8, Table 2-1 "Illegal"), by source/destination pair. */
+  readonly otherPackets: Readonly<Record<string, number>>;
+  /** §4.3 Flow Control Participant bits: every port but those cleared, or only those set. */
+  readonly participants: { readonly all: true; readonly cleared: readonly number[] } | { readonly all: false; readonly set: readonly number[] };
+  readonly counters: Counters<CongestionPointCounterName>;
+  readonly lastInputAt: Time | null;
+}

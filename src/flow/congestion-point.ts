@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { makeCcp } from '../wire/type7.ts';
 import { resolveCongestionPointConfig } from './congestion-point-config.ts';
@@ -11,6 +11,7 @@ import type {
   CongestionPointEventName,
   CongestionPointInput,
   CongestionPointOutput,
+  CongestionPointSnapshot,
   ControlledFlowEntry,
 } from './congestion-point-types.ts';
 import { ControlledFlowList } from './controlled-flow-list.ts';
@@ -34,7 +35,7 @@ type EventFields = Omit<EventOutput, 'kind' | 'name'>;
  * them on a packet by packet basis to pre-established, locally-defined watermark levels", with a
  * lower watermark for XON (A.1 a "sufficient hysteresis").
  */
-export class CongestionPoint implements Engine<CongestionPointInput, CongestionPointOutput> {
+export class CongestionPoint implements ObservableEngine<CongestionPointInput, CongestionPointOutput, CongestionPointSnapshot, CongestionPointCounterName> {
   readonly #cfg: ResolvedCongestionPointConfig;
   readonly #histogram = new FlowHistogram();
   readonly #list: ControlledFlowList;
@@ -122,7 +123,7 @@ export class CongestionPoint implements Engine<CongestionPointInput, CongestionP
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): CongestionPointSnapshot {
     const exceptions = [...this.#portExceptions].sort((a, b) => a - b);
     return {
       role: this.#cfg.role,

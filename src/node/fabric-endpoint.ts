@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, Engine, Observable, Time } from '../engine/contract.ts';
 import { pullCount } from '../engine/input-checks.ts';
 import { CcpEndpoint } from '../flow/ccp-endpoint.ts';
 import type { RegisterSpace } from '../registers/space.ts';
@@ -24,7 +24,8 @@ import { fabricTm } from './endpoint/tm-streams.ts';
 import type { FabricTm } from './endpoint/tm-streams.ts';
 import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
 import type {
-  FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEvent, FabricTimerName, FlowState,
+  FabricArbitrationSnapshot, FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEndpointSnapshot, FabricEvent,
+  FabricTimerName, FlowState,
 } from './fabric-endpoint-types.ts';
 import { frameFlows } from './fast-pull.ts';
 import { SessionEndpoint } from './session-endpoint.ts';
@@ -66,7 +67,7 @@ const TM_TIMERS = 'tm:';
  *   stack's. With `arbitration`, Part 9 flow arbitration runs over the segmenter flows
  *   (endpoint/session-features.ts).
  */
-export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpointOutput> {
+export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpointOutput>, Observable<FabricEndpointSnapshot, FabricCounters> {
   readonly #config: ResolvedFabricConfig;
   readonly #endpoint: SessionEndpoint;
   readonly #ccp: CcpEndpoint;
@@ -243,7 +244,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     return this.#endpoint.participation();
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): FabricEndpointSnapshot {
     const c = this.#config;
     return {
       nodeId: c.nodeId,
@@ -258,7 +259,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       endpoint: this.#endpoint.snapshot(),
       ccp: this.#ccp.snapshot(),
       tm: this.#tm?.snapshot() ?? null,
-      arbitration: this.#arb?.snapshot('arbitration') ?? null,
+      // Flow arbitration is the one feature a FabricEndpoint runs (ArbitrationFeature.snapshot, with the host's parts).
+      arbitration: (this.#arb?.snapshot('arbitration') ?? null) as FabricArbitrationSnapshot | null,
     };
   }
 

@@ -13,7 +13,7 @@
  *   Part 10 traffic management, as the software fabric runs it.
  */
 export { SwitchElement } from './switch/element.ts';
-export type { FramePacket, SwitchElementCounter } from './switch/element.ts';
+export type { FramePacket } from './switch/element.ts';
 export type * from './switch/element-types.ts';
 export type * from './switch/config-types.ts';
 export type { SwitchEvent, SwitchCounter, SwitchSymbol } from './switch/types.ts';

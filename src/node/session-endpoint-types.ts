@@ -1,9 +1,16 @@
 import type { Counters, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { EndpointConfig } from '../registers/builder.ts';
-import type { Conveyance, DiscoveryConfig, DiscoveryCounter, DiscoveryEvent, DiscoveryTimerName } from '../session/discovery-types.ts';
-import type { BlockPlan } from '../session/local-advertisement.ts';
-import type { Type11ConveyanceConfig, Type11CounterName, Type11Event, Type11TimerName } from '../session/type11-conveyance-types.ts';
-import type { Type9ConveyanceConfig, Type9CounterName, Type9Event, Type9RecycleInput } from '../session/type9-conveyance-types.ts';
+import type {
+  Conveyance, DiscoveryConfig, DiscoveryCounter, DiscoveryEvent, DiscoverySnapshot, DiscoveryTimerName,
+} from '../session/discovery-types.ts';
+import type { BlockPlan, Participation } from '../session/local-advertisement.ts';
+import type { SessionEngineSnapshot } from '../session/snapshot-types.ts';
+import type {
+  Type11ConveyanceConfig, Type11ConveyanceSnapshot, Type11CounterName, Type11Event, Type11TimerName,
+} from '../session/type11-conveyance-types.ts';
+import type {
+  Type9ConveyanceConfig, Type9ConveyanceSnapshot, Type9CounterName, Type9Event, Type9RecycleInput,
+} from '../session/type9-conveyance-types.ts';
 import type { Contact, DeliverOutput, SessionConfig, SessionCounter, SessionEvent, SessionInput } from '../session/types.ts';
 import type { IdleTimerName, ReassemblerEvent } from '../streaming/reassembler-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -202,3 +209,32 @@ export const ENDPOINT_COUNTERS = [
   'invalidInputs',
 ] as const;
 export type EndpointCounter = (typeof ENDPOINT_COUNTERS)[number];
+
+/** `SessionEndpoint.snapshot()`: the end point's own state and each inner engine's snapshot. */
+export interface SessionEndpointSnapshot {
+  readonly nodeId: number;
+  readonly tt: number;
+  readonly conveyances: readonly Conveyance[];
+  /** The contacts its session management blocks advertise (§3.2). */
+  readonly advertised: readonly Contact[];
+  /** Type 9 streams dedicated to management messages. */
+  readonly managementStreams: readonly number[];
+  /** What its registers advertise, as its own processor reads them. */
+  readonly participation: Participation;
+  /** Packets waiting to go: Type 8 requests and responses, and one staged packet per source engine. */
+  readonly transmit: {
+    readonly type8: readonly string[];
+    readonly staged: readonly { readonly source: string; readonly rank: string; readonly ftype: number; readonly destinationID: number }[];
+  };
+  /** Discovery's MAINTENANCE reads in flight, by transaction ID. */
+  readonly reads: {
+    readonly next: number;
+    readonly inFlight: readonly { readonly tid: number; readonly tag: number; readonly node: number; readonly offset: number; readonly until: number }[];
+  };
+  readonly session: SessionEngineSnapshot;
+  readonly discovery: DiscoverySnapshot;
+  /** null for a conveyance the end point lacks. */
+  readonly type11: Type11ConveyanceSnapshot | null;
+  readonly type9: Type9ConveyanceSnapshot | null;
+  readonly counters: Counters<EndpointCounter>;
+}

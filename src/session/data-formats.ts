@@ -177,7 +177,7 @@ export interface TransferSnapshot {
   readonly abandoned: boolean;
 }
 
-export interface ReassemblerSnapshot {
+export interface DataReassemblerSnapshot {
   readonly maxPdu: number;
   readonly transfers: readonly TransferSnapshot[];
 }
@@ -269,7 +269,7 @@ export class DataReassembler {
     return this.#open.size;
   }
 
-  snapshot(): ReassemblerSnapshot {
+  snapshot(): DataReassemblerSnapshot {
     return {
       maxPdu: this.#maxPdu,
       transfers: [...this.#open.values()].map((t) => ({

@@ -1,5 +1,6 @@
-import type { Time, TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { Counters, PendingTimer, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { SmpAttribute } from '../wire/smp/attributes.ts';
+import type { ResolvedDiscoveryConfig } from './discovery-config.ts';
 import type { Contact } from './types.ts';
 
 /**
@@ -172,3 +173,21 @@ export const DISCOVERY_COUNTERS = [
   'ignored',
 ] as const;
 export type DiscoveryCounter = (typeof DISCOVERY_COUNTERS)[number];
+
+/** `SessionDiscovery.snapshot()`. */
+export interface DiscoverySnapshot {
+  readonly config: ResolvedDiscoveryConfig;
+  readonly started: boolean;
+  /** The next node of the `scan` range; null when none is left. */
+  readonly scanNext: number | null;
+  /** Nodes waiting for a free read slot (`parallel`). */
+  readonly queue: readonly { readonly node: number; readonly hop: number; readonly attempt: number }[];
+  /** Nodes being read: the read outstanding (its tag and offset) and the reads made. */
+  readonly active: readonly { readonly node: number; readonly attempt: number; readonly tag: number; readonly offset: number; readonly reads: number }[];
+  /** Nodes whose block was still initialising, waiting out the poll period. */
+  readonly waiting: readonly { readonly node: number; readonly attempt: number }[];
+  /** The outcome of each node done. */
+  readonly results: readonly { readonly node: number; readonly result: DiscoveryEvent['event'] }[];
+  readonly timers: readonly PendingTimer<DiscoveryTimerName>[];
+  readonly stats: Counters<DiscoveryCounter>;
+}

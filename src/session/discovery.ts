@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
 import { checkHop, checkNode, resolveDiscoveryConfig } from './discovery-config.ts';
 import type { ResolvedDiscoveryConfig, ResolvedTarget } from './discovery-config.ts';
@@ -7,7 +7,8 @@ import { probeNode } from './discovery-probe.ts';
 import type { Probe, ProbeResult } from './discovery-probe.ts';
 import { DISCOVERY_COUNTERS } from './discovery-types.ts';
 import type {
-  DiscoveryConfig, DiscoveryCounter, DiscoveryEvent, DiscoveryInput, DiscoveryOutput, DiscoveryTimerName, FoundContact, ReadOutput, ReadResultInput,
+  DiscoveryConfig, DiscoveryCounter, DiscoveryEvent, DiscoveryInput, DiscoveryOutput, DiscoverySnapshot, DiscoveryTimerName, FoundContact, ReadOutput,
+  ReadResultInput,
 } from './discovery-types.ts';
 
 export type * from './discovery-types.ts';
@@ -47,7 +48,7 @@ interface Pending extends ResolvedTarget {
  * mixed system ("the Session Management Advertisement CSR to contain contact information for
  * Type 9 management, and ... the Component Tag CSR to contain contact information for Type 11").
  */
-export class SessionDiscovery implements Engine<DiscoveryInput, DiscoveryOutput> {
+export class SessionDiscovery implements ObservableEngine<DiscoveryInput, DiscoveryOutput, DiscoverySnapshot, DiscoveryCounter> {
   readonly #config: ResolvedDiscoveryConfig;
   readonly #timers = new Timers<DiscoveryTimerName>();
   readonly #counters: Counters<DiscoveryCounter> = zeroCounters(DISCOVERY_COUNTERS);
@@ -93,7 +94,7 @@ export class SessionDiscovery implements Engine<DiscoveryInput, DiscoveryOutput>
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): DiscoverySnapshot {
     const c = this.#config;
     return {
       config: { ...c, targets: c.targets.map((t) => ({ ...t })), conveyances: [...c.conveyances] },

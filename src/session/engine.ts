@@ -1,4 +1,4 @@
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { attempt } from '../wire/errors.ts';
 import { toHex } from '../wire/hex.ts';
 import { smpUserDefined } from '../wire/smp/index.ts';
@@ -19,6 +19,7 @@ import { flowCommand, flowTimerOf, onFlowControl, rtsExpired, sendCommand, xonEx
 import { streamJson } from './stream-table.ts';
 import { DOUBLE_WORD } from './type11-mailbox.ts';
 import type { Contact, SessionConfig, SessionCounter, SessionInput, SessionOutput, UserDefinedCommand } from './types.ts';
+import type { SessionEngineSnapshot } from './snapshot-types.ts';
 import { receive } from './validation.ts';
 
 /**
@@ -29,7 +30,7 @@ import { receive } from './validation.ts';
  * Outputs of one input come in the order they were caused, except that every high-priority send
  * (ACCEPT, CLOSE, FLOW_CONTROL, STATUS) precedes every normal one (§3.7.2).
  */
-export class SessionEngine implements Engine<SessionInput, SessionOutput> {
+export class SessionEngine implements ObservableEngine<SessionInput, SessionOutput, SessionEngineSnapshot, SessionCounter> {
   readonly #core: SessionCore;
 
   constructor(config: SessionConfig) {
@@ -96,7 +97,7 @@ export class SessionEngine implements Engine<SessionInput, SessionOutput> {
     return { ...this.#core.counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): SessionEngineSnapshot {
     const core = this.#core;
     const c = core.config;
     return {

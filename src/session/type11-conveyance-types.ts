@@ -1,7 +1,7 @@
-import type { TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { Counters, PendingTimer, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { Type11Packet } from '../wire/type11.ts';
 import type { Type13MessageResponse, Type13Packet } from '../wire/type13.ts';
-import type { SendMessageOutput } from './types.ts';
+import type { SendMessageOutput, SmpPriority } from './types.ts';
 
 /**
  * The Type 11 conveyance of Annex 2 session management (§3.3 "If the conveyance is Type 11
@@ -208,3 +208,59 @@ export type Type11CounterName =
   | 'pulls'
   | 'idlePulls'
   | 'invalidInputs';
+
+/** A message being sent, as `Type11Conveyance.snapshot()` shows it. */
+export interface Type11MessageSnapshot {
+  readonly seq: number;
+  readonly id?: MessageId;
+  readonly to: number;
+  readonly mailbox: number;
+  readonly priority: SmpPriority;
+  /** -1 while the message waits for a letter. */
+  readonly letter: number;
+  /** Segment size in octets. */
+  readonly ssize: number;
+  readonly failed: boolean;
+  readonly queuedAt: Time;
+  /** Each segment's state; `at` (when it was sent, or may be retried) while sent or waiting to retry. */
+  readonly segments: readonly { readonly state: 'ready' | 'sent' | 'retry-wait' | 'done'; readonly at?: Time; readonly retries: number }[];
+}
+
+/** A message being reassembled (Part 2 §4.2), as `Type11Conveyance.snapshot()` shows it. */
+export interface Type11ReassemblySnapshot {
+  readonly from: number;
+  readonly letter: number;
+  readonly mailbox: number;
+  /** Segments of the message (msglen). */
+  readonly segments: number;
+  /** The ssize field of its packets. */
+  readonly ssize: number;
+  /** The msgseg numbers received. */
+  readonly received: readonly number[];
+  readonly octets: number;
+  readonly openedAt: Time;
+  readonly lastAt: Time;
+}
+
+/** `Type11Conveyance.snapshot()`. */
+export interface Type11ConveyanceSnapshot {
+  readonly nodeId: number;
+  readonly tt: number;
+  readonly segmentSize: number;
+  readonly letters: number;
+  readonly responseTimeout: number;
+  readonly retryDelay: number;
+  readonly maxRetries: number;
+  readonly maxReassemblies: number;
+  readonly reassemblyTimeout: number | null;
+  /** The mailboxes that receive. */
+  readonly mailboxes: readonly number[];
+  /** Messages holding a letter, and those waiting for one by queueing order. */
+  readonly active: readonly Type11MessageSnapshot[];
+  readonly waiting: readonly Type11MessageSnapshot[];
+  readonly reassemblies: readonly Type11ReassemblySnapshot[];
+  /** MESSAGE RESPONSEs waiting to be pulled. */
+  readonly responsesQueued: number;
+  readonly timers: readonly PendingTimer<Type11TimerName>[];
+  readonly stats: Counters<Type11CounterName>;
+}

@@ -1,6 +1,6 @@
-import type { TimerInput, TimerOutput } from '../engine/contract.ts';
-import type { IdleTimerName, ReassemblerEvent } from '../streaming/reassembler-types.ts';
-import type { SegmenterRefusal } from '../streaming/segmenter-types.ts';
+import type { Counters, TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { IdleTimerName, ReassemblerEvent, ReassemblerSnapshot } from '../streaming/reassembler-types.ts';
+import type { SegmenterRefusal, SegmenterSnapshot } from '../streaming/segmenter-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Type9DataPacket, Type9Packet } from '../wire/type9-types.ts';
 import type { SendMessageOutput, SendPduOutput } from './types.ts';
@@ -201,4 +201,17 @@ export interface FastPull {
   readonly frames: number;
   /** Whether a pull now would send more (false: the pull's idle step was counted). */
   readonly more: boolean;
+}
+
+/** `Type9Conveyance.snapshot()`: its configuration and the inner segmenter's and reassembler's snapshots. */
+export interface Type9ConveyanceSnapshot {
+  readonly nodeId: number;
+  readonly tt: number;
+  readonly highFlow: FlowIdLabel;
+  readonly normalFlow: FlowIdLabel;
+  /** Destination IDs besides `nodeId` this end point accepts (multicast groups). */
+  readonly multicastIds: readonly number[];
+  readonly segmenter: SegmenterSnapshot;
+  readonly reassembler: ReassemblerSnapshot;
+  readonly stats: Counters<Type9CounterName>;
 }

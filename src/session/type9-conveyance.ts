@@ -1,6 +1,6 @@
 import { booleanFlag, deviceIdForTt, fitsDeviceId, orDefault, transportType } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { describeInput, pullUpTo } from '../engine/input-checks.ts';
 import { Reassembler } from '../streaming/reassembler.ts';
 import type { ReassemblerOutput } from '../streaming/reassembler-types.ts';
@@ -12,8 +12,8 @@ import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { TT } from '../wire/header.ts';
 import type { Type9Packet } from '../wire/type9-types.ts';
 import type {
-  Type9Backlog, Type9ConveyanceConfig, Type9ConveyanceInput, Type9ConveyanceOutput, Type9CounterName, Type9Event, Type9GateInput, Type9Id,
-  FastPull, Type9SendInput, Type9SendPduInput, Type9Unit,
+  Type9Backlog, Type9ConveyanceConfig, Type9ConveyanceInput, Type9ConveyanceOutput, Type9ConveyanceSnapshot, Type9CounterName, Type9Event,
+  Type9GateInput, Type9Id, FastPull, Type9SendInput, Type9SendPduInput, Type9Unit,
 } from './type9-conveyance-types.ts';
 import type { SmpPriority } from './types.ts';
 
@@ -73,7 +73,7 @@ function resolve(config: Type9ConveyanceConfig): ResolvedType9Config & { readonl
  * Outputs of one input come in the order they happen: a pull's segments, each followed by the
  * `sent` event of the unit it ended; a received segment's PDU or reassembler events, then timers.
  */
-export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9ConveyanceOutput> {
+export class Type9Conveyance implements ObservableEngine<Type9ConveyanceInput, Type9ConveyanceOutput, Type9ConveyanceSnapshot, Type9CounterName> {
   readonly #config: ResolvedType9Config;
   readonly #segmenter: Segmenter;
   readonly #reassembler: Reassembler;
@@ -182,7 +182,7 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
     return this.#segmenter.busyFlows();
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): Type9ConveyanceSnapshot {
     const c = this.#config;
     return {
       nodeId: c.nodeId,

@@ -1,6 +1,7 @@
 import { booleanFlag, integerInRange, nonNegativeInteger, oneOf, orDefault } from '../engine/config-checks.ts';
 import { FLOW_ID_LABELS, channelPacketFields, flowIdChannel, packetForFlowId } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
+import type { ClassifierSnapshot } from './tm-snapshot-types.ts';
 import { cosBin, ingressCosId, sourceStreamKey } from './vsid.ts';
 
 /**
@@ -174,7 +175,7 @@ export class Classifier {
     return this.#default === undefined ? all : [...all, this.#default];
   }
 
-  toJSON(): Record<string, unknown> {
+  toJSON(): ClassifierSnapshot {
     return { rules: this.#rules, default: this.#default ?? null, granularity: this.granularity, crfSupported: this.crfSupported };
   }
 }

@@ -1,4 +1,4 @@
-import type { Time, TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { Counters, PendingTimer, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { FlowIdLabel, VcCount } from '../wire/flow-id.ts';
 import type { Type9Packet } from '../wire/type9-types.ts';
 import type { Vsid } from './vsid.ts';
@@ -228,3 +228,20 @@ export type ReassemblerCounterName =
   | 'discardedSegments'
   | 'notData'
   | 'invalidInputs';
+
+/** `Reassembler.snapshot()`. */
+export interface ReassemblerSnapshot {
+  readonly mtu: number;
+  /** SegSupport as a count of contexts. */
+  readonly contextLimit: number;
+  readonly destinationInContext: boolean;
+  readonly idleTimeout: number | null;
+  readonly vcCount: VcCount;
+  readonly crfSupported: boolean;
+  readonly openContexts: readonly OpenContextInfo[];
+  readonly timers: readonly PendingTimer<IdleTimerName>[];
+  /** With buffer recycling on (`bufferPool` > 0): the pool's size and the buffers it holds now. */
+  readonly bufferPool?: number;
+  readonly pooledBuffers?: number;
+  readonly stats: Counters<ReassemblerCounterName>;
+}

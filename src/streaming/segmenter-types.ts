@@ -1,3 +1,4 @@
+import type { Counters, Time } from '../engine/contract.ts';
 import type { RegisterSpace } from '../registers/space.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Type9DataPacket } from '../wire/type9-types.ts';
@@ -209,3 +210,40 @@ export type SegmenterCounterName =
   | 'idlePulls'
   | 'nothingToAbort'
   | 'invalidInputs';
+
+/** A PDU being segmented, as `activePdu` and `snapshot()` report it. */
+export interface ActivePdu extends PduRef {
+  readonly queuedAt: Time;
+  readonly startedAt: Time;
+  readonly mtu: number;
+  readonly bytesSent: number;
+  readonly aborting: boolean;
+}
+
+/** `Segmenter.snapshot()`. */
+export interface SegmenterSnapshot {
+  readonly sourceID: number;
+  readonly tt: number;
+  /** Where the MTU comes from: the configuration, or the Data Streaming Logical Layer Control CSR. */
+  readonly mtuSource: 'config' | 'register';
+  /** The MTU in force, in bytes; null when the register holds a reserved encoding. */
+  readonly mtu: number | null;
+  readonly defaultMaxPdu: number;
+  /** MaxPDU per destination, where it differs from the default, by destinationID. */
+  readonly maxPdu: readonly { readonly destinationID: number; readonly maxPdu: number }[];
+  readonly crfSupported: boolean;
+  /** The `seq` the next queued PDU takes. */
+  readonly nextSeq: number;
+  /** Flows with a PDU active or waiting, in `pull-any` order. */
+  readonly flows: readonly {
+    readonly destinationID: number;
+    readonly flowID: FlowIdLabel;
+    readonly active: ActivePdu | null;
+    readonly waiting: readonly (PduRef & { readonly queuedAt: Time })[];
+  }[];
+  /** The flow `pull-any` served last. */
+  readonly lastServed: { readonly destinationID: number; readonly flowID: FlowIdLabel } | null;
+  /** Flows a `gate` input stopped. */
+  readonly stopped: readonly { readonly destinationID: number; readonly flowID: FlowIdLabel }[];
+  readonly stats: Counters<SegmenterCounterName>;
+}

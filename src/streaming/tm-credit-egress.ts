@@ -1,4 +1,5 @@
 import type { TmDesignation } from './tm-operand-match.ts';
+import type { TmEgressCreditState } from './tm-snapshot-types.ts';
 
 /**
  * The egress side of credit based traffic management (Part 10 §3.4.4, §3.4.5 rule 7): the
@@ -156,7 +157,7 @@ export class EgressCreditContext {
     return closed;
   }
 
-  toJSON(): Record<string, unknown> {
+  toJSON(): TmEgressCreditState {
     return { designation: this.designation, nextAllocationUnit: this.#next, aus: [...this.#aus.values()].map((a) => ({ ...a })) };
   }
 }

@@ -132,7 +132,7 @@ export class IngressCreditContext {
     return [{ allocationUnit: au.allocationUnit, credits: 0 }];
   }
 
-  toJSON(): Record<string, unknown> {
+  toJSON(): { readonly designation: TmDesignation; readonly current: HeldAu | null; readonly waiting: readonly HeldAu[] } {
     return { designation: this.designation, current: this.#current === null ? null : { ...this.#current }, waiting: this.#waiting.map((a) => ({ ...a })) };
   }
 }

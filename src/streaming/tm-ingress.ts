@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
 import { TM_OP } from '../wire/type9-tm.ts';
 import type { TmMessage } from '../wire/type9-tm.ts';
@@ -18,9 +18,9 @@ import { matchQueues } from './tm-operand-match.ts';
 import type { TmDesignation } from './tm-operand-match.ts';
 import { REJECTION_COUNTER, packetFlow, rawTmPacket, rejectionEvent, screenTm, tmPacket } from './tm-packet.ts';
 import type {
-  TmEvent, TmIngressCommand, TmIngressConfig, TmIngressCounterName, TmIngressEventName, TmIngressInput, TmIngressOutput,
-  TmRateTimerName, TmStreamRef,
+  TmEvent, TmIngressCommand, TmIngressConfig, TmIngressCounterName, TmIngressEventName, TmIngressInput, TmIngressOutput, TmRateTimerName, TmStreamRef,
 } from './tm-types.ts';
+import type { TmIngressCreditSnapshot, TmIngressQueueSnapshot, TmIngressSnapshot } from './tm-snapshot-types.ts';
 
 const COUNTER_NAMES: readonly TmIngressCounterName[] = [
   'tmReceived', 'tmSent', 'xoff', 'xon', 'duplicateXoff', 'duplicateXon', 'rateChanges', 'rateClamped', 'rateWhileOff', 'allocations',
@@ -43,7 +43,7 @@ type Out = TmIngressOutput[];
  * then gate changes by queue key, then timer requests. A queue's gate starts as it is when the
  * queue is created (`mayTransmit` answers); `gate` outputs report later changes.
  */
-export class TmIngress implements Engine<TmIngressInput, TmIngressOutput> {
+export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutput, TmIngressSnapshot, TmIngressCounterName> {
   readonly #config: ResolvedTmIngressConfig;
   readonly #queues = new Map<string, IngressQueue>();
   readonly #credit: IngressCreditBook;
@@ -108,7 +108,7 @@ export class TmIngress implements Engine<TmIngressInput, TmIngressOutput> {
   }
 
   /** A queue's state (on/off, rates, ready PDUs, gate) as plain data. */
-  queueState(queue: string): Record<string, unknown> | undefined {
+  queueState(queue: string): TmIngressQueueSnapshot | undefined {
     return this.#queues.get(queue)?.toJSON();
   }
 
@@ -122,7 +122,7 @@ export class TmIngress implements Engine<TmIngressInput, TmIngressOutput> {
   }
 
   /** The credit contexts (one per designation of an ALLOCATE) with their AUs. */
-  creditContexts(): Record<string, unknown>[] {
+  creditContexts(): TmIngressCreditSnapshot[] {
     return this.#credit.toJSON();
   }
 
@@ -134,7 +134,7 @@ export class TmIngress implements Engine<TmIngressInput, TmIngressOutput> {
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): TmIngressSnapshot {
     const c = this.#config;
     return {
       localID: c.localID,
@@ -145,7 +145,7 @@ export class TmIngress implements Engine<TmIngressInput, TmIngressOutput> {
       rate: c.rate,
       lowCredits: c.lowCredits,
       discard: c.discard,
-      queues: this.queueKeys().map((k) => this.#queues.get(k)?.toJSON()),
+      queues: this.queueKeys().map((k) => (this.#queues.get(k) as IngressQueue).toJSON()),
       credit: this.creditContexts(),
       timers: this.#timers.pending(),
       stats: this.counters(),

@@ -4,6 +4,7 @@ import { DESTINATION_OPERATIONS_OFFSET, OPERATIONS_BITS, SOURCE_OPERATIONS_OFFSE
 import { RegisterSpace } from '../registers/space.ts';
 import { TM_OP } from '../wire/type9-tm.ts';
 import type { TmOp } from '../wire/type9-tm.ts';
+import type { TmModeSnapshot } from './tm-snapshot-types.ts';
 
 /**
  * Traffic management modes and the TM OPs each uses (Part 10 §3.4.2–§3.4.5, §5.5.1 Table 5-6:
@@ -130,6 +131,6 @@ export function currentMode(src: TmModeSource): TmModeSetting {
 }
 
 /** For snapshots: the mode source as plain data. */
-export function modeSourceJson(src: TmModeSource): Record<string, unknown> {
+export function modeSourceJson(src: TmModeSource): TmModeSnapshot {
   return src.from === 'config' ? { from: 'config', mode: src.mode, types: src.types } : { from: 'registers', side: src.side, mode: currentMode(src) };
 }

@@ -1,4 +1,4 @@
-import type { TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { Counters, PendingTimer, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { ControlSymbol } from '../wire/symbol.ts';
 import type { ControlSymbol64 } from '../wire/symbol64.ts';
 import type { VoqSymbolForm } from '../wire/voq-cs64.ts';
@@ -172,3 +172,37 @@ export type VoqGeneratorCounterName =
   | 'messages' | 'nops' | 'changeTriggers' | 'timerRefreshes' | 'linkRecoveries'
   | 'unknownPort' | 'unknownVc' | 'detectorIgnored' | 'carrierRefused' | 'invalidSymbol' | 'invalidControl' | 'groupSizeChangeRefused'
   | 'symbolFormMismatch';
+
+/** One link of the generator, as `VoqGenerator.snapshot()` shows it. */
+export interface VoqLinkSnapshot {
+  readonly port: number;
+  /** Table 5-3 bit 8 "Enable VoQ Symbol Generation". */
+  readonly enabled: boolean;
+  /** VC linking (§3.2): messages per VC. */
+  readonly linking: boolean;
+  readonly portsPerGroup: number;
+  readonly groups: number;
+  /** Ports this link can report on: 0..reach-1. */
+  readonly reach: number;
+  /** The status last sent for each (VC, group) that reported congestion; vc null without linking. */
+  readonly sent: readonly { readonly vc: number | null; readonly group: number; readonly portStatus: number }[];
+  /** Groups waiting for a symbol, oldest first. */
+  readonly pending: readonly { readonly group: number; readonly vc: number | null; readonly reason: SendReason }[];
+}
+
+/** `VoqGenerator.snapshot()`. */
+export interface VoqGeneratorSnapshot {
+  readonly format: VoqFormat;
+  readonly symbol: VoqSymbolForm;
+  readonly ports: number;
+  readonly refreshPeriod: number | null;
+  readonly resendOnLinkRecovery: boolean;
+  readonly activeVcs: 0 | 1 | 2 | 4 | 8;
+  /** Each port's Port n VoQ Control CSR fields in force (Table 5-3). */
+  readonly portSettings: readonly Required<VoqPortSettings>[];
+  readonly links: readonly VoqLinkSnapshot[];
+  /** The detector's own `snapshot()`: a `DetectorSnapshot` for the built-in detectors. */
+  readonly detector: unknown;
+  readonly timers: readonly PendingTimer<'refresh'>[];
+  readonly stats: Counters<VoqGeneratorCounterName>;
+}

@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
 import { buildSymbol } from '../wire/symbol.ts';
 import { Stype0, vcOfVcid } from '../wire/symbol-types.ts';
@@ -12,7 +12,7 @@ import { ALL_VCS, LinkState, activeVcList } from './generator-link.ts';
 import type { PendingGroup } from './generator-link.ts';
 import type {
   CarrierFields, SendReason, VoqGeneratorConfig, VoqGeneratorCounterName, VoqGeneratorEventName, VoqGeneratorInput,
-  VoqGeneratorOutput, VoqMessage, VoqPortSettings,
+  VoqGeneratorOutput, VoqGeneratorSnapshot, VoqMessage, VoqPortSettings,
 } from './generator-types.ts';
 
 const COUNTER_NAMES: readonly VoqGeneratorCounterName[] = [
@@ -38,7 +38,7 @@ const NOP = 0;
  * The first input's outputs begin with the `symbol-wanted` of groups the configuration already
  * makes due and the first `refresh` timer request; an engine cannot output from its constructor.
  */
-export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutput> {
+export class VoqGenerator implements ObservableEngine<VoqGeneratorInput, VoqGeneratorOutput, VoqGeneratorSnapshot, VoqGeneratorCounterName> {
   readonly #config: ResolvedGeneratorConfig;
   readonly #detector: CongestionDetector;
   readonly #settings: PortSettings[];
@@ -128,7 +128,7 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): VoqGeneratorSnapshot {
     const c = this.#config;
     return {
       format: c.format,

@@ -1,3 +1,4 @@
+import type { Counters } from '../engine/contract.ts';
 import type { ControlSymbol } from '../wire/symbol.ts';
 import type { ControlSymbol64 } from '../wire/symbol64.ts';
 import type { VoqSymbolForm } from '../wire/voq-cs64.ts';
@@ -182,3 +183,50 @@ export type VoqReceiverCounterName =
   | 'backpressure' | 'nop' | 'reservedCmd' | 'notExtended' | 'invalidStype2' | 'unknownPort' | 'receptionUnsupported'
   | 'unlinkedBackpressure' | 'unknownVc' | 'noRoute' | 'staged' | 'transmitted' | 'idle' | 'linkDownOpportunity'
   | 'controlRejected' | 'blocked' | 'unblocked' | 'linkUpClears' | 'reservedVcInd' | 'symbolFormMismatch' | 'invalidSymbol';
+
+/** A staged packet, as `VoqReceiver.snapshot()` lists it. */
+export interface VoqStagedPacketSnapshot {
+  readonly packetId: number | string;
+  readonly destID: number;
+  readonly vc: number;
+  readonly downstreamPort: number;
+  readonly stagedAt: number;
+}
+
+/** One set of staging queues of a port: per VC with `perVcStaging` (§2.4), else one for every VC (`vc` null). */
+export interface VoqLaneSnapshot {
+  readonly vc: number | null;
+  /** Downstream ports reported congested in this lane. */
+  readonly congested: readonly number[];
+  readonly queues: readonly {
+    readonly queue: number;
+    /** Stopped by backpressure: a congested downstream port maps to it (§4.3 e). */
+    readonly blocked: boolean;
+    readonly packets: readonly VoqStagedPacketSnapshot[];
+  }[];
+}
+
+/** One local egress port, as `VoqReceiver.snapshot()` shows it. */
+export interface VoqReceiverPortSnapshot {
+  readonly port: number;
+  readonly queues: number;
+  readonly reverseMap: ReverseMap;
+  readonly reception: boolean;
+  readonly perVcStaging: boolean;
+  readonly enableVcLinking: boolean;
+  readonly rxPortGroupSize: number;
+  readonly linkUp: boolean;
+  readonly lanes: readonly VoqLaneSnapshot[];
+}
+
+/** `VoqReceiver.snapshot()`. */
+export interface VoqReceiverSnapshot {
+  readonly format: VoqFormat;
+  readonly symbol: VoqSymbolForm;
+  readonly vcs: 0 | 1 | 2 | 4 | 8;
+  readonly clearOnLinkUp: boolean;
+  /** The forward lookup, by destID. */
+  readonly routes: readonly VoqRoute[];
+  readonly ports: readonly VoqReceiverPortSnapshot[];
+  readonly stats: Counters<VoqReceiverCounterName>;
+}

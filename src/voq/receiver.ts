@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import type { ControlSymbol } from '../wire/symbol.ts';
 import type { ControlSymbol64 } from '../wire/symbol64.ts';
 import { Stype0, vcOfVcid } from '../wire/symbol-types.ts';
@@ -8,7 +8,8 @@ import { resolveConfig, reverseMapQueue } from './receiver-config.ts';
 import { readCs64 } from './receiver-cs64.ts';
 import type { ResolvedPortConfig, ResolvedVoqReceiverConfig } from './receiver-config.ts';
 import type {
-  QueueChangeCause, VoqReceiverConfig, VoqReceiverCounterName, VoqReceiverEventName, VoqReceiverInput, VoqReceiverOutput, VoqRoute,
+  QueueChangeCause, VoqReceiverConfig, VoqReceiverCounterName, VoqReceiverEventName, VoqReceiverInput, VoqReceiverOutput, VoqReceiverSnapshot,
+  VoqRoute,
 } from './receiver-types.ts';
 import { PortStaging } from './staging.ts';
 import type { QueueChange, StagedPacket } from './staging.ts';
@@ -38,7 +39,7 @@ interface PortState {
  * Outputs of one input: `blocked`/`unblocked` changes (by VC, then queue), then at most one
  * `transmit` or event.
  */
-export class VoqReceiver implements Engine<VoqReceiverInput, VoqReceiverOutput> {
+export class VoqReceiver implements ObservableEngine<VoqReceiverInput, VoqReceiverOutput, VoqReceiverSnapshot, VoqReceiverCounterName> {
   readonly #config: ResolvedVoqReceiverConfig;
   readonly #ports: PortState[];
   readonly #routes = new Map<number, VoqRoute>();
@@ -129,7 +130,7 @@ export class VoqReceiver implements Engine<VoqReceiverInput, VoqReceiverOutput> 
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): VoqReceiverSnapshot {
     const c = this.#config;
     return {
       format: c.format,
@@ -147,7 +148,7 @@ export class VoqReceiver implements Engine<VoqReceiverInput, VoqReceiverOutput> 
         rxPortGroupSize: p.rxPortGroupSize,
         linkUp: p.linkUp,
         lanes: Array.from({ length: p.staging.lanes }, (_, lane) => ({
-          vc: p.config.perVcStaging ? this.#vcList[lane] : null,
+          vc: p.config.perVcStaging ? (this.#vcList[lane] as number) : null,
           congested: p.staging.congestedPorts(lane),
           queues: Array.from({ length: p.config.queues }, (_, queue) => ({
             queue,

@@ -1,15 +1,17 @@
 import { zeroCounters } from '../../engine/contract.ts';
-import type { Counters, Engine, Time } from '../../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../../engine/contract.ts';
 import { describeInput } from '../../engine/input-checks.ts';
 import { Timers } from '../../engine/timers.ts';
 import type { RegisterSpace } from '../../registers/space.ts';
 import type { Packet } from '../../wire/packet.ts';
 import { SwitchCore } from './core.ts';
 import { ELEMENT_COUNTERS } from './element-types.ts';
-import type { ElementCounter, SwitchElementConfig, SwitchInput, SwitchOutput, SwitchTimerName } from './element-types.ts';
+import type {
+  ElementCounter, SwitchElementConfig, SwitchElementCounter, SwitchElementSnapshot, SwitchInput, SwitchOutput, SwitchTimerName,
+} from './element-types.ts';
 import type { Priority, SwitchPacket } from './packet.ts';
 import { packetProblem, senderOf } from './receive.ts';
-import type { SwitchCounter, SwitchEvent, SwitchHost } from './types.ts';
+import type { SwitchEvent, SwitchHost } from './types.ts';
 import { voqMessageOf } from './voq-symbol-in.ts';
 import { BatchPacket } from './batch-packet.ts';
 import type { FrameColumns } from '../../wire/frame-batch-types.ts';
@@ -35,7 +37,6 @@ function framePacket(packet: Packet, octets: number, raw: unknown): FramePacket 
   };
 }
 
-export type SwitchElementCounter = SwitchCounter | ElementCounter;
 
 /**
  * The switch element (`SwitchCore`, core.ts) as a sans-IO engine: the switch of the software
@@ -50,7 +51,7 @@ export type SwitchElementCounter = SwitchCounter | ElementCounter;
  * limit (`inputBuffer.packets`, `hold-overrun`). Outputs of one input come in the order they are
  * caused, with `ready` and the pause changes last.
  */
-export class SwitchElement implements Engine<SwitchInput, SwitchOutput>, SwitchHost<FramePacket> {
+export class SwitchElement implements ObservableEngine<SwitchInput, SwitchOutput, SwitchElementSnapshot, SwitchElementCounter>, SwitchHost<FramePacket> {
   readonly #core: SwitchCore<FramePacket>;
   readonly #ports: number;
   readonly #timers = new Timers<SwitchTimerName>();
@@ -153,12 +154,11 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput>, SwitchH
     return this.#core.inputWaiting(port);
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): SwitchElementSnapshot {
     const core = this.#core.snapshot();
-    const ports = core['ports'] as Record<string, unknown>[];
     return {
       ...core,
-      ports: ports.map((p, port) => ({ ...p, paused: this.#paused[port] === 1, announced: this.#announced[port] === 1 })),
+      ports: core.ports.map((p, port) => ({ ...p, paused: this.#paused[port] === 1, announced: this.#announced[port] === 1 })),
       timers: this.#timers.pending(),
       counters: this.counters(),
     };
