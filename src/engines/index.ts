@@ -1,8 +1,8 @@
 /**
  * `riodp/engines`: the sans-IO protocol engines (docs/api.md). Each is a state machine with
  * `handle(input, now)` returning its outputs in order (packets, deliveries, timer requests,
- * events), `counters()` and `snapshot()`; none reads a clock, opens a socket or draws an unseeded
- * random number (the contract: `Engine`, `TimerOutput`, `Counters`).
+ * events), `counters()` and a typed, plain JSON `snapshot()`; none reads a clock, opens a socket
+ * or draws an unseeded random number (the contract: `ObservableEngine`, `TimerOutput`, `Counters`).
  *
  * - Part 9 flow control: `CongestionPoint` (a switch port's XOFF/XON), `CcpEndpoint` (an end
  *   point's reaction to CCPs), `ArbTx`/`ArbRx` (flow arbitration).
@@ -10,6 +10,8 @@
  * - Part 10 data streaming: `Segmenter`, `Reassembler`, traffic management `TmIngress`/`TmEgress`.
  * - Annex 2 session management: `SessionEngine`, `SessionDiscovery`, the conveyances
  *   `Type9Conveyance` and `Type11Conveyance`.
+ *
+ * @module riodp/engines
  */
 export type { Time, TimerOutput, TimerInput, Engine, Counters, PendingTimer, Observable, ObservableEngine } from '../engine/contract.ts';
 
@@ -29,6 +31,7 @@ export type * from '../flow/arbitration-types.ts';
 export { VoqGenerator } from '../voq/generator.ts';
 export type * from '../voq/generator-types.ts';
 export type { CongestionDetector, DetectorConfig, DetectorSnapshot, DepthObservation, DetectorChange } from '../voq/detectors.ts';
+export type { PortSettings } from '../voq/generator-config.ts';
 export { VoqReceiver } from '../voq/receiver.ts';
 export type * from '../voq/receiver-types.ts';
 
@@ -44,7 +47,8 @@ export type { HeldAu } from '../streaming/tm-credit.ts';
 export type { EgressAu, EgressAuState } from '../streaming/tm-credit-egress.ts';
 export type { TmDesignation } from '../streaming/tm-operand-match.ts';
 export type { TmModeSetting, TmTypesSetting } from '../streaming/tm-mode.ts';
-export type { ClassifierConfig, ClassifierRule, StreamTarget, QueueGranularity } from '../streaming/classifier.ts';
+export { TM_MODE_SETTINGS, TM_TYPES_SETTINGS } from '../streaming/tm-mode.ts';
+export type { ClassifierConfig, ClassifierRule, StreamTarget, QueueGranularity, AppKey, AppValue, PacketFlow } from '../streaming/classifier.ts';
 export type { Vsid } from '../streaming/vsid.ts';
 
 export { SessionEngine } from '../session/engine.ts';

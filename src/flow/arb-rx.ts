@@ -52,6 +52,18 @@ interface EventDetail {
   readonly seq?: number;
 }
 
+/**
+ * The receiving end point of flow arbitration: it grants its resources to the flows that ask (see the top of this file).
+ *
+ * @example
+ * ```ts
+ * import { ArbRx } from 'riodp/engines';
+ *
+ * const rx = new ArbRx({ localID: 2, resources: 1, idleTimeout: 1_000_000 });
+ * rx.handle({ kind: 'ccp', packet: request }, now);          // a received REQUEST: XON(ARB) and `allocated`, or queued
+ * rx.handle({ kind: 'segment', sourceID: 1, flowID: '0A', segment: 'single' }, now); // the PDU ends: `freed`
+ * ```
+ */
 export class ArbRx implements ObservableEngine<ArbRxInput, ArbRxOutput, ArbRxSnapshot, ArbRxCounterName> {
   readonly #cfg: ResolvedArbRxConfig;
   readonly #policy: GrantPolicy;
@@ -97,6 +109,7 @@ export class ArbRx implements ObservableEngine<ArbRxInput, ArbRxOutput, ArbRxSna
     return this.#cfg.resources - this.#allocations.size;
   }
 
+  /** The resource the flow holds, a copy; undefined when it holds none. */
   allocation(sourceID: number, flowID: FlowIdLabel): ArbAllocation | undefined {
     const a = this.#allocations.get(flowKey(sourceID, flowID));
     return a === undefined ? undefined : { ...a };

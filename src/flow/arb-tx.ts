@@ -34,6 +34,20 @@ function field(input: unknown, name: string): unknown {
   return typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[name] : undefined;
 }
 
+/**
+ * The transmitting end point of flow arbitration: one per end point, for every flow it sends on (see the top of this file).
+ *
+ * @example
+ * ```ts
+ * import { ArbRx, ArbTx } from 'riodp/engines';
+ *
+ * const tx = new ArbTx({ localID: 1 });
+ * const rx = new ArbRx({ localID: 2, resources: 1 });
+ * for (const o of tx.handle({ kind: 'request', destinationID: 2, flowID: '0A', mode: 'single' }, 0)) {
+ *   if (o.kind === 'send') rx.handle({ kind: 'ccp', packet: o.packet }, 10); // REQUEST → XON(ARB), allocated
+ * }
+ * ```
+ */
 export class ArbTx implements ObservableEngine<ArbTxInput, ArbTxOutput, ArbTxSnapshot, ArbTxCounterName> {
   readonly #c: ResolvedArbTxConfig;
   readonly #unsupported: ReadonlySet<number>;
@@ -75,6 +89,7 @@ export class ArbTx implements ObservableEngine<ArbTxInput, ArbTxOutput, ArbTxSna
     return this.#c.enabled && !this.#unsupported.has(destinationID);
   }
 
+  /** The flow's arbitration state (a new flow's initial state when the engine has none for it). */
   state(destinationID: number, flowID: FlowIdLabel): ArbTxFlowView {
     const f = this.#flows.get(flowKey(destinationID, flowID)) ?? newFlow(destinationID, flowID);
     return flowView(f, this.isArbitrated(destinationID));

@@ -46,6 +46,17 @@ const INDEX_BY_CODE: Int8Array = (() => {
  * heard of: `canSend` answers for every destination, while `flow` outputs cover the destinations
  * named so far (by a CCP that reaches a counter, or a reset) and report a destination's flows that
  * shared counters already stop when it is first named, under that input's cause.
+ *
+ * @example
+ * ```ts
+ * import { CcpEndpoint } from 'riodp/engines';
+ * import { makeCcp } from 'riodp/wire';
+ *
+ * const ep = new CcpEndpoint({ orphanPeriod: 1_000_000 });
+ * const xoff = makeCcp({ destinationID: 1, tgtdestinationID: 2, tt: 0, command: 'XOFF', flowID: '0A', soc: 0 });
+ * ep.handle({ kind: 'ccp', packet: xoff }, 0);
+ * // → { kind: 'flow', destinationID: 2, flowID: '0A', enabled: false, cause: 'xoff' }, the orphan timer
+ * ```
  */
 export class CcpEndpoint implements ObservableEngine<CcpEndpointInput, CcpEndpointOutput, CcpEndpointSnapshot, CcpEndpointCounterName> {
   readonly #config: ResolvedCcpEndpointConfig;

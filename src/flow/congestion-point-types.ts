@@ -20,6 +20,7 @@ export type SelectionPolicy = { readonly kind: 'histogram'; readonly flows: numb
  */
 export type ResponsePolicy = 'fallback' | 'ignore' | 'equal';
 
+/** The configuration of a `CongestionPoint`. */
 export interface CongestionPointConfig {
   /** SOC of the CCPs it sends: 0 for a switch, 1 for an end point (§3.2). */
   readonly role: 'switch' | 'endpoint';
@@ -87,6 +88,7 @@ export interface BufferedPacket {
   readonly size?: number;
 }
 
+/** What `CongestionPoint.handle` takes: the buffer's enqueues and dequeues, and register writes. */
 export type CongestionPointInput =
   /** A packet entered the buffer. */
   | { readonly kind: 'enqueue'; readonly packet: BufferedPacket }
@@ -97,6 +99,7 @@ export type CongestionPointInput =
   /** Port n Control CSR Flow Control Participant bit written. */
   | { readonly kind: 'set-participant'; readonly port: number; readonly enabled: boolean };
 
+/** The events a `CongestionPoint` reports. */
 export type CongestionPointEventName =
   /** Occupancy rose above the high watermark. */
   | 'congested'
@@ -116,6 +119,7 @@ export type CongestionPointEventName =
   /** A dequeue for a packet that is not in the buffer: ignored. */
   | 'unknown-dequeue';
 
+/** An entry of the controlled flow list (§2.4.2.2): a flow this congestion point sent XOFF for. */
 export interface ControlledFlowEntry {
   /** CCP destinationID: the sourceID of the offending packets. */
   readonly destinationID: number;
@@ -129,6 +133,7 @@ export interface ControlledFlowEntry {
   readonly port: number;
 }
 
+/** What `CongestionPoint.handle` returns: CCPs to send (on `port`) and events. */
 export type CongestionPointOutput =
   | { readonly kind: 'send'; readonly port: number; readonly packet: Type7Packet }
   | {
@@ -143,6 +148,7 @@ export type CongestionPointOutput =
     readonly command?: 'XOFF' | 'XON';
   };
 
+/** The counters of a `CongestionPoint`. */
 export type CongestionPointCounterName =
   | 'enqueued' | 'dequeued' | 'xoffSent' | 'xonSent' | 'ccpDropped' | 'ccpSuppressed' | 'noRoute' | 'earlyXon' | 'listFull' | 'unmappable' | 'unknownDequeue';
 

@@ -34,6 +34,19 @@ type EventFields = Omit<EventOutput, 'kind' | 'name'>;
  * detected"). Detection is Annex A.1's: "monitor their internal packet buffer levels, comparing
  * them on a packet by packet basis to pre-established, locally-defined watermark levels", with a
  * lower watermark for XON (A.1 a "sufficient hysteresis").
+ *
+ * @example
+ * ```ts
+ * import { CongestionPoint } from 'riodp/engines';
+ *
+ * const cp = new CongestionPoint({ role: 'endpoint', highWatermark: 2, lowWatermark: 1 });
+ * const packet = { sourceID: 1, destinationID: 2, tt: 0, prio: 0, crf: 0, ftype: 9 };
+ * for (let now = 0; now < 3; now++) {
+ *   for (const o of cp.handle({ kind: 'enqueue', packet }, now)) {
+ *     if (o.kind === 'send') console.log('XOFF to', o.packet.destinationID); // the third packet: XOFF to 1
+ *   }
+ * }
+ * ```
  */
 export class CongestionPoint implements ObservableEngine<CongestionPointInput, CongestionPointOutput, CongestionPointSnapshot, CongestionPointCounterName> {
   readonly #cfg: ResolvedCongestionPointConfig;
@@ -91,10 +104,15 @@ export class CongestionPoint implements ObservableEngine<CongestionPointInput, C
     return out;
   }
 
+  /** Buffer occupancy now, in the configured unit (packets or bytes). */
   occupancy(): number {
     return this.#occupancy;
   }
 
+  /**
+   * Whether occupancy rose above the high watermark and has not fallen to the low one since (Annex A.1
+   * hysteresis).
+   */
   isCongested(): boolean {
     return this.#congested;
   }
@@ -115,6 +133,7 @@ export class CongestionPoint implements ObservableEngine<CongestionPointInput, C
     return n;
   }
 
+  /** Whether `port`'s Flow Control Participant bit is set (§4.3): CCPs are routed to it. */
   isParticipant(port: number): boolean {
     return this.#allPorts !== this.#portExceptions.has(port);
   }

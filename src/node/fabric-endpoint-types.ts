@@ -147,6 +147,7 @@ export interface FlowStateOutput {
   readonly cause: FlowChangeCause;
 }
 
+/** What a `FabricEndpoint` itself reports (`source: 'fabric'`), besides its session stack's events. */
 export type FabricEvent =
   /** A Type 7 packet the CCP engine reported on (reserved flowID, counter saturated, orphan restart, ...). */
   | { readonly event: 'ccp'; readonly name: string; readonly detail: Readonly<Record<string, unknown>> }
@@ -166,6 +167,10 @@ export type FabricEvent =
 /** What the end point sends: the session stack's packets, with `tm` Type 9 TM packets (xh = 1), with `arbitration` Type 7 flow arbitration messages. */
 export type FabricPacket = EndpointPacket | Type9TmPacket | Type7Packet;
 
+/**
+ * What `FabricEndpoint.handle` returns: packets to send, deliveries, flow state changes, events, timer
+ * requests.
+ */
 export type FabricEndpointOutput =
   | Exclude<SessionEndpointOutput, TimerOutput<EndpointTimerName> | PacketOutput>
   | { readonly kind: 'packet'; readonly packet: FabricPacket }
@@ -173,6 +178,7 @@ export type FabricEndpointOutput =
   | FlowStateOutput
   | { readonly kind: 'event'; readonly source: 'fabric'; readonly at: Time; readonly detail: FabricEvent };
 
+/** The names of a `FabricEndpoint`'s own counters (`counters().fabric`). */
 export const FABRIC_COUNTERS = [
   /** Type 7 packets given to the CCP engine. */
   'ccpIn',
@@ -190,8 +196,13 @@ export const FABRIC_COUNTERS = [
   /** Inputs reported as `invalid-input` of source `fabric`. */
   'invalidInputs',
 ] as const;
+/** A counter of a `FabricEndpoint` itself. */
 export type FabricCounter = (typeof FABRIC_COUNTERS)[number];
 
+/**
+ * The names of the end point's traffic management counters (`counters().tm.endpoint`), besides those of its
+ * TM engines.
+ */
 export const TM_ENDPOINT_COUNTERS = [
   /** TM packets sent (both engines'). */
   'tmSent',
@@ -221,6 +232,7 @@ export const TM_ENDPOINT_COUNTERS = [
   'levelInputs',
   'invalidLevels',
 ] as const;
+/** A traffic management counter of a `FabricEndpoint`. */
 export type TmEndpointCounter = (typeof TM_ENDPOINT_COUNTERS)[number];
 
 /** `FabricEndpoint.counters().tm`: the end point's own and its two engines'. */

@@ -66,6 +66,23 @@ const TM_TIMERS = 'tm:';
  *   transmit streams, received TM packets and `tm-level`s; its TM packets go ahead of the session
  *   stack's. With `arbitration`, Part 9 flow arbitration runs over the segmenter flows
  *   (endpoint/session-features.ts).
+ *
+ * @example
+ * ```ts
+ * import { FabricEndpoint } from 'riodp/node';
+ *
+ * const ep = new FabricEndpoint({
+ *   nodeId: 1,
+ *   conveyances: ['type9'],
+ *   advertisement: { blocks: [{ contact: { conveyance: 'type9', streamID: 0xfff1, cos: 0 } }] },
+ *   session: { protocols: [{ protoID: 0x1234, attributes: [], dataHeaderFormat: 'DATA3' }] },
+ *   discovery: { targets: [{ node: 2 }] },
+ * });
+ * ep.handle({ kind: 'link-up' }, 0);
+ * ep.handle({ kind: 'discover' }, 0);
+ * ep.handle({ kind: 'pull' }, 1);              // → a Type 8 MAINTENANCE read of node 2's registers
+ * ep.handle({ kind: 'packet', packet }, now);   // each packet the link delivers, decoded
+ * ```
  */
 export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpointOutput>, Observable<FabricEndpointSnapshot, FabricCounters> {
   readonly #config: ResolvedFabricConfig;
@@ -240,6 +257,10 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     return this.#endpoint.registers;
   }
 
+  /**
+   * What this end point's registers advertise (§3.2), as its own processor reads them
+   * (`SessionEndpoint.participation`).
+   */
   participation(): Participation {
     return this.#endpoint.participation();
   }

@@ -51,6 +51,10 @@ export interface EndpointAdvertisement {
   readonly lockValue?: number;
 }
 
+/**
+ * The configuration of a `SessionEndpoint`: its identity and registers, and the configuration of each inner
+ * engine.
+ */
 export interface SessionEndpointConfig {
   /** This end point's device ID: its packets' sourceID, its base device ID CSR, the session's nodeId. */
   readonly nodeId: number;
@@ -134,6 +138,10 @@ export interface GateInput {
  */
 export type RecycleInput = Type9RecycleInput;
 
+/**
+ * What `SessionEndpoint.handle` takes: received packets, the application's commands, pulls, gates, buffers
+ * given back, timer expiries.
+ */
 export type SessionEndpointInput = PacketInput | EndpointCommand | DiscoverCommand | PullInput | GateInput | RecycleInput | TimerInput<EndpointTimerName>;
 
 // ---------------------------------------------------------------------------------------------
@@ -142,6 +150,7 @@ export type SessionEndpointInput = PacketInput | EndpointCommand | DiscoverComma
 /** Every packet an end point transmits. */
 export type EndpointPacket = Type8ReadRequest | Type8Response | Type9DataPacket | Type11Packet | Type13MessageResponse;
 
+/** A packet for the driver to send. */
 export interface PacketOutput {
   readonly kind: 'packet';
   readonly packet: EndpointPacket;
@@ -164,6 +173,7 @@ export type EndpointEvent =
   | { readonly event: 'no-conveyance'; readonly conveyance: Conveyance; readonly to: number; readonly unit: 'message' | 'pdu' }
   | { readonly event: 'invalid-input'; readonly detail: string };
 
+/** An event of the end point, tagged with the engine it comes from (`source`). */
 export type EndpointEventOutput =
   | { readonly kind: 'event'; readonly source: 'session'; readonly at: Time; readonly detail: SessionEvent }
   | { readonly kind: 'event'; readonly source: 'discovery'; readonly at: Time; readonly detail: DiscoveryEvent }
@@ -171,8 +181,10 @@ export type EndpointEventOutput =
   | { readonly kind: 'event'; readonly source: 'type9'; readonly at: Time; readonly detail: Untagged<Type9Event | ReassemblerEvent> }
   | { readonly kind: 'event'; readonly source: 'endpoint'; readonly at: Time; readonly detail: EndpointEvent };
 
+/** The engine an event comes from. */
 export type EventSource = EndpointEventOutput['source'];
 
+/** What `SessionEndpoint.handle` returns: packets to send, deliveries, events, timer requests. */
 export type SessionEndpointOutput =
   | PacketOutput
   /** A pull found nothing to send. */
@@ -189,6 +201,7 @@ export interface EngineCounters {
   readonly type9: Counters<Type9CounterName> | null;
 }
 
+/** The names of a `SessionEndpoint`'s own counters. */
 export const ENDPOINT_COUNTERS = [
   'packetsIn',
   'packetsOut',
@@ -208,6 +221,7 @@ export const ENDPOINT_COUNTERS = [
   'idlePulls',
   'invalidInputs',
 ] as const;
+/** A counter of a `SessionEndpoint` itself. */
 export type EndpointCounter = (typeof ENDPOINT_COUNTERS)[number];
 
 /** `SessionEndpoint.snapshot()`: the end point's own state and each inner engine's snapshot. */

@@ -44,6 +44,21 @@ export type * from './session-endpoint-types.ts';
  * Outputs of one input come in the order they are caused. Packets leave only when pulled, in the
  * order of transmit-queue.ts (responses, then high-priority management, then discovery's reads,
  * then the rest).
+ *
+ * @example
+ * ```ts
+ * import { SessionEndpoint } from 'riodp/node';
+ *
+ * const ep = new SessionEndpoint({
+ *   nodeId: 1,
+ *   conveyances: ['type11'],
+ *   advertisement: { blocks: [{ contact: { conveyance: 'type11', mailbox: 1 } }] },
+ *   session: { protocols: [{ protoID: 0x1234, attributes: [] }] },
+ *   discovery: { targets: [{ node: 2 }] },
+ * });
+ * ep.handle({ kind: 'discover' }, 0);
+ * ep.handle({ kind: 'pull' }, 1); // → a Type 8 MAINTENANCE read of node 2's registers
+ * ```
  */
 export class SessionEndpoint implements ObservableEngine<SessionEndpointInput, SessionEndpointOutput, SessionEndpointSnapshot, EndpointCounter> {
   readonly #config: ResolvedEndpointConfig;

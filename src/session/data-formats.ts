@@ -167,6 +167,7 @@ interface Transfer {
   abandoned: boolean;
 }
 
+/** A multi-message PDU being rebuilt from DATA, DATA1 or DATA2 segments (§4.3), as snapshots show it. */
 export interface TransferSnapshot {
   readonly from: number;
   readonly mailbox: number | null;
@@ -177,6 +178,7 @@ export interface TransferSnapshot {
   readonly abandoned: boolean;
 }
 
+/** The PDUs a `SessionEngine` is rebuilding from DATA segments, and the largest it accepts. */
 export interface DataReassemblerSnapshot {
   readonly maxPdu: number;
   readonly transfers: readonly TransferSnapshot[];

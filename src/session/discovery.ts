@@ -47,6 +47,16 @@ interface Pending extends ResolvedTarget {
  * this end point can use): a block's Advertisement CSR, or the Component Tag CSR, including §3.3's
  * mixed system ("the Session Management Advertisement CSR to contain contact information for
  * Type 9 management, and ... the Component Tag CSR to contain contact information for Type 11").
+ *
+ * @example
+ * ```ts
+ * import { SessionDiscovery } from 'riodp/engines';
+ *
+ * const d = new SessionDiscovery({ targets: [{ node: 2 }] });
+ * d.handle({ kind: 'start' }, 0);  // → { kind: 'read', tag: 0, node: 2, hop: 255, offset: 0x10 }, timer read:0
+ * // Answer each read with the word the MAINTENANCE response carried:
+ * d.handle({ kind: 'read-result', tag: 0, value: word }, now);
+ * ```
  */
 export class SessionDiscovery implements ObservableEngine<DiscoveryInput, DiscoveryOutput, DiscoverySnapshot, DiscoveryCounter> {
   readonly #config: ResolvedDiscoveryConfig;

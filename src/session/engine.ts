@@ -29,6 +29,16 @@ import { receive } from './validation.ts';
  *
  * Outputs of one input come in the order they were caused, except that every high-priority send
  * (ACCEPT, CLOSE, FLOW_CONTROL, STATUS) precedes every normal one (§3.7.2).
+ *
+ * @example
+ * ```ts
+ * import { SessionEngine } from 'riodp/engines';
+ *
+ * const e = new SessionEngine({ nodeId: 1, contact: { conveyance: 'type11', mailbox: 1 }, protocols: [{ protoID: 0x1234, attributes: [] }] });
+ * e.handle({ kind: 'contact', node: 2, contact: { conveyance: 'type11', mailbox: 2 } }, 0); // from discovery
+ * e.handle({ kind: 'open', to: 2, protoID: 0x1234, ref: 'a' }, 0);
+ * // → { kind: 'send', message: OPEN, to: 2, contact, … } and the request's retry timer
+ * ```
  */
 export class SessionEngine implements ObservableEngine<SessionInput, SessionOutput, SessionEngineSnapshot, SessionCounter> {
   readonly #core: SessionCore;

@@ -37,6 +37,7 @@ import type { SendMessageOutput, SmpPriority } from './types.ts';
  * (docs/conformance.md, Annex 2 section, decision T2).
  */
 
+/** The configuration of a `Type11Conveyance` (durations in the driver's time unit). */
 export interface Type11ConveyanceConfig {
   /** This end point's device ID: the sourceID of its packets; packets for other IDs are dropped. */
   readonly nodeId: number;
@@ -76,6 +77,10 @@ export interface Type11SendInput extends Omit<SendMessageOutput, 'message'> {
 /** Timers: `msg:<to>/<mbox>/<letter>` per message being sent, `rx:<from>/<letter>/<mbox>` per message being received. */
 export type Type11TimerName = `msg:${string}` | `rx:${string}`;
 
+/**
+ * What `Type11Conveyance.handle` takes: messages to send, received MESSAGE and RESPONSE packets, pulls, timer
+ * expiries.
+ */
 export type Type11ConveyanceInput =
   | Type11SendInput
   /** A received packet: a MESSAGE (Type 11) or a RESPONSE (Type 13); any other packet is ignored. */
@@ -92,6 +97,7 @@ export interface Type11MessageOutput {
   readonly bytes: Uint8Array;
 }
 
+/** Why a message was not queued. */
 export type Type11Refusal =
   /** The contact is not a Type 11 contact. */
   | 'wrong-conveyance'
@@ -117,6 +123,10 @@ export type Type11Failure =
   /** A segment was answered RETRY more than `maxRetries` times. */
   | 'retry-limit';
 
+/**
+ * What a `Type11Conveyance` reports: messages sent, refused or failed, reassemblies timed out or refused,
+ * packets it drops, inputs it does not understand.
+ */
 export type Type11Event =
   /** Every segment of the message was answered DONE. */
   | { readonly name: 'sent'; readonly to: number; readonly mailbox: number; readonly letter: number; readonly segments: number; readonly id?: MessageId }
@@ -165,9 +175,12 @@ export type Type11Event =
   /** An input the engine does not understand. */
   | { readonly name: 'invalid-input'; readonly detail: string };
 
+/** The names of `Type11Event`. */
 export type Type11EventName = Type11Event['name'];
+/** A `Type11Event` as an output. */
 export type Type11EventOutput = { readonly kind: 'event' } & Type11Event;
 
+/** What `Type11Conveyance.handle` returns: packets to send, messages received, events, timer requests. */
 export type Type11ConveyanceOutput =
   /** A packet to transmit. */
   | { readonly kind: 'packet'; readonly packet: Type11Packet | Type13MessageResponse }
@@ -177,6 +190,7 @@ export type Type11ConveyanceOutput =
   | Type11EventOutput
   | TimerOutput<Type11TimerName>;
 
+/** The counters of a `Type11Conveyance`. */
 export type Type11CounterName =
   | 'messagesQueued'
   | 'messagesRefused'

@@ -30,6 +30,15 @@ type Out = Type11ConveyanceOutput[];
  *
  * Outputs of one input come in the order they happen: a received segment's delivery or event,
  * then its timer request; a pull's packets in transmit order, or one `idle`.
+ *
+ * @example
+ * ```ts
+ * import { Type11Conveyance } from 'riodp/engines';
+ *
+ * const t11 = new Type11Conveyance({ nodeId: 1 });
+ * t11.handle({ kind: 'send', to: 2, contact: { conveyance: 'type11', mailbox: 2 }, bytes: new Uint8Array(16), priority: 'normal' }, 0);
+ * t11.handle({ kind: 'pull' }, 1); // → the MESSAGE packet, and its response timer
+ * ```
  */
 export class Type11Conveyance implements ObservableEngine<Type11ConveyanceInput, Type11ConveyanceOutput, Type11ConveyanceSnapshot, Type11CounterName> {
   readonly #config: ResolvedType11Config;

@@ -26,6 +26,7 @@ import type { SendMessageOutput, SendPduOutput } from './types.ts';
  * over by both.
  */
 
+/** The configuration of a `Type9Conveyance` (durations in the driver's time unit). */
 export interface Type9ConveyanceConfig {
   /** This end point's device ID: the sourceID of its segments; segments for other IDs are dropped. */
   readonly nodeId: number;
@@ -98,6 +99,10 @@ export interface Type9GateInput {
   readonly stopped: boolean;
 }
 
+/**
+ * What `Type9Conveyance.handle` takes: messages and PDUs to send, gates, received Type 9 packets, pulls,
+ * buffers given back, timer expiries.
+ */
 export type Type9ConveyanceInput =
   | Type9SendInput
   | Type9SendPduInput
@@ -133,6 +138,10 @@ export interface Type9PduOutput {
 /** What a sent unit was: a management message ('send') or a data PDU ('send-pdu'). */
 export type Type9Unit = 'message' | 'pdu';
 
+/**
+ * What a `Type9Conveyance` reports: units sent or refused, PDUs the reassembler found defective, segments for
+ * another node, inputs it does not understand.
+ */
 export type Type9Event =
   /** The unit's last segment was pulled. */
   | { readonly name: 'sent'; readonly unit: Type9Unit; readonly to: number; readonly streamID: number; readonly cos: number; readonly length: number; readonly id?: Type9Id }
@@ -150,8 +159,10 @@ export type Type9Event =
   | { readonly name: 'not-for-us'; readonly destinationID: number; readonly sourceID: number }
   | { readonly name: 'invalid-input'; readonly detail: string };
 
+/** A `Type9Event` as an output. */
 export type Type9EventOutput = { readonly kind: 'event' } & Type9Event;
 
+/** What `Type9Conveyance.handle` returns: segments to send, PDUs received, events, timer requests. */
 export type Type9ConveyanceOutput =
   /** A segment to transmit (payload without the P pad byte, which encodeType9 appends). */
   | { readonly kind: 'packet'; readonly packet: Type9DataPacket }
@@ -163,6 +174,7 @@ export type Type9ConveyanceOutput =
   | ReassemblerEvent
   | TimerOutput<IdleTimerName>;
 
+/** The counters of a `Type9Conveyance`. */
 export type Type9CounterName =
   | 'messagesQueued'
   | 'pdusQueued'

@@ -72,6 +72,15 @@ function resolve(config: Type9ConveyanceConfig): ResolvedType9Config & { readonl
  *
  * Outputs of one input come in the order they happen: a pull's segments, each followed by the
  * `sent` event of the unit it ended; a received segment's PDU or reassembler events, then timers.
+ *
+ * @example
+ * ```ts
+ * import { Type9Conveyance } from 'riodp/engines';
+ *
+ * const t9 = new Type9Conveyance({ nodeId: 1, mtu: 64 });
+ * t9.handle({ kind: 'send-pdu', to: 2, streamID: 7, cos: 0, pdu: new Uint8Array(100) }, 0);
+ * t9.handle({ kind: 'pull', max: 4 }, 1); // → the start and end segments, then event `sent`
+ * ```
  */
 export class Type9Conveyance implements ObservableEngine<Type9ConveyanceInput, Type9ConveyanceOutput, Type9ConveyanceSnapshot, Type9CounterName> {
   readonly #config: ResolvedType9Config;
@@ -254,7 +263,7 @@ export class Type9Conveyance implements ObservableEngine<Type9ConveyanceInput, T
    * (`more` false), of the idle pull that finds it so; a first frame that does not fit changes
    * nothing (0 frames, `more` true).
    */
-  pullInto(buf: Uint8Array, offset: number, budget: number, now: Time, out: Out): FastPull | null {
+  pullInto(buf: Uint8Array, offset: number, budget: number, now: Time, out: Type9ConveyanceOutput[]): FastPull | null {
     const seg = this.#segmenter;
     const high = this.#config.highFlow;
     for (const f of seg.busyFlows()) if (f.flowID === high) return null;

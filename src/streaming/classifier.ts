@@ -14,10 +14,15 @@ import { cosBin, ingressCosId, sourceStreamKey } from './vsid.ts';
  * follow from it.
  */
 
+/** A value of an application key. */
 export type AppValue = string | number | boolean;
 /** What the application knows a stream by: a flat object of named fields. */
 export type AppKey = Readonly<Record<string, AppValue>>;
 
+/**
+ * Where classified traffic goes: the destination, class of service, stream and flow of its PDUs (Part 10
+ * §3.3).
+ */
 export interface StreamTarget {
   readonly destinationID: number;
   /** 8-bit class of service. */
@@ -28,6 +33,7 @@ export interface StreamTarget {
   readonly flowID: FlowIdLabel;
 }
 
+/** A classification rule: traffic whose key has every field of `match` goes to `target`. */
 export interface ClassifierRule {
   /** Every field given here must equal the key's field (===); `{}` matches every key. */
   readonly match: AppKey;
@@ -44,6 +50,7 @@ export interface ClassifierRule {
  */
 export type QueueGranularity = { readonly mode: 'stream' } | { readonly mode: 'class'; readonly cosBits: number };
 
+/** The classification table of a `TmIngress` (Part 10 §3.3 ingress queuing). */
 export interface ClassifierConfig {
   /** Tried in order; the first whose `match` fits the key wins. Default none. */
   readonly rules?: readonly ClassifierRule[];

@@ -44,6 +44,17 @@ const CONTEXT_KEY = contextKey;
  * key string is built and looked up only when that fails. A PDU's buffer starts at the length of
  * the PDU delivered last, so a stream of equal PDUs is copied once into a buffer that needs no
  * regrowth.
+ *
+ * @example
+ * ```ts
+ * import { Reassembler } from 'riodp/engines';
+ *
+ * const r = new Reassembler({ mtu: 256, idleTimeout: 1_000_000 });
+ * for (const o of r.handle({ kind: 'packet', packet: segment }, now)) {  // a received Type 9 packet
+ *   if (o.kind === 'pdu') deliver(o.vsid, o.payload);
+ *   else if (o.kind === 'timer') armTimer(o.name, o.at);                    // the context's idle timer
+ * }
+ * ```
  */
 export class Reassembler implements ObservableEngine<ReassemblerInput, ReassemblerOutput, ReassemblerSnapshot, ReassemblerCounterName> {
   readonly #config: ResolvedReassemblerConfig;

@@ -57,6 +57,7 @@ export interface SegmenterConfig {
 /** A caller's label for a PDU, echoed in the PDU's outputs. */
 export type PduId = string | number;
 
+/** What `Segmenter.handle` takes: PDUs to send, pulls for the next segment, aborts, gates, MaxPDU changes. */
 export type SegmenterInput =
   /**
    * Queues a PDU. `payload` is not copied: the segments are `subarray` views of it, so the caller
@@ -122,6 +123,7 @@ export interface PduRef {
   readonly length: number;
 }
 
+/** Why a PDU was not queued (the `refused` output). */
 export type SegmenterRefusal =
   /** Table 4-1 length: "0x0001 - 1 byte" is the smallest PDU; an empty end segment is an abort (rule 9). */
   | 'empty-pdu'
@@ -140,6 +142,7 @@ export type SegmenterRefusal =
   /** payload is not a Uint8Array. */
   | 'invalid-payload';
 
+/** Why a pull found no segment to send (the `idle` output). */
 export type SegmenterIdleReason =
   /** Nothing is queued (on the flow, for `pull`; anywhere, for `pull-any`). */
   | 'empty'
@@ -153,12 +156,14 @@ export type SegmenterIdleReason =
   /** The flow has a segment to send but a `gate` input stopped it (for `pull-any`: every flow with one is stopped). */
   | 'flow-stopped';
 
+/** The events a `Segmenter` reports. */
 export type SegmenterEventName =
   /** `abort` found no PDU of the flow to abort (none queued, or the one named by `id` is not there). */
   | 'nothing-to-abort'
   /** A `pull`, `pull-any`, `abort`, `gate` or `set-max-pdu` whose fields are not a flow, a `max`, a boolean or a MaxPDU; ignored. */
   | 'invalid-input';
 
+/** What `Segmenter.handle` returns: segments to send and what happened to each PDU. */
 export type SegmenterOutput =
   /**
    * A segment to transmit. `packet.payload` is a view of the PDU payload (no copy) and excludes
@@ -192,6 +197,7 @@ export type SegmenterOutput =
   | { readonly kind: 'idle'; readonly reason: SegmenterIdleReason; readonly destinationID?: number; readonly flowID?: FlowIdLabel }
   | { readonly kind: 'event'; readonly name: SegmenterEventName; readonly destinationID?: number; readonly flowID?: string; readonly id?: PduId };
 
+/** The counters of a `Segmenter`. */
 export type SegmenterCounterName =
   | 'pdusQueued'
   | 'pdusRefused'

@@ -30,6 +30,19 @@ const FLOW_KEY = flowKey;
  *
  * Outputs of a pull come in this order: `pdu-started` (when the pull starts a PDU), `send`, then
  * `pdu-done` (when the segment was the PDU's end or single segment); or one `idle`.
+ *
+ * @example
+ * ```ts
+ * import { Reassembler, Segmenter } from 'riodp/engines';
+ *
+ * const s = new Segmenter({ sourceID: 1, mtu: 64 });
+ * const r = new Reassembler({ mtu: 64 });
+ * s.handle({ kind: 'pdu', destinationID: 2, cos: 0, streamID: 7, flowID: '0A', payload: new Uint8Array(150) }, 0);
+ * for (const o of s.handle({ kind: 'pull', destinationID: 2, flowID: '0A', max: 10 }, 1)) {
+ *   if (o.kind !== 'send') continue;                               // three segments: start, continuation, end
+ *   for (const d of r.handle({ kind: 'packet', packet: o.packet }, 2)) if (d.kind === 'pdu') console.log(d.payload.length); // 150
+ * }
+ * ```
  */
 export class Segmenter extends SegmenterCore implements ObservableEngine<SegmenterInput, SegmenterOutput, SegmenterSnapshot, SegmenterCounterName> {
   /** pullInto's CRC pass, created on its first call. */

@@ -12,6 +12,7 @@ import type { TmEgressCreditState } from './tm-snapshot-types.ts';
  */
 export type EgressAuState = 'allocated' | 'open' | 'retiring';
 
+/** An allocation unit the egress issued (§3.4.4) and what it knows of its use. */
 export interface EgressAu {
   readonly allocationUnit: number;
   readonly credits: number;

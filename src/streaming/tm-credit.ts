@@ -14,6 +14,7 @@ export interface CreditStatus {
   readonly credits: number;
 }
 
+/** An allocation unit the ingress holds (§3.4.4): the credits of its ALLOCATE and those left. */
 export interface HeldAu {
   readonly allocationUnit: number;
   /** Credits of the ALLOCATE. */

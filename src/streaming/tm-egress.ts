@@ -58,6 +58,15 @@ interface SeenFlow {
  * `defaultFlow`.
  *
  * Outputs of one input: TM packets and events in the order they arise.
+ *
+ * @example
+ * ```ts
+ * import { TmEgress } from 'riodp/engines';
+ *
+ * const egress = new TmEgress({ localID: 2, policy: { onOff: { high: 240, low: 128 } } });
+ * // Its own queue for source 1, cos 0 is nearly full: XOFF to the ingress (§3.4.2).
+ * egress.handle({ kind: 'queue-level', sourceID: 1, cos: 0, streamID: 7, level: 250 }, 0); // → { kind: 'tm', packet }
+ * ```
  */
 export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput, TmEgressSnapshot, TmEgressCounterName> {
   readonly #config: ResolvedTmEgressConfig;
@@ -100,6 +109,7 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
     return out;
   }
 
+  /** The TM Mode in force (from the configuration, or read from the registers at the last input). */
   mode(): TmModeSetting {
     return this.#mode;
   }

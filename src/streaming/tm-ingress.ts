@@ -42,6 +42,20 @@ type Out = TmIngressOutput[];
  * of AUs opened for queues with ready PDUs, then the Q_STATUS of queues that came to need credit,
  * then gate changes by queue key, then timer requests. A queue's gate starts as it is when the
  * queue is created (`mayTransmit` answers); `gate` outputs report later changes.
+ *
+ * @example
+ * ```ts
+ * import { TmEgress, TmIngress } from 'riodp/engines';
+ *
+ * const target = { destinationID: 2, cos: 0, streamID: 7, flowID: '0A' } as const;
+ * const ingress = new TmIngress({ localID: 1, classifier: { rules: [{ match: { app: 'video' }, target }] } });
+ * const egress = new TmEgress({ localID: 2 });
+ * ingress.handle({ kind: 'pdu-ready', stream: { app: { app: 'video' } }, bytes: 1000 }, 0);
+ * const to = { peer: 1, cos: 0, streamID: 7, wildcard: 0, mask: 0 };
+ * for (const o of egress.handle({ kind: 'command', to, command: { message: 'XOFF' } }, 1)) {
+ *   if (o.kind === 'tm') ingress.handle({ kind: 'tm', packet: o.packet }, 2); // → { kind: 'gate', open: false, reason: 'on-off' }
+ * }
+ * ```
  */
 export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutput, TmIngressSnapshot, TmIngressCounterName> {
   readonly #config: ResolvedTmIngressConfig;
@@ -103,6 +117,7 @@ export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutp
     return t === undefined ? undefined : this.#config.classifier.queueOf(t).key;
   }
 
+  /** The keys of the ingress queues created so far, sorted. */
   queueKeys(): string[] {
     return [...this.#queues.keys()].sort();
   }
@@ -117,6 +132,7 @@ export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutp
     return this.#queues.get(queue)?.bucket(which).rate;
   }
 
+  /** Whether the queue is on (no XOFF, or an XON since, §3.4.2); undefined for an unknown queue. */
   isOn(queue: string): boolean | undefined {
     return this.#queues.get(queue)?.on;
   }
@@ -126,6 +142,7 @@ export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutp
     return this.#credit.toJSON();
   }
 
+  /** The TM Mode in force (from the configuration, or read from the registers at the last input). */
   mode(): TmModeSetting {
     return this.#mode;
   }

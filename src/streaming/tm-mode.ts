@@ -11,10 +11,12 @@ import type { TmModeSnapshot } from './tm-snapshot-types.ts';
  * TM Types Supported and TM Mode of the Data Streaming Logical Layer Control CSR).
  */
 export const TM_MODE_SETTINGS = ['DISABLED', 'BASIC', 'RATE', 'CREDIT', 'CREDIT_RATE'] as const;
+/** A TM Mode (Table 5-6). */
 export type TmModeSetting = (typeof TM_MODE_SETTINGS)[number];
 
 /** §3.4.5 "the valid combinations for supporting traffic management" (and NONE: "Supporting traffic management is entirely optional"). */
 export const TM_TYPES_SETTINGS = ['NONE', 'BASIC', 'BASIC_RATE', 'BASIC_CREDIT', 'BASIC_RATE_CREDIT'] as const;
+/** A TM Types Supported combination (Table 5-6, §3.4.5). */
 export type TmTypesSetting = (typeof TM_TYPES_SETTINGS)[number];
 
 const TYPE_BITS: Readonly<Record<TmTypesSetting, number>> = {

@@ -37,6 +37,19 @@ const NOP = 0;
  *
  * The first input's outputs begin with the `symbol-wanted` of groups the configuration already
  * makes due and the first `refresh` timer request; an engine cannot output from its constructor.
+ *
+ * @example
+ * ```ts
+ * import { VoqGenerator } from 'riodp/engines';
+ *
+ * const g = new VoqGenerator({
+ *   ports: 8,
+ *   detector: { kind: 'output-queue', high: 8, low: 4 },
+ *   portSettings: { generation: true, participation: true },
+ * });
+ * g.handle({ kind: 'queue-depth', port: 3, depth: 8 }, 0);        // port 3 congested: symbol-wanted on every link
+ * g.handle({ kind: 'next-stype2', port: 0, stype0: 4 }, 1);        // → stype2 with portStatus 0b1000 (port 3)
+ * ```
  */
 export class VoqGenerator implements ObservableEngine<VoqGeneratorInput, VoqGeneratorOutput, VoqGeneratorSnapshot, VoqGeneratorCounterName> {
   readonly #config: ResolvedGeneratorConfig;
@@ -120,6 +133,9 @@ export class VoqGenerator implements ObservableEngine<VoqGeneratorInput, VoqGene
     return (this.#links[link]?.pending() ?? []).map((e) => ({ group: e.group, vc: e.scope === ALL_VCS ? null : e.scope, reason: e.reason }));
   }
 
+  /**
+   * The Port n VoQ Control CSR fields in force for `port` (Table 5-3); undefined for a port the device lacks.
+   */
   settings(port: number): PortSettings | undefined {
     return this.#settings[port];
   }

@@ -60,6 +60,7 @@ export interface VoqRoute {
   readonly downstreamPort: number;
 }
 
+/** The configuration of a `VoqReceiver`. */
 export interface VoqReceiverConfig {
   /** stype2 format (DECISIONS §5). Default 'seed'. */
   readonly format?: VoqFormat;
@@ -90,6 +91,10 @@ export interface VoqReceiverConfig {
   readonly symbol?: VoqSymbolForm;
 }
 
+/**
+ * What `VoqReceiver.handle` takes: packets to stage, transmit opportunities, received control symbols, link
+ * changes.
+ */
 export type VoqReceiverInput =
   /**
    * A control symbol received on a local port. The stype2 field is decoded here with the
@@ -117,8 +122,13 @@ export type VoqReceiverInput =
   /** A write of the port's VoQ Control CSR fields the receiver depends on (Table 5-3 bits 11, 29–31). */
   | { readonly kind: 'control'; readonly port: number; readonly enableVcLinking?: boolean; readonly rxPortGroupSize?: number };
 
+/**
+ * What unblocked or blocked a staging queue: a backpressure message, or a link-up that cleared the port's
+ * congestion state (§4.2 g).
+ */
 export type QueueChangeCause = 'backpressure' | 'link-up';
 
+/** The events a `VoqReceiver` reports. */
 export type VoqReceiverEventName =
   /** stype2 CMD NOP (seed 0b000; Part 12 an all-zero field): no VoQ message. A 'cs64' symbol whose stype0 is not VoQ-backpressure carries none either. */
   | 'nop'
@@ -154,6 +164,7 @@ export type VoqReceiverEventName =
   /** A 'cs64' input whose symbol is not a Control Symbol 64 with 4-bit stype0 and 12-bit parameters. */
   | 'invalid-symbol';
 
+/** What `VoqReceiver.handle` returns. */
 export type VoqReceiverOutput =
   /** The packet the link may carry now: the oldest head of an unblocked queue of the port. */
   | {
@@ -179,6 +190,7 @@ export type VoqReceiverOutput =
     readonly detail?: string;
   };
 
+/** The counters of a `VoqReceiver`. */
 export type VoqReceiverCounterName =
   | 'backpressure' | 'nop' | 'reservedCmd' | 'notExtended' | 'invalidStype2' | 'unknownPort' | 'receptionUnsupported'
   | 'unlinkedBackpressure' | 'unknownVc' | 'noRoute' | 'staged' | 'transmitted' | 'idle' | 'linkDownOpportunity'

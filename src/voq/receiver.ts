@@ -38,6 +38,15 @@ interface PortState {
  *
  * Outputs of one input: `blocked`/`unblocked` changes (by VC, then queue), then at most one
  * `transmit` or event.
+ *
+ * @example
+ * ```ts
+ * import { VoqReceiver } from 'riodp/engines';
+ *
+ * const r = new VoqReceiver({ ports: [{ queues: 4 }], routes: [{ destID: 5, localPort: 0, downstreamPort: 3 }] });
+ * r.handle({ kind: 'packet', destID: 5, packetId: 'p1' }, 0);        // staged in queue 3 (decoder reverse map)
+ * r.handle({ kind: 'transmit-opportunity', port: 0 }, 1);          // → { kind: 'transmit', packetId: 'p1', … }
+ * ```
  */
 export class VoqReceiver implements ObservableEngine<VoqReceiverInput, VoqReceiverOutput, VoqReceiverSnapshot, VoqReceiverCounterName> {
   readonly #config: ResolvedVoqReceiverConfig;
@@ -122,6 +131,7 @@ export class VoqReceiver implements ObservableEngine<VoqReceiverInput, VoqReceiv
     return this.#ports[port]?.staging.size ?? 0;
   }
 
+  /** Whether the local port's link is up (a `link-up` input, and no `link-down` since). */
   isLinkUp(port: number): boolean {
     return this.#ports[port]?.linkUp ?? false;
   }

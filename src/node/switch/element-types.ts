@@ -49,18 +49,22 @@ export interface SwitchSymbolInput {
   readonly symbol: unknown;
 }
 
+/** The link of `port` came up or went down. */
 export interface SwitchLinkInput {
   readonly kind: 'link-up' | 'link-down';
   readonly port: number;
 }
 
+/** The one timer of a `SwitchElement`: the VoQ generator's refresh (§4.2 f). */
 export type SwitchTimerName = 'voq:refresh';
 
+/** What `SwitchElement.handle` takes. */
 export type SwitchInput = SwitchPacketInput | SwitchPullInput | SwitchSymbolInput | SwitchLinkInput | TimerInput<SwitchTimerName>;
 
 // ---------------------------------------------------------------------------------------------
 // Outputs
 
+/** What `SwitchElement.handle` returns. */
 export type SwitchOutput =
   /** The answer to a pull: the packet to send on `port`. */
   | { readonly kind: 'packet'; readonly port: number; readonly packet: Packet; readonly wire?: unknown }
@@ -83,7 +87,9 @@ export type SwitchOutput =
 
 /** The element's own counters, besides the switch's (types.ts SWITCH_COUNTERS). */
 export const ELEMENT_COUNTERS = ['pauses', 'resumes', 'pulls', 'idlePulls'] as const;
+/** A counter of the element itself (pauses, resumes, pulls). */
 export type ElementCounter = (typeof ELEMENT_COUNTERS)[number];
+/** A counter of a `SwitchElement`: the switch's and the element's own. */
 export type SwitchElementCounter = SwitchCounter | ElementCounter;
 
 /** One port of the switch, as `snapshot()` shows it: its input buffer and its output buffer. */
