@@ -10,6 +10,8 @@
  * - `riodp/net`: the software fabric over TCP and its application API.
  *
  * This entry gives each layer as a namespace (`wire.decodePacket`, `net.startEndpoint`, …).
+ *
+ * @module riodp
  */
 export * as wire from './wire/index.ts';
 export * as registers from './registers/index.ts';

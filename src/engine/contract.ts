@@ -19,6 +19,7 @@
  */
 export type Time = number;
 
+/** A timer request an engine outputs: the driver calls `handle({ kind: 'timer', name }, at)` at `at`. */
 export interface TimerOutput<N extends string = string> {
   readonly kind: 'timer';
   readonly name: N;
@@ -26,17 +27,51 @@ export interface TimerOutput<N extends string = string> {
   readonly at: Time | null;
 }
 
+/** The input a driver gives an engine when a timer it asked for (`TimerOutput`) is due. */
 export interface TimerInput<N extends string = string> {
   readonly kind: 'timer';
   readonly name: N;
 }
 
+/** A sans-IO protocol engine (see the top of this file). */
 export interface Engine<I, O> {
+  /**
+   * Takes one input at time `now` (non-decreasing from one call to the next) and returns the
+   * outputs it causes, in order. Never throws on what a peer sent: a violation is answered as the
+   * specification says (discarded and counted, a STATUS, an event).
+   */
   handle(input: I, now: Time): O[];
 }
 
 /** Engines keep plain counters of what they saw and did (drops, ignored messages, retries). */
 export type Counters<K extends string> = Record<K, number>;
+
+/** A timer an engine has asked for and not seen expire, as its snapshot lists it. */
+export interface PendingTimer<N extends string = string> {
+  readonly name: N;
+  /** Absolute expiry time. */
+  readonly at: Time;
+}
+
+/**
+ * What a host may read of an engine between inputs (`riodp model`, status views, reports, tests).
+ * Both are copies: changing them changes nothing in the engine.
+ */
+export interface Observable<S, K> {
+  /** The counters of what the engine saw and did, a copy. */
+  counters(): K;
+  /**
+   * The engine's state (configuration in force, queues, timers, counters) as plain JSON data:
+   * `JSON.parse(JSON.stringify(s))` deep-equals `s`.
+   */
+  snapshot(): S;
+}
+
+/**
+ * The engine contract with its observation side: every engine that riodp exports implements it,
+ * with its own snapshot type `S` and counter names `C`.
+ */
+export interface ObservableEngine<I, O, S, C extends string> extends Engine<I, O>, Observable<S, Counters<C>> {}
 
 export function zeroCounters<K extends string>(names: readonly K[]): Counters<K> {
   const c = {} as Counters<K>;

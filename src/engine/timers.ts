@@ -1,4 +1,4 @@
-import type { Time, TimerOutput } from './contract.ts';
+import type { PendingTimer, Time, TimerOutput } from './contract.ts';
 
 /**
  * An engine's own record of the timers it asked for. `arm`/`cancel` push the request for the
@@ -34,7 +34,7 @@ export class Timers<N extends string = string> {
   }
 
   /** Pending timers, earliest first (ties by name), for snapshots. */
-  pending(): { readonly name: N; readonly at: Time }[] {
+  pending(): PendingTimer<N>[] {
     return [...this.#deadlines].map(([name, at]) => ({ name, at })).sort((a, b) => a.at - b.at || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 }

@@ -1,6 +1,6 @@
 import { fitsDeviceId } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
 import { flowIdLabel } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -9,7 +9,7 @@ import type { Type7Packet } from '../wire/type7.ts';
 import { resolveArbRxConfig } from './arb-rx-config.ts';
 import type { ResolvedArbRxConfig } from './arb-rx-config.ts';
 import type {
-  ArbAllocation, ArbMode, ArbRxConfig, ArbRxCounterName, ArbRxEventName, ArbRxInput, ArbRxOutput, FreeReason, GrantPolicy, QueuedRequest, SegmentKind,
+  ArbAllocation, ArbMode, ArbRxConfig, ArbRxCounterName, ArbRxEventName, ArbRxInput, ArbRxOutput, ArbRxSnapshot, FreeReason, GrantPolicy, QueuedRequest, SegmentKind,
 } from './arbitration-types.ts';
 import { flowKey } from './flows.ts';
 import { fifoPolicy } from './grant-policy.ts';
@@ -36,7 +36,19 @@ interface EventDetail {
   readonly seq?: number;
 }
 
-export class ArbRx implements Engine<ArbRxInput, ArbRxOutput> {
+/**
+ * The receiving end point of flow arbitration: it grants its resources to the flows that ask (see the top of this file).
+ *
+ * @example
+ * ```ts
+ * import { ArbRx } from 'riodp/engines';
+ *
+ * const rx = new ArbRx({ localID: 2, resources: 1, idleTimeout: 1_000_000 });
+ * rx.handle({ kind: 'ccp', packet: request }, now);          // a received REQUEST: XON(ARB) and `allocated`, or queued
+ * rx.handle({ kind: 'segment', sourceID: 1, flowID: '0A', segment: 'single' }, now); // the PDU ends: `freed`
+ * ```
+ */
+export class ArbRx implements ObservableEngine<ArbRxInput, ArbRxOutput, ArbRxSnapshot, ArbRxCounterName> {
   readonly #cfg: ResolvedArbRxConfig;
   readonly #policy: GrantPolicy;
   readonly #counters: Counters<ArbRxCounterName> = zeroCounters(ARB_RX_COUNTERS);
@@ -82,6 +94,7 @@ export class ArbRx implements Engine<ArbRxInput, ArbRxOutput> {
     return this.#cfg.resources - this.#allocations.size;
   }
 
+  /** The resource the flow holds, a copy; undefined when it holds none. */
   allocation(sourceID: number, flowID: FlowIdLabel): ArbAllocation | undefined {
     const a = this.#allocations.get(flowKey(sourceID, flowID));
     return a === undefined ? undefined : { ...a };
@@ -96,15 +109,7 @@ export class ArbRx implements Engine<ArbRxInput, ArbRxOutput> {
     return { ...this.#counters };
   }
 
-  snapshot(): {
-    readonly config: ResolvedArbRxConfig;
-    readonly free: number;
-    readonly allocations: ArbAllocation[];
-    readonly queue: QueuedRequest[];
-    readonly served: { readonly sourceID: number; readonly flowID: FlowIdLabel; readonly seq: number }[];
-    readonly timers: { readonly name: string; readonly at: Time }[];
-    readonly counters: Counters<ArbRxCounterName>;
-  } {
+  snapshot(): ArbRxSnapshot {
     const c = this.#cfg;
     return {
       config: { ...c, responseFlow: { ...c.responseFlow } },

@@ -1,6 +1,6 @@
 import { fitsDeviceId } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
 import { FLOW_IDS } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -10,7 +10,7 @@ import type { ResolvedArbTxConfig } from './arb-tx-config.ts';
 import { canRequest, flowView, newFlow } from './arb-tx-flow.ts';
 import type { ArbTxFlow, ArbTxFlowView, CurrentGrant, HeldGrant } from './arb-tx-flow.ts';
 import { releasePacket, requestPacket } from './arb-tx-messages.ts';
-import type { ArbMode, ArbTxConfig, ArbTxCounterName, ArbTxEventName, ArbTxInput, ArbTxOutput, SegmentKind } from './arbitration-types.ts';
+import type { ArbMode, ArbTxConfig, ArbTxCounterName, ArbTxEventName, ArbTxInput, ArbTxOutput, ArbTxSnapshot, SegmentKind } from './arbitration-types.ts';
 import { flowKey } from './flows.ts';
 
 /**
@@ -34,14 +34,21 @@ function field(input: unknown, name: string): unknown {
   return typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[name] : undefined;
 }
 
-export interface ArbTxSnapshot {
-  readonly config: ResolvedArbTxConfig;
-  readonly flows: readonly ArbTxFlowView[];
-  readonly timers: readonly { readonly name: string; readonly at: Time }[];
-  readonly counters: Counters<ArbTxCounterName>;
-}
-
-export class ArbTx implements Engine<ArbTxInput, ArbTxOutput> {
+/**
+ * The transmitting end point of flow arbitration: one per end point, for every flow it sends on (see the top of this file).
+ *
+ * @example
+ * ```ts
+ * import { ArbRx, ArbTx } from 'riodp/engines';
+ *
+ * const tx = new ArbTx({ localID: 1 });
+ * const rx = new ArbRx({ localID: 2, resources: 1 });
+ * for (const o of tx.handle({ kind: 'request', destinationID: 2, flowID: '0A', mode: 'single' }, 0)) {
+ *   if (o.kind === 'send') rx.handle({ kind: 'ccp', packet: o.packet }, 10); // REQUEST → XON(ARB), allocated
+ * }
+ * ```
+ */
+export class ArbTx implements ObservableEngine<ArbTxInput, ArbTxOutput, ArbTxSnapshot, ArbTxCounterName> {
   readonly #c: ResolvedArbTxConfig;
   readonly #unsupported: ReadonlySet<number>;
   readonly #flows = new Map<string, ArbTxFlow>();
@@ -82,6 +89,7 @@ export class ArbTx implements Engine<ArbTxInput, ArbTxOutput> {
     return this.#c.enabled && !this.#unsupported.has(destinationID);
   }
 
+  /** The flow's arbitration state (a new flow's initial state when the engine has none for it). */
   state(destinationID: number, flowID: FlowIdLabel): ArbTxFlowView {
     const f = this.#flows.get(flowKey(destinationID, flowID)) ?? newFlow(destinationID, flowID);
     return flowView(f, this.isArbitrated(destinationID));

@@ -1,6 +1,9 @@
-import type { Time, TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { Counters, PendingTimer, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Type7Packet } from '../wire/type7.ts';
+import type { ResolvedArbRxConfig } from './arb-rx-config.ts';
+import type { ResolvedArbTxConfig } from './arb-tx-config.ts';
+import type { ArbTxFlowView } from './arb-tx-flow.ts';
 import type { MessageFlow } from './flows.ts';
 
 /**
@@ -19,6 +22,7 @@ export type ArbMode = 'single' | 'multi';
 /** A data streaming segment of an arbitrated flow (Part 10 segment kinds; `abort` = end segment with no payload and length 0). */
 export type SegmentKind = 'single' | 'start' | 'continuation' | 'end' | 'abort';
 
+/** The configuration of an `ArbTx` (durations in the driver's time unit). */
 export interface ArbTxConfig {
   /** This end point's device ID (tgtdestinationID of REQUEST/RELEASE). */
   readonly localID: number;
@@ -51,6 +55,10 @@ export interface ArbTxConfig {
   readonly crfSupported?: boolean;
 }
 
+/**
+ * What `ArbTx.handle` takes: the application's requests and segments, received Type 7 packets, timer
+ * expiries.
+ */
 export type ArbTxInput =
   /** The application wants a resource for the flow (rule 1: "this does not imply a PDU is immediately ready"). */
   | { readonly kind: 'request'; readonly destinationID: number; readonly flowID: FlowIdLabel; readonly mode: ArbMode }
@@ -63,6 +71,7 @@ export type ArbTxInput =
   /** Timer names: `request:<destinationID>/<flowID>` (response timeout) and `retry:<destinationID>/<flowID>` (re-request delay). */
   | TimerInput;
 
+/** The events an `ArbTx` reports (nothing else follows from them). */
 export type ArbTxEventName =
   /** XOFF(ARB) answered the outstanding REQUEST. */
   | 'rejected'
@@ -81,6 +90,7 @@ export type ArbTxEventName =
   /** A Type 7 command that is not XON(ARB)/XOFF(ARB). */
   | 'ignored';
 
+/** Why an `ArbTx` refused to transmit a segment. */
 export type RefusalReason =
   /** Nothing may be transmitted on an arbitrated flow before XON(ARB) (§2.4.7 preamble, §2.4.2.1). */
   | 'no-grant'
@@ -89,6 +99,10 @@ export type RefusalReason =
   /** A new PDU after XOFF(ARB) revoked the multi-PDU grant or after the application released it. */
   | 'releasing';
 
+/**
+ * What `ArbTx.handle` returns: packets to send, segments it lets go or refuses, grants, timer requests,
+ * events.
+ */
 export type ArbTxOutput =
   /** REQUEST or RELEASE to send. */
   | { readonly kind: 'send'; readonly packet: Type7Packet }
@@ -104,8 +118,10 @@ export type ArbTxOutput =
   | TimerOutput
   | { readonly kind: 'event'; readonly name: ArbTxEventName; readonly destinationID?: number; readonly flowID?: string; readonly seq?: number };
 
+/** The counters of an `ArbTx`. */
 export type ArbTxCounterName = 'requests' | 'reissued' | 'rejected' | 'granted' | 'stale' | 'refusedSegments' | 'releases' | 'revoked' | 'ignored';
 
+/** The configuration of an `ArbRx` (durations in the driver's time unit). */
 export interface ArbRxConfig {
   /** This end point's device ID (tgtdestinationID of XON/XOFF(ARB)). */
   readonly localID: number;
@@ -148,6 +164,10 @@ export interface QueuedRequest {
 /** Pluggable grant policy (rule 9 "to consider which REQUESTs to grant"): index into `queue` to grant next, or undefined to wait. FIFO by default. */
 export type GrantPolicy = (queue: readonly QueuedRequest[], freeResources: number) => number | undefined;
 
+/**
+ * What `ArbRx.handle` takes: received REQUEST/RELEASE packets, the data segments of arbitrated flows,
+ * reclaims, timer expiries.
+ */
 export type ArbRxInput =
   /** A received REQUEST or RELEASE (other commands: event `ignored`). */
   | { readonly kind: 'ccp'; readonly packet: Type7Packet }
@@ -158,8 +178,13 @@ export type ArbRxInput =
   /** Timer names: `idle:<sourceID>/<flowID>`. */
   | TimerInput;
 
+/**
+ * Why a resource went back to the pool: the PDU ended (last segment or abort), RELEASE, the idle timeout
+ * (§2.4.8), or freed asynchronously after a second timeout.
+ */
 export type FreeReason = 'last-segment' | 'abort' | 'release' | 'idle-timeout' | 'async';
 
+/** The events an `ArbRx` reports. */
 export type ArbRxEventName =
   /** A REQUEST that could not be granted now was queued. */
   | 'queued'
@@ -179,6 +204,10 @@ export type ArbRxEventName =
   | 'arbitration-disabled'
   | 'ignored';
 
+/**
+ * What `ArbRx.handle` returns: XON(ARB)/XOFF(ARB) to send, resources allocated and freed, timer requests,
+ * events.
+ */
 export type ArbRxOutput =
   /** XON(ARB) or XOFF(ARB) to send. */
   | { readonly kind: 'send'; readonly packet: Type7Packet }
@@ -187,6 +216,7 @@ export type ArbRxOutput =
   | TimerOutput
   | { readonly kind: 'event'; readonly name: ArbRxEventName; readonly sourceID?: number; readonly flowID?: string; readonly seq?: number };
 
+/** The counters of an `ArbRx`. */
 export type ArbRxCounterName = 'requests' | 'granted' | 'rejected' | 'queued' | 'regranted' | 'duplicates' | 'released' | 'idleFreed' | 'asyncFreed' | 'unexpectedSegments' | 'staleReleases' | 'ignored';
 
 /** A resource held by a flow. */
@@ -203,4 +233,26 @@ export interface ArbAllocation {
   readonly pdus: number;
   /** XOFF(ARB) sent (rule 8 or §2.4.8 2): waiting for RELEASE. */
   readonly reclaiming: boolean;
+}
+
+/** `ArbTx.snapshot()`: the flows it has state for, by destinationID then flowID. */
+export interface ArbTxSnapshot {
+  readonly config: ResolvedArbTxConfig;
+  readonly flows: readonly ArbTxFlowView[];
+  readonly timers: readonly PendingTimer[];
+  readonly counters: Counters<ArbTxCounterName>;
+}
+
+/** `ArbRx.snapshot()`. */
+export interface ArbRxSnapshot {
+  readonly config: ResolvedArbRxConfig;
+  /** Resources not allocated to any flow. */
+  readonly free: number;
+  readonly allocations: readonly ArbAllocation[];
+  /** Queued REQUESTs in arrival order. */
+  readonly queue: readonly QueuedRequest[];
+  /** Y of each flow's last allocation once it ended with nothing queued behind it (rule 4). */
+  readonly served: readonly { readonly sourceID: number; readonly flowID: FlowIdLabel; readonly seq: number }[];
+  readonly timers: readonly PendingTimer[];
+  readonly counters: Counters<ArbRxCounterName>;
 }

@@ -1,4 +1,4 @@
-import type { TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { Counters, PendingTimer, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Type7Packet } from '../wire/type7.ts';
 
@@ -17,12 +17,14 @@ import type { Type7Packet } from '../wire/type7.ts';
  */
 export type CounterMapping = { readonly mode: 'per-flow' } | { readonly mode: 'bounded'; readonly count: number };
 
+/** A flow §2.4.3 lets the end point keep sending despite XOFF (`critical` in the configuration). */
 export interface CriticalFlow {
   /** Omitted: the flow is critical towards every destination. */
   readonly destinationID?: number;
   readonly flowID: FlowIdLabel;
 }
 
+/** The configuration of a `CcpEndpoint` (durations in the driver's time unit). */
 export interface CcpEndpointConfig {
   /**
    * Orphaned XOFF period (A.2 "shall be programmable"), > 0. The mechanism is mandatory
@@ -49,6 +51,7 @@ export interface CcpEndpointConfig {
   readonly flowArbitration?: boolean;
 }
 
+/** What `CcpEndpoint.handle` takes. */
 export type CcpEndpointInput =
   /** A received Type 7 packet addressed to this end point. */
   | { readonly kind: 'ccp'; readonly packet: Type7Packet }
@@ -62,8 +65,13 @@ export type CcpEndpointInput =
   /** Reprograms the orphan period (A.2 "programmable through an implementation-dependent register"); applies from the next arming. */
   | { readonly kind: 'set-orphan-period'; readonly period: number };
 
+/**
+ * What changed a flow's send permission: an XOFF, an XON, the orphaned XOFF timer (Annex A.2) or a
+ * `reset-destination` input.
+ */
 export type FlowChangeCause = 'xoff' | 'xon' | 'orphan' | 'reset';
 
+/** The events a `CcpEndpoint` reports. */
 export type CcpEndpointEventName =
   /** §3.4 "For all undefined flowID encodings, there is no action required and the tgtdestinationID is ignored". */
   | 'reserved-flow-id'
@@ -79,6 +87,7 @@ export type CcpEndpointEventName =
   /** With flow arbitration supported: an undefined XON/XOFF+FAM combination (DECISIONS §3), ignored. */
   | 'undefined-command';
 
+/** What `CcpEndpoint.handle` returns: flow permission changes, the orphan timer, events. */
 export type CcpEndpointOutput =
   /**
    * The send permission of (destinationID, flowID) changed. Emitted for every flow whose state
@@ -100,5 +109,39 @@ export type CcpEndpointOutput =
     readonly counter?: number;
   };
 
+/** The counters of a `CcpEndpoint`. */
 export type CcpEndpointCounterName =
   | 'xoff' | 'xon' | 'reservedFlowId' | 'criticalIgnored' | 'saturated' | 'xonAtZero' | 'orphanRestarts' | 'arbitrationIgnored' | 'undefinedIgnored';
+
+/** A stopped flow's place in the orphaned XOFF FIFO (Annex A.2), oldest first. */
+export interface OrphanQueueEntry {
+  readonly destinationID: number;
+  readonly flowID: FlowIdLabel;
+  /** The counter's current value. */
+  readonly counter: number;
+}
+
+/**
+ * A non-zero XON/XOFF counter (§2.4.2.3): by counter number under the `bounded` mapping, by
+ * (destinationID, flowID) under `per-flow`.
+ */
+export type CcpCounterEntry =
+  | { readonly counter: number; readonly value: number }
+  | { readonly destinationID: number; readonly flowID: FlowIdLabel | 'RESERVED'; readonly value: number };
+
+/** `CcpEndpoint.snapshot()`. */
+export interface CcpEndpointSnapshot {
+  readonly orphanPeriod: number;
+  readonly counterBits: number;
+  /** 2^counterBits − 1: counters saturate there. */
+  readonly counterMax: number;
+  readonly counterMapping: CounterMapping;
+  readonly critical: readonly CriticalFlow[];
+  readonly flowArbitration: boolean;
+  readonly counters: readonly CcpCounterEntry[];
+  /** Destinations with stopped flows, by destinationID. */
+  readonly stopped: readonly { readonly destinationID: number; readonly flows: readonly FlowIdLabel[] }[];
+  readonly orphanQueue: readonly OrphanQueueEntry[];
+  readonly timers: readonly PendingTimer<'orphan'>[];
+  readonly stats: Counters<CcpEndpointCounterName>;
+}

@@ -103,7 +103,7 @@ class Driver {
     }
     assert.equal(this.timer !== null, anyNonZero, 'the orphan timer is armed iff some counter is non-zero');
     assert.equal(e.orphanDeadline() ?? null, this.timer);
-    assert.equal(e.orphanQueue().length, (e.snapshot()['counters'] as unknown[]).length, 'one FIFO entry per non-zero counter');
+    assert.equal(e.orphanQueue().length, e.snapshot().counters.length, 'one FIFO entry per non-zero counter');
   }
 }
 

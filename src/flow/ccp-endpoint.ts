@@ -1,6 +1,6 @@
 import { positiveInteger } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
 import { FLOW_IDS, FLOW_ID_LABELS } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -10,7 +10,8 @@ import { CounterTable } from './ccp-counter-table.ts';
 import { CriticalFlows, resolveConfig } from './ccp-endpoint-config.ts';
 import type { ResolvedCcpEndpointConfig } from './ccp-endpoint-config.ts';
 import type {
-  CcpEndpointConfig, CcpEndpointCounterName, CcpEndpointEventName, CcpEndpointInput, CcpEndpointOutput, FlowChangeCause,
+  CcpCounterEntry, CcpEndpointConfig, CcpEndpointCounterName, CcpEndpointEventName, CcpEndpointInput, CcpEndpointOutput, CcpEndpointSnapshot, FlowChangeCause,
+  OrphanQueueEntry,
 } from './ccp-endpoint-types.ts';
 import { FLOW_COUNT, flowIndex, flowsAtOrAbove } from './flows.ts';
 import { OrphanFifo } from './orphan-fifo.ts';
@@ -31,13 +32,6 @@ const INDEX_BY_CODE: Int8Array = (() => {
   return t;
 })();
 
-export interface OrphanQueueEntry {
-  readonly destinationID: number;
-  readonly flowID: FlowIdLabel;
-  /** The counter's current value. */
-  readonly counter: number;
-}
-
 /**
  * A source end point's reaction to congestion control packets (Part 9 §2.4.2.1, §2.4.2.3,
  * §2.4.5 rules 1–3, Annex A.2). The engine handles one input at a time, so CCPs are processed
@@ -52,8 +46,19 @@ export interface OrphanQueueEntry {
  * heard of: `canSend` answers for every destination, while `flow` outputs cover the destinations
  * named so far (by a CCP that reaches a counter, or a reset) and report a destination's flows that
  * shared counters already stop when it is first named, under that input's cause.
+ *
+ * @example
+ * ```ts
+ * import { CcpEndpoint } from 'riodp/engines';
+ * import { makeCcp } from 'riodp/wire';
+ *
+ * const ep = new CcpEndpoint({ orphanPeriod: 1_000_000 });
+ * const xoff = makeCcp({ destinationID: 1, tgtdestinationID: 2, tt: 0, command: 'XOFF', flowID: '0A', soc: 0 });
+ * ep.handle({ kind: 'ccp', packet: xoff }, 0);
+ * // → { kind: 'flow', destinationID: 2, flowID: '0A', enabled: false, cause: 'xoff' }, the orphan timer
+ * ```
  */
-export class CcpEndpoint implements Engine<CcpEndpointInput, CcpEndpointOutput> {
+export class CcpEndpoint implements ObservableEngine<CcpEndpointInput, CcpEndpointOutput, CcpEndpointSnapshot, CcpEndpointCounterName> {
   readonly #config: ResolvedCcpEndpointConfig;
   #period: number;
   readonly #table: CounterTable;
@@ -128,10 +133,10 @@ export class CcpEndpoint implements Engine<CcpEndpointInput, CcpEndpointOutput> 
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): CcpEndpointSnapshot {
     const c = this.#config;
     const bounded = this.#table.slots !== 0;
-    const counters = [...this.#table.entries()].sort((a, b) => a[0] - b[0]).map(([key, value]) => (bounded
+    const counters = [...this.#table.entries()].sort((a, b) => a[0] - b[0]).map(([key, value]): CcpCounterEntry => (bounded
       ? { counter: key, value }
       : { destinationID: Math.floor(key / 16), flowID: FLOW_ID_LABELS[key % 16] ?? 'RESERVED', value }));
     const stopped = [...this.#stopped].sort((a, b) => a[0] - b[0]).map(([destinationID, mask]) => ({

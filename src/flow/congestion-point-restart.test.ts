@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { CongestionPoint } from './congestion-point.ts';
 import { deq, enq } from '../../test/support/congestion-point.ts';
-import type { BufferedPacket, CongestionPointConfig, CongestionPointOutput } from './congestion-point-types.ts';
+import type { BufferedPacket, CongestionPointConfig, CongestionPointOutput, CongestionPointSnapshot } from './congestion-point-types.ts';
 
 type Out = CongestionPointOutput;
 
@@ -234,10 +234,10 @@ test('Part 9 §2.4.2.2: queries — controlled flows with their entries, buffere
   const c = e.counters();
   c.xoffSent = 99;
   assert.equal(e.counters().xoffSent, 2);
-  const snap = JSON.parse(JSON.stringify(e.snapshot())) as Record<string, unknown>;
+  const snap = JSON.parse(JSON.stringify(e.snapshot())) as CongestionPointSnapshot;
   assert.equal(snap['occupancy'], 4);
   assert.equal(snap['congested'], true);
-  assert.equal((snap['controlled'] as unknown[]).length, 2);
+  assert.equal(snap.controlled.length, 2);
   assert.deepEqual(snap['otherPackets'], { 'x0:5>9': 2 });
   assert.deepEqual(snap['participants'], { all: true, cleared: [] });
   assert.deepEqual(snap, e.snapshot());

@@ -1,3 +1,4 @@
+import type { Counters, Time } from '../engine/contract.ts';
 import type { FlowIdLabel, VcCount } from '../wire/flow-id.ts';
 import type { Type7Packet } from '../wire/type7.ts';
 import type { MessageFlow } from './flows.ts';
@@ -19,6 +20,7 @@ export type SelectionPolicy = { readonly kind: 'histogram'; readonly flows: numb
  */
 export type ResponsePolicy = 'fallback' | 'ignore' | 'equal';
 
+/** The configuration of a `CongestionPoint`. */
 export interface CongestionPointConfig {
   /** SOC of the CCPs it sends: 0 for a switch, 1 for an end point (§3.2). */
   readonly role: 'switch' | 'endpoint';
@@ -86,6 +88,7 @@ export interface BufferedPacket {
   readonly size?: number;
 }
 
+/** What `CongestionPoint.handle` takes: the buffer's enqueues and dequeues, and register writes. */
 export type CongestionPointInput =
   /** A packet entered the buffer. */
   | { readonly kind: 'enqueue'; readonly packet: BufferedPacket }
@@ -96,6 +99,7 @@ export type CongestionPointInput =
   /** Port n Control CSR Flow Control Participant bit written. */
   | { readonly kind: 'set-participant'; readonly port: number; readonly enabled: boolean };
 
+/** The events a `CongestionPoint` reports. */
 export type CongestionPointEventName =
   /** Occupancy rose above the high watermark. */
   | 'congested'
@@ -115,6 +119,7 @@ export type CongestionPointEventName =
   /** A dequeue for a packet that is not in the buffer: ignored. */
   | 'unknown-dequeue';
 
+/** An entry of the controlled flow list (§2.4.2.2): a flow this congestion point sent XOFF for. */
 export interface ControlledFlowEntry {
   /** CCP destinationID: the sourceID of the offending packets. */
   readonly destinationID: number;
@@ -128,6 +133,7 @@ export interface ControlledFlowEntry {
   readonly port: number;
 }
 
+/** What `CongestionPoint.handle` returns: CCPs to send (on `port`) and events. */
 export type CongestionPointOutput =
   | { readonly kind: 'send'; readonly port: number; readonly packet: Type7Packet }
   | {
@@ -142,5 +148,33 @@ export type CongestionPointOutput =
     readonly command?: 'XOFF' | 'XON';
   };
 
+/** The counters of a `CongestionPoint`. */
 export type CongestionPointCounterName =
   | 'enqueued' | 'dequeued' | 'xoffSent' | 'xonSent' | 'ccpDropped' | 'ccpSuppressed' | 'noRoute' | 'earlyXon' | 'listFull' | 'unmappable' | 'unknownDequeue';
+
+/** Buffered packets of one flow a CCP can name (Annex A.1 histogram), as `snapshot()` lists them. */
+export interface BufferedFlow {
+  readonly destinationID: number;
+  readonly tgtdestinationID: number;
+  readonly flowID: FlowIdLabel;
+  readonly tt: number;
+  readonly requests: number;
+  readonly responses: number;
+}
+
+/** `CongestionPoint.snapshot()`. */
+export interface CongestionPointSnapshot {
+  readonly role: 'switch' | 'endpoint';
+  readonly unit: 'packets' | 'bytes';
+  readonly occupancy: number;
+  readonly congested: boolean;
+  /** The controlled flow list (§2.4.2.2), in restart order. */
+  readonly controlled: readonly ControlledFlowEntry[];
+  readonly histogram: readonly BufferedFlow[];
+  /** Buffered packets no CCP may name (ftype 7/8, Table 2-1 "Illegal"), by source/destination pair. */
+  readonly otherPackets: Readonly<Record<string, number>>;
+  /** §4.3 Flow Control Participant bits: every port but those cleared, or only those set. */
+  readonly participants: { readonly all: true; readonly cleared: readonly number[] } | { readonly all: false; readonly set: readonly number[] };
+  readonly counters: Counters<CongestionPointCounterName>;
+  readonly lastInputAt: Time | null;
+}

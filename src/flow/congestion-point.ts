@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { makeCcp } from '../wire/type7.ts';
 import { resolveCongestionPointConfig } from './congestion-point-config.ts';
@@ -11,6 +11,7 @@ import type {
   CongestionPointEventName,
   CongestionPointInput,
   CongestionPointOutput,
+  CongestionPointSnapshot,
   ControlledFlowEntry,
 } from './congestion-point-types.ts';
 import { ControlledFlowList } from './controlled-flow-list.ts';
@@ -33,8 +34,21 @@ type EventFields = Omit<EventOutput, 'kind' | 'name'>;
  * detected"). Detection is Annex A.1's: "monitor their internal packet buffer levels, comparing
  * them on a packet by packet basis to pre-established, locally-defined watermark levels", with a
  * lower watermark for XON (A.1 a "sufficient hysteresis").
+ *
+ * @example
+ * ```ts
+ * import { CongestionPoint } from 'riodp/engines';
+ *
+ * const cp = new CongestionPoint({ role: 'endpoint', highWatermark: 2, lowWatermark: 1 });
+ * const packet = { sourceID: 1, destinationID: 2, tt: 0, prio: 0, crf: 0, ftype: 9 };
+ * for (let now = 0; now < 3; now++) {
+ *   for (const o of cp.handle({ kind: 'enqueue', packet }, now)) {
+ *     if (o.kind === 'send') console.log('XOFF to', o.packet.destinationID); // the third packet: XOFF to 1
+ *   }
+ * }
+ * ```
  */
-export class CongestionPoint implements Engine<CongestionPointInput, CongestionPointOutput> {
+export class CongestionPoint implements ObservableEngine<CongestionPointInput, CongestionPointOutput, CongestionPointSnapshot, CongestionPointCounterName> {
   readonly #cfg: ResolvedCongestionPointConfig;
   readonly #histogram = new FlowHistogram();
   readonly #list: ControlledFlowList;
@@ -90,10 +104,15 @@ export class CongestionPoint implements Engine<CongestionPointInput, CongestionP
     return out;
   }
 
+  /** Buffer occupancy now, in the configured unit (packets or bytes). */
   occupancy(): number {
     return this.#occupancy;
   }
 
+  /**
+   * Whether occupancy rose above the high watermark and has not fallen to the low one since (Annex A.1
+   * hysteresis).
+   */
   isCongested(): boolean {
     return this.#congested;
   }
@@ -114,6 +133,7 @@ export class CongestionPoint implements Engine<CongestionPointInput, CongestionP
     return n;
   }
 
+  /** Whether `port`'s Flow Control Participant bit is set (§4.3): CCPs are routed to it. */
   isParticipant(port: number): boolean {
     return this.#allPorts !== this.#portExceptions.has(port);
   }
@@ -122,7 +142,7 @@ export class CongestionPoint implements Engine<CongestionPointInput, CongestionP
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): CongestionPointSnapshot {
     const exceptions = [...this.#portExceptions].sort((a, b) => a - b);
     return {
       role: this.#cfg.role,

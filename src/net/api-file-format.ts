@@ -64,6 +64,7 @@ export interface FileHeader {
   readonly sha256: string;
 }
 
+/** The receiver's verdict on a file transfer, as it sends it back: a status and a text. */
 export interface FileResult {
   readonly status: FileStatusName;
   readonly text: string;

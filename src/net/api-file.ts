@@ -26,12 +26,14 @@ import type { OnExists, Part } from './api-file-store.ts';
 import type { RiodpEndpoint, Stream, StreamLoss } from './api-types.ts';
 import { ATTRIBUTE_ID } from '../wire/smp/attributes.ts';
 
+/** What `sendFile` resolves with: the file sent, to whom, how long it took, and the receiver's result. */
 export interface FileSent extends FileHeader {
   readonly to: number;
   readonly ms: number;
   readonly result: FileResult;
 }
 
+/** What `receiveFile` resolves with: the result it sent back and where it wrote the file. */
 export interface FileReceived {
   readonly from: number;
   readonly status: FileStatusName;
@@ -45,6 +47,7 @@ export interface FileReceived {
   readonly ms: number;
 }
 
+/** Options of `sendFile`. */
 export interface SendFileOptions {
   /** The name the receiver writes; default the file's own name. */
   readonly name?: string;
@@ -171,6 +174,7 @@ export function isFileTransfer(s: Stream): boolean {
   return name === undefined || Buffer.from(name.value).toString('latin1').replace(/\0+$/, '') === FILE_TRANSFER_NAME;
 }
 
+/** Options of `receiveFile`. */
 export interface ReceiveFileOptions {
   /** How long to wait for the sender's CLOSE after the result. Default 10 000 ms. */
   readonly closeTimeoutMs?: number;

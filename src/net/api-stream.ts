@@ -52,6 +52,10 @@ export interface RxSide {
   closed: boolean;
 }
 
+/**
+ * A stream cannot take what was asked: it is closed, has no transmit side, or refuses the PDU (too long,
+ * wrong stream).
+ */
 export class StreamError extends Error {}
 Object.defineProperty(StreamError.prototype, 'name', { value: 'StreamError', writable: true, configurable: true });
 

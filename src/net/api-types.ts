@@ -29,6 +29,7 @@ export interface Peer {
   readonly suspect: boolean;
 }
 
+/** What `RiodpEndpoint.openStream` and `openConduit` open. */
 export interface OpenOptions {
   /** The node to open the stream to. Discovered first when its contact is not known yet. */
   readonly to: number;
@@ -99,6 +100,7 @@ export interface LossStatus {
   readonly last: StreamLoss | null;
 }
 
+/** A stream (or a conduit's pair) as `Stream.status()` shows it. */
 export interface StreamStatus {
   readonly remote: number;
   readonly protoID: number;
@@ -142,6 +144,7 @@ export interface Stream extends AsyncIterable<Uint8Array> {
   release(pdu: Uint8Array): void;
   /** CLOSE (§4.2.7) each open side; resolves when the end point has reported them closed (or at once if they are). */
   close(): Promise<void>;
+  /** The stream's state now. */
   status(): StreamStatus;
   /**
    * Calls `listener` at once for each loss on this stream (its PDUs not delivered intact, or
@@ -173,6 +176,7 @@ export interface EngineEvent {
   readonly detail: Readonly<Record<string, unknown>>;
 }
 
+/** The names of the application API's counters (`EndpointStatus.counters.api`). */
 export const API_COUNTERS = [
   'pdusSent',
   'pdusReceived',
@@ -202,14 +206,17 @@ export const API_COUNTERS = [
   'connects',
   'linkDowns',
 ] as const;
+/** A counter of the application API. */
 export type ApiCounter = (typeof API_COUNTERS)[number];
 
+/** The end point's link to its switch. */
 export interface LinkStatus {
   readonly state: 'connecting' | 'up' | 'closed';
   readonly switch: string;
   readonly connects: number;
 }
 
+/** What `RiodpEndpoint.status()` gives: the end point's link, peers, streams, flows and counters. */
 export interface EndpointStatus {
   readonly nodeId: number;
   /** The sans-IO end point inside (endpoint-engine.ts). */
@@ -226,6 +233,10 @@ export interface EndpointStatus {
   };
 }
 
+/**
+ * A running end point of the software fabric, as `startEndpoint` resolves with it: discovery, streams and
+ * conduits, Part 9 flow state, traffic management, register reads.
+ */
 export interface RiodpEndpoint {
   readonly nodeId: number;
   /**
@@ -250,6 +261,7 @@ export interface RiodpEndpoint {
   onLoss(listener: (l: StreamLoss) => void): () => void;
   /** Calls `listener` on each engine event; returns the function that stops it. */
   onEvent(listener: (e: EngineEvent) => void): () => void;
+  /** The end point's state now. */
   status(): EndpointStatus;
   /** A Type 8 MAINTENANCE read of the 32-bit register at `offset` of node `to` with hop_count `hop` (Part 3 §2.5). */
   readRegister(to: number, hop: number, offset: number): Promise<number>;

@@ -7,6 +7,7 @@
  */
 import type { Time } from '../engine/contract.ts';
 
+/** The timer driver's clock. */
 export interface Clock {
   /** Non-decreasing integer nanoseconds. */
   now(): Time;
@@ -18,9 +19,11 @@ export interface HostTimer {
   hasRef(): boolean;
 }
 
+/** The host timers the timer driver runs on (Node's, or a manual one in tests). */
 export interface HostScheduler {
   /** Runs `callback` once, `delay` nanoseconds from now or later; a delay of 0 or less runs it as soon as the event loop turns. */
   set(callback: () => void, delay: Time): HostTimer;
+  /** Cancels a pending callback. */
   clear(timer: HostTimer): void;
 }
 

@@ -13,6 +13,7 @@ import type { LinkClosed, LinkHandlers, LinkOptions } from './link.ts';
 import { checkSecurity, clientTlsOptions } from './security.ts';
 import type { TlsConfig } from './security.ts';
 
+/** Where an end point's link connects (the switch port), and how. */
 export interface ConnectOptions extends LinkOptions {
   /** Default 127.0.0.1; any address that is not loopback requires `tls`. */
   readonly host?: string;

@@ -7,6 +7,7 @@ import { createConnection } from 'node:net';
 import type { Socket } from 'node:net';
 import { LineSplitter } from './control-protocol.ts';
 
+/** The control connection failed: it could not connect, the socket errored, or the end point closed it. */
 export class ControlError extends Error {}
 Object.defineProperty(ControlError.prototype, 'name', { value: 'ControlError', writable: true, configurable: true });
 
@@ -15,6 +16,10 @@ interface Waiting {
   reject(e: Error): void;
 }
 
+/**
+ * A client of the control socket of a running `riodp endpoint` (the channel `riodp send`, `recv`, `status`
+ * and `read-reg` use).
+ */
 export class ControlClient {
   readonly #socket: Socket;
   readonly #waiting = new Map<number, Waiting>();
@@ -93,6 +98,7 @@ export class ControlClient {
     return this.#ended;
   }
 
+  /** Ends the connection. */
   close(): void {
     this.#socket.end();
   }

@@ -84,6 +84,7 @@ export interface RetrySettings {
   readonly maxMs: number;
 }
 
+/** A checked end point configuration: what `startEndpoint` runs (`endpointConfig`, `loadEndpointConfig`). */
 export interface EndpointProcessConfig {
   readonly engine: FabricEndpointConfig;
   /** The switch port this end point's link goes to, with the link's own options. */

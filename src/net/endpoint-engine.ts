@@ -7,15 +7,13 @@
  * `flows()`.
  */
 export { FabricEndpoint as EndpointEngine } from '../node/fabric-endpoint.ts';
+import type { FabricEndpointSnapshot } from '../node/fabric-endpoint-types.ts';
 export type { FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FlowState } from '../node/fabric-endpoint-types.ts';
 
 /** Which sans-IO end point runs inside the process (reported by `riodp status`). */
 export const ENGINE_NAME = 'FabricEndpoint';
 
 /** The receive streamIDs of `remote`'s conduits in an end point snapshot (`endpoint.session.conduits`, conduits.ts ConduitRecord). */
-export function conduitReceives(snapshot: Record<string, unknown>, remote: number): number[] {
-  const endpoint = snapshot['endpoint'] as { session?: { conduits?: unknown } } | undefined;
-  const list = endpoint?.session?.conduits;
-  if (!Array.isArray(list)) return [];
-  return (list as { remote?: unknown; receive?: unknown }[]).flatMap((c) => (c.remote === remote && typeof c.receive === 'number' ? [c.receive] : []));
+export function conduitReceives(snapshot: FabricEndpointSnapshot, remote: number): number[] {
+  return snapshot.endpoint.session.conduits.flatMap((c) => (c.remote === remote ? [c.receive] : []));
 }

@@ -44,6 +44,7 @@ import { LogLimiter, logSuppressed } from './log-limit.ts';
 import { receiveFrames } from './endpoint-frames.ts';
 import type { FrameRunHost } from './endpoint-frames.ts';
 
+/** Options of `startEndpoint`. */
 export interface StartEndpointOptions {
   /** Default: a pino logger at the configured level on stderr (log.ts). */
   readonly logger?: Logger;
@@ -379,6 +380,23 @@ export class EndpointProcess implements ApiHost {
 /**
  * Starts an end point process: builds its engine (a RangeError names a bad field), connects to
  * the switch and resolves with the API once the link is up.
+ *
+ * @example
+ * ```ts
+ * import { endpointConfig, startEndpoint } from 'riodp/net';
+ *
+ * const ep = await startEndpoint(endpointConfig({
+ *   nodeId: 1,
+ *   switch: { port: 4000 },                                 // the switch port of node 1, on 127.0.0.1
+ *   protocols: [{ protoID: 0x1234, dataHeaderFormat: 'DATA3' }],
+ *   discovery: { targets: [{ node: 2 }] },
+ * }));
+ * await ep.discover();                                      // node 2's contact, read from its registers
+ * const s = await ep.openStream({ to: 2, protoID: 0x1234 }); // OPEN … ACCEPT (Annex 2 §3.5.1.3)
+ * await s.send(new Uint8Array(1000));
+ * await s.close();
+ * await ep.close();
+ * ```
  */
 export async function startEndpoint(config: EndpointProcessConfig, opts: StartEndpointOptions = {}): Promise<RiodpEndpoint> {
   const p = new EndpointProcess(config, opts);

@@ -4,6 +4,7 @@ import { DEFAULT_MAX_FRAME_SIZE, MAX_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE } from '
 import { MAX_SENT_FRAME } from '../wire/frame.ts';
 import type { FrameDecodeOptions } from '../wire/frame.ts';
 
+/** Options of a link (docs/net-framing.md). */
 export interface LinkOptions {
   /** Largest frame accepted, length field included: 287 to 65537, default 1024 (§2). */
   readonly maxFrameSize?: number;

@@ -8,8 +8,11 @@ import type { ControlSymbol } from '../wire/symbol.ts';
 import type { ControlSymbol64 } from '../wire/symbol64.ts';
 import type { ReceivedBytes } from '../wire/received-bytes.ts';
 
+/** The names of a link's counters. */
 export const LINK_COUNTERS = ['framesIn', 'framesOut', 'malformed', 'unknownKind', 'oversize', 'bytesIn', 'bytesOut', 'sendRefused', 'statusIn'] as const;
+/** A counter of a link. */
 export type LinkCounterName = (typeof LINK_COUNTERS)[number];
+/** A link's counters. */
 export type LinkCounters = Counters<LinkCounterName>;
 
 /** hello: waiting for the peer's HELLO; open: frames flow; closing: a CLOSE went one way; closed: the socket is gone. */

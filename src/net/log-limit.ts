@@ -9,6 +9,9 @@
  */
 import type { Logger } from './log.ts';
 
+/**
+ * How many log lines of one key (a message and a port) a switch writes per interval; the rest are counted.
+ */
 export interface LogLimitOptions {
   /** Lines of one key logged per interval. Default 10. */
   readonly burst?: number;

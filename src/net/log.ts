@@ -12,9 +12,12 @@ import type { DestinationStream, Logger } from 'pino';
 
 export type { Logger } from 'pino';
 
+/** The log levels a process takes (pino's, `fatal` to `trace`, and `silent`: no lines). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** A log level. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** Options of `makeLogger`. */
 export interface MakeLoggerOptions {
   /** Default 'info'. */
   readonly level?: LogLevel;
@@ -24,6 +27,7 @@ export interface MakeLoggerOptions {
   readonly name?: string;
 }
 
+/** The JSON-lines logger the processes use (pino), at `level`; an unknown level is a RangeError. */
 export function makeLogger(opts: MakeLoggerOptions = {}): Logger {
   const level = opts.level ?? 'info';
   if (!(LOG_LEVELS as readonly unknown[]).includes(level)) throw new RangeError(`log level must be one of ${LOG_LEVELS.join(', ')}`);

@@ -16,6 +16,7 @@
 import { isIP } from 'node:net';
 import type { ConnectionOptions, TlsOptions } from 'node:tls';
 
+/** A pre-shared key and its identity. */
 export interface PskConfig {
   /** 1 to 128 bytes of UTF-8 (RFC 4279 §5.3). */
   readonly identity: string;
@@ -23,6 +24,7 @@ export interface PskConfig {
   readonly key: Uint8Array;
 }
 
+/** Certificates for mutual TLS. */
 export interface CertConfig {
   /** PEM: this node's certificate chain, its private key, and the CA its peers' certificates chain to. */
   readonly cert: string | Uint8Array;
@@ -32,6 +34,7 @@ export interface CertConfig {
   readonly serverName?: string;
 }
 
+/** TLS of a link: a pre-shared key or certificates (docs/net-framing.md §5). */
 export type TlsConfig = { readonly psk: PskConfig } | { readonly cert: CertConfig };
 
 /** TLS 1.2 suites offered with a PSK: ECDHE for forward secrecy, AEAD first. */

@@ -36,12 +36,14 @@ export interface FairShareSetting {
   readonly quantum: number;
 }
 
+/** Where a switch port listens for its link. */
 export interface SwitchListenSetting {
   readonly host: string;
   /** 0: an ephemeral port (tests); `RunningSwitch.addresses` tells which. */
   readonly port: number;
 }
 
+/** A switch port with a listener. */
 export interface SwitchPortSetting {
   /** The switch port (the element's port number, Part 1 Table 5-8 PortNumber). */
   readonly port: number;

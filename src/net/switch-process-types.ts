@@ -10,6 +10,7 @@ import type { LogLimitOptions } from './log-limit.ts';
 import type { PortRefusals, RefusalCounter } from './switch-refusals.ts';
 import type { TimerDriverOptions } from './timer-driver.ts';
 
+/** The names of the switch process's own counters (links, connections), besides the element's. */
 export const SWITCH_PROCESS_COUNTERS = [
   /** Connections accepted on the ports' listeners (refused ones are counted per reason: switch-refusals.ts). */
   'connections',
@@ -25,8 +26,10 @@ export const SWITCH_PROCESS_COUNTERS = [
   /** Times a port's link was stopped at the end of its quantum, until the next round (fair share). */
   'shareStops',
 ] as const;
+/** A counter of the switch process. */
 export type SwitchProcessCounter = (typeof SWITCH_PROCESS_COUNTERS)[number];
 
+/** Options of `startSwitch`. */
 export interface StartSwitchOptions {
   /** Default: `makeLogger({ level: config.log, name: 'switch' })`, JSON lines on stderr. */
   readonly logger?: Logger;
@@ -45,6 +48,7 @@ export interface SwitchAddress {
   readonly tcpPort: number;
 }
 
+/** One port of a running switch: its listener, its link and its backpressure state. */
 export interface SwitchPortState {
   readonly port: number;
   /** Null for a port of the element without a listener. */
@@ -66,9 +70,12 @@ export interface SwitchPortState {
   readonly refused: PortRefusals;
 }
 
+/** A running switch of the software fabric, as `startSwitch` resolves with it. */
 export interface RunningSwitch {
   readonly addresses: readonly SwitchAddress[];
+  /** Each port's state now. */
   ports(): SwitchPortState[];
+  /** The element's, the process's and the refusals' counters, a copy. */
   counters(): Counters<SwitchCounter | SwitchProcessCounter | RefusalCounter>;
   /** JSON-serialisable: the element's snapshot, the ports, the pending timers, the counters. */
   snapshot(): Record<string, unknown>;

@@ -408,6 +408,19 @@ class SwitchProcess implements RunningSwitch {
  * Starts a switch: the element built from `config.element`, one listener per configured port.
  * Rejects, with nothing left open, if the element's configuration is refused (RangeError) or a
  * port cannot listen (its message names the port and the address).
+ *
+ * @example
+ * ```ts
+ * import { makeLogger, parseSwitchConfig, startSwitch } from 'riodp/net';
+ *
+ * const sw = await startSwitch(parseSwitchConfig({
+ *   deviceId: 0x50,
+ *   ports: [{ port: 0, listen: { port: 4000 }, accept: [1] }, { port: 1, listen: { port: 4001 }, accept: [2] }],
+ *   routes: { 1: 0, 2: 1 },
+ * }), { logger: makeLogger({ level: 'warn' }) });
+ * console.log(sw.addresses, sw.counters());
+ * await sw.close();
+ * ```
  */
 export async function startSwitch(config: SwitchProcessConfig, opts: StartSwitchOptions = {}): Promise<RunningSwitch> {
   const log = opts.logger ?? makeLogger({ level: config.log, name: 'switch' });

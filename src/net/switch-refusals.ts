@@ -21,15 +21,23 @@ import type { HelloFailure } from './link.ts';
 import type { LogLimiter } from './log-limit.ts';
 import type { Logger } from './log.ts';
 
+/**
+ * Why a switch port refused a connection: the TLS handshake failed, over the listener's connection
+ * limit, the port busy (it has its link, or the switch is stopping), or the link's HELLO did not
+ * come in time, was another frame, or another version.
+ */
 export const REFUSAL_REASONS = ['tls', 'tooMany', 'busy', 'helloTimeout', 'helloProtocol', 'helloVersion'] as const;
+/** A reason a connection was refused. */
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 /** The switch's totals, one per reason: `<reason>Refused`. */
 export const REFUSAL_COUNTERS = ['tlsRefused', 'tooManyRefused', 'busyRefused', 'helloTimeoutRefused', 'helloProtocolRefused', 'helloVersionRefused'] as const;
+/** A switch-wide refusal counter. */
 export type RefusalCounter = (typeof REFUSAL_COUNTERS)[number];
 
 /** A port's refusals: connections per reason, and packets with a sourceID it does not accept. */
 export const PORT_REFUSALS = [...REFUSAL_REASONS, 'source'] as const;
+/** A port's refusals by reason, and its packets refused for their sourceID. */
 export type PortRefusals = Counters<(typeof PORT_REFUSALS)[number]>;
 
 const HELLO_REASON: Readonly<Record<HelloFailure, RefusalReason>> = { timeout: 'helloTimeout', protocol: 'helloProtocol', version: 'helloVersion' };

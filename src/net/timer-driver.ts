@@ -20,6 +20,7 @@ import { TimerHeap } from './timer-heap.ts';
 
 export type ExpireCallback<K> = (key: K, input: TimerInput, now: Time) => void;
 
+/** The clock and host timers of a process's timer driver. */
 export interface TimerDriverOptions {
   /** Default: a MonotonicClock started with the driver. */
   readonly clock?: Clock;

@@ -3,18 +3,14 @@ import assert from 'node:assert/strict';
 import { discoverAndOpenAll, FabricNet } from '../../test/support/fabric-endpoint.ts';
 import { MS, octets, type11Node, type9Node } from '../../test/support/endpoint-net.ts';
 import type { ProtocolSupport, StreamRef } from '../session/types.ts';
+import type { ReassemblerSnapshot } from '../streaming/reassembler-types.ts';
 
 const PROTO = 0x1234;
 const DATA3: ProtocolSupport = { protoID: PROTO, attributes: [], dataHeaderFormat: 'DATA3' };
 const DATA1: ProtocolSupport = { protoID: PROTO, attributes: [], dataHeaderFormat: 'DATA1' };
 
-interface ReassemblerView {
-  readonly openContexts: readonly unknown[];
-  readonly stats: Readonly<Record<string, number>>;
-}
-
-function reassemblerOf(net: FabricNet, node: number): ReassemblerView {
-  return (net.node(node).snapshot()['endpoint'] as { type9: { reassembler: ReassemblerView } }).type9.reassembler;
+function reassemblerOf(net: FabricNet, node: number): ReassemblerSnapshot {
+  return net.node(node).snapshot().endpoint.type9!.reassembler;
 }
 
 test('issue 8 §1: two fabric end points behind a SwitchElement discover each other by MAINTENANCE reads, OPEN streams and move multi-segment PDUs both ways over Type 9 and over Type 11', () => {
@@ -107,8 +103,8 @@ function killMidPdu(conveyance: 'type9' | 'type11', verifyOnReassemblyTimeout: b
   net.run(net.now + MS);
   assert.equal(killedAt <= net.now, true, 'node 1 died');
   const open = conveyance === 'type9'
-    ? reassemblerOf(net, 2).openContexts.map((c) => (c as { segments: number }).segments)
-    : (net.node(2).snapshot()['endpoint'] as { type11: { reassemblies: { received: unknown[] }[] } }).type11.reassemblies.map((r) => r.received.length);
+    ? reassemblerOf(net, 2).openContexts.map((c) => c.segments)
+    : net.node(2).snapshot().endpoint.type11!.reassemblies.map((r) => r.received.length);
   assert.deepEqual(open, [8], 'the PDU is half reassembled');
   net.input(3, { kind: 'send', stream: from3!, pdu: octets(3000, 2) });
   net.run(net.now + (conveyance === 'type9' ? 2 : 100) * MS);
@@ -119,7 +115,7 @@ test('issue 8 §3 "a peer killed mid-PDU leaves the rest running, its reassembly
   const { net, from1, from3, killedAt } = killMidPdu('type9', true);
   const timeouts = net.eventsOf('type9', 'idle-timeout', 2);
   assert.deepEqual(timeouts.map((e) => [(e['vsid'] as { sourceID: number }).sourceID, e['received']]), [[1, 2048]], '8 segments of 256 octets');
-  assert.deepEqual([reassemblerOf(net, 2).openContexts.length, reassemblerOf(net, 2).stats['idleTimeouts']], [0, 1], 'the context is reclaimed');
+  assert.deepEqual([reassemblerOf(net, 2).openContexts.length, reassemblerOf(net, 2).stats.idleTimeouts], [0, 1], 'the context is reclaimed');
   net.settle();
   const rx1 = { remote: 1, direction: 'rx', streamID: from1.streamID };
   assert.deepEqual(net.eventsOf('session', 'closed', 2), [{ event: 'closed', stream: rx1, cause: 'status-timeout' }]);
@@ -136,7 +132,7 @@ test('issue 8 §3 "a peer killed mid-PDU leaves the rest running, its reassembly
 test('issue 8 §3 "a peer killed mid-PDU ...": Type 11 (Part 2 reassembly timeout of the conveyance; decision FE3: verify, Annex 2 §3.8.3, §3.7.1)', () => {
   const { net, from1, from3 } = killMidPdu('type11', true);
   assert.deepEqual(net.eventsOf('type11', 'reassembly-timeout', 2).map((e) => [e['from'], e['dropped']]), [[1, 8 * 256]]);
-  assert.deepEqual((net.node(2).snapshot()['endpoint'] as { type11: { reassemblies: unknown[] } }).type11.reassemblies, [], 'the reassembly is reclaimed');
+  assert.deepEqual(net.node(2).snapshot().endpoint.type11!.reassemblies, [], 'the reassembly is reclaimed');
   net.settle();
   assert.deepEqual(net.eventsOf('session', 'closed', 2), [{ event: 'closed', stream: { remote: 1, direction: 'rx', streamID: from1.streamID }, cause: 'status-timeout' }]);
   assert.deepEqual(net.eventsOf('session', 'suspect', 2).map((e) => e['node']), [1]);

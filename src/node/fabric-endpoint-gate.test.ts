@@ -170,7 +170,7 @@ test('riodp engine contract (decision FE10): a gate input from a driver is the e
     { kind: 'event', source: 'fabric', at: 0, detail: { event: 'invalid-input', detail: 'gate: the end point gates its flows from the CCPs it receives' } },
   ]);
   assert.equal(e.counters().fabric.invalidInputs, 1);
-  assert.deepEqual((e.snapshot()['endpoint'] as { type9: { segmenter: { stopped: unknown[] } } }).type9.segmenter.stopped, []);
+  assert.deepEqual(e.snapshot().endpoint.type9!.segmenter.stopped, []);
   assert.equal(e.snapshot()['gateFlows'], true);
   assert.throws(() => new FabricEndpoint({ ...base, gateFlows: 'yes' as unknown as boolean }), /^RangeError: gateFlows must be a boolean$/);
 });
@@ -195,7 +195,7 @@ test('Part 9 §2.4.5 rule 1 (decisions FE11, FE12): Type 11 segments and discove
   const held = e.flows().find((f) => f.destinationID === 2 && f.flowID === '0A')?.held ?? 0;
   const reads = e.counters().endpoint.readRequests;
   assert.ok(held >= 17 && held <= 16 + 4, `held to 2: ${held}: one message of 16 segments and discovery's reads`);
-  assert.ok((e.snapshot()['held'] as number) < 64, 'the hold (heldLimit 64) never filled');
+  assert.ok(e.snapshot().held < 64, 'the hold (heldLimit 64) never filled');
   net.input(1, { kind: 'packet', packet: ccp('XON', 2, '0A') });
   net.settle();
   assert.deepEqual(net.deliveriesTo(2).map((d) => d.pdu), pdus2);

@@ -12,8 +12,7 @@ function starts(p: TmPair, t0: number): number[] {
 
 /** The ingress's view of the stream's queue (TmIngress snapshot). */
 function ingressQueue(p: TmPair): { readonly averageRate: number; readonly on: boolean } {
-  const tm = p.net.node(1).snapshot()['tm'] as { ingress: { queues: { averageRate: number; on: boolean }[] } };
-  const q = tm.ingress.queues[0];
+  const q = p.net.node(1).snapshot().tm?.ingress.queues[0];
   if (q === undefined) throw new Error('no ingress queue');
   return q;
 }

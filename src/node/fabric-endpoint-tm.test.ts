@@ -69,7 +69,7 @@ test('Part 10 §3.4.5 rule 1 with Part 9 §2.4.5 rule 1: a TM packet is a reques
   net.run(net.now + 20_000);
   assert.equal(tmWires(net, 1, 2).length, before, 'the Q_STATUS waits with its data');
   assert.equal(streamStarts(net, 1, 2, to2.streamID).length, 0);
-  assert.ok(((net.node(1).snapshot()['tm'] as { outbox: { waiting: number } }).outbox.waiting) > 0);
+  assert.ok((net.node(1).snapshot().tm?.outbox.waiting ?? 0) > 0);
   net.input(1, { kind: 'packet', packet: ccp('XON') });
   net.settle();
   assert.ok(tmWires(net, 1, 2).length > before);

@@ -1,14 +1,19 @@
 import type { Counters, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
-import type { CcpEndpointConfig, FlowChangeCause } from '../flow/ccp-endpoint-types.ts';
+import type { ArbRxSnapshot, ArbTxSnapshot } from '../flow/arbitration-types.ts';
+import type { CcpEndpointConfig, CcpEndpointSnapshot, FlowChangeCause } from '../flow/ccp-endpoint-types.ts';
+import type { TmModeSetting } from '../streaming/tm-mode.ts';
 import type { TmDesignation } from '../streaming/tm-operand-match.ts';
+import type { TmEgressSnapshot, TmIngressSnapshot } from '../streaming/tm-snapshot-types.ts';
 import type { TmEgressCommand, TmEgressCounterName, TmIngressCommand, TmIngressCounterName } from '../streaming/tm-types.ts';
 import type { StreamRef } from '../session/types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
+import type { ResolvedArbitrationConfig } from './endpoint/arbitration-config.ts';
 import type { FabricArbitrationConfig } from './endpoint/session-features.ts';
 import type { FabricTmConfig } from './endpoint/tm-config.ts';
 import type { Type7Packet } from '../wire/type7.ts';
 import type {
   EndpointCounter, EndpointPacket, EndpointTimerName, EngineCounters, GateInput, PacketOutput, SessionEndpointConfig, SessionEndpointInput, SessionEndpointOutput,
+  SessionEndpointSnapshot,
 } from './session-endpoint-types.ts';
 import type { Type9TmPacket } from '../wire/type9-types.ts';
 
@@ -142,6 +147,7 @@ export interface FlowStateOutput {
   readonly cause: FlowChangeCause;
 }
 
+/** What a `FabricEndpoint` itself reports (`source: 'fabric'`), besides its session stack's events. */
 export type FabricEvent =
   /** A Type 7 packet the CCP engine reported on (reserved flowID, counter saturated, orphan restart, ...). */
   | { readonly event: 'ccp'; readonly name: string; readonly detail: Readonly<Record<string, unknown>> }
@@ -161,6 +167,10 @@ export type FabricEvent =
 /** What the end point sends: the session stack's packets, with `tm` Type 9 TM packets (xh = 1), with `arbitration` Type 7 flow arbitration messages. */
 export type FabricPacket = EndpointPacket | Type9TmPacket | Type7Packet;
 
+/**
+ * What `FabricEndpoint.handle` returns: packets to send, deliveries, flow state changes, events, timer
+ * requests.
+ */
 export type FabricEndpointOutput =
   | Exclude<SessionEndpointOutput, TimerOutput<EndpointTimerName> | PacketOutput>
   | { readonly kind: 'packet'; readonly packet: FabricPacket }
@@ -168,6 +178,7 @@ export type FabricEndpointOutput =
   | FlowStateOutput
   | { readonly kind: 'event'; readonly source: 'fabric'; readonly at: Time; readonly detail: FabricEvent };
 
+/** The names of a `FabricEndpoint`'s own counters (`counters().fabric`). */
 export const FABRIC_COUNTERS = [
   /** Type 7 packets given to the CCP engine. */
   'ccpIn',
@@ -185,8 +196,13 @@ export const FABRIC_COUNTERS = [
   /** Inputs reported as `invalid-input` of source `fabric`. */
   'invalidInputs',
 ] as const;
+/** A counter of a `FabricEndpoint` itself. */
 export type FabricCounter = (typeof FABRIC_COUNTERS)[number];
 
+/**
+ * The names of the end point's traffic management counters (`counters().tm.endpoint`), besides those of its
+ * TM engines.
+ */
 export const TM_ENDPOINT_COUNTERS = [
   /** TM packets sent (both engines'). */
   'tmSent',
@@ -216,6 +232,7 @@ export const TM_ENDPOINT_COUNTERS = [
   'levelInputs',
   'invalidLevels',
 ] as const;
+/** A traffic management counter of a `FabricEndpoint`. */
 export type TmEndpointCounter = (typeof TM_ENDPOINT_COUNTERS)[number];
 
 /** `FabricEndpoint.counters().tm`: the end point's own and its two engines'. */
@@ -243,4 +260,69 @@ export interface FlowState {
   readonly state: 'xoff' | 'xon';
   /** Packets held for it. */
   readonly held: number;
+}
+
+/** Traffic management of a `FabricEndpoint` (Part 10 §3.4), as its snapshot shows it. */
+export interface FabricTmSnapshot {
+  readonly mode: TmModeSetting;
+  /** PDUs held per transmit stream while its gate is closed. */
+  readonly queuePdus: number;
+  readonly queueLevelBits: number;
+  /** Each Type 9 transmit stream's TM queue. */
+  readonly streams: readonly {
+    readonly stream: StreamRef;
+    readonly cos: number;
+    readonly queue: string;
+    /** PDUs held back by the gate. */
+    readonly held: number;
+    /** A PDU handed to the session stack and not sent yet. */
+    readonly inFlight: boolean;
+    readonly started: boolean;
+    readonly gate: 'open' | 'closed';
+    /** The queue level reported to the ingress, n/255. */
+    readonly level: number;
+  }[];
+  /** Per stream key, PDUs the ingress still counts as ready although their stream closed with them held. */
+  readonly phantoms: readonly { readonly stream: string; readonly pdus: number }[];
+  /** The egress queues' levels (source ID + cos) and the level last fed to the egress engine. */
+  readonly levels: readonly { readonly sourceID: number; readonly cos: number; readonly streamID: number; readonly level: number; readonly fed: number | null }[];
+  /** TM packets waiting to go, and PDUs counted per destination before their first segment left. */
+  readonly outbox: { readonly waiting: number; readonly unstarted: readonly { readonly destinationID: number; readonly pdus: number }[] };
+  readonly ingress: TmIngressSnapshot;
+  readonly egress: TmEgressSnapshot;
+  readonly counters: Counters<TmEndpointCounter>;
+}
+
+/** Flow arbitration of a `FabricEndpoint` (Part 9 §2.2, §2.4.7), as its snapshot shows it. */
+export interface FabricArbitrationSnapshot {
+  readonly config: ResolvedArbitrationConfig;
+  /** Resources allocated to this end point's receiver now, and the most at once. */
+  readonly allocated: number;
+  readonly maxAllocated: number;
+  readonly tx: ArbTxSnapshot;
+  readonly rx: ArbRxSnapshot;
+  /** Control packets (REQUEST, RELEASE, XON/XOFF(ARB)) waiting to go. */
+  readonly outbox: number;
+  /** The arbitrated flows: blocked until granted (§2.4.2.1), and their PDUs queued. */
+  readonly flows: readonly { readonly destinationID: number; readonly flowID: FlowIdLabel; readonly blocked: boolean; readonly queued: number }[];
+}
+
+/** `FabricEndpoint.snapshot()`: its own Part 9 state and the inner engines' snapshots. */
+export interface FabricEndpointSnapshot {
+  readonly nodeId: number;
+  readonly heldLimit: number;
+  readonly gateFlows: boolean;
+  readonly verifyOnReassemblyTimeout: boolean;
+  readonly link: 'unknown' | 'up' | 'down';
+  /** Packets held for stopped flows. */
+  readonly held: number;
+  readonly flows: readonly FlowState[];
+  /** Flows stopped at the session stack (`gateFlows`), by destination. */
+  readonly gated: readonly { readonly destinationID: number; readonly flowIDs: readonly FlowIdLabel[] }[];
+  readonly counters: Counters<FabricCounter>;
+  readonly endpoint: SessionEndpointSnapshot;
+  readonly ccp: CcpEndpointSnapshot;
+  /** null without traffic management or flow arbitration. */
+  readonly tm: FabricTmSnapshot | null;
+  readonly arbitration: FabricArbitrationSnapshot | null;
 }

@@ -11,7 +11,7 @@ import type { Type7Packet } from '../wire/type7.ts';
 import { maintenanceReadRequest } from '../wire/type8-build.ts';
 import { DEFAULT_HELD_LIMIT, DEFAULT_REASSEMBLY_IDLE } from './fabric-endpoint-config.ts';
 import { FabricEndpoint } from './fabric-endpoint.ts';
-import type { FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput } from './fabric-endpoint.ts';
+import type { FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEndpointSnapshot } from './fabric-endpoint.ts';
 
 const PROTO = 0x1234;
 const P: ProtocolSupport = { protoID: PROTO, attributes: [], dataHeaderFormat: 'DATA3' };
@@ -148,7 +148,7 @@ test('Part 9 §2.4.5 rule 1 "stops all transaction request flows of the specifie
     const held = e.flows().filter((f) => f.held > 0).map((f) => [f.destinationID, f.flowID, f.held]);
     assert.deepEqual(held, gateFlows ? [] : [[2, '0A', 1], [2, '0C', 1]]);
     // Gated: the flows held as 0A, 0B and 0C; the VC flows 1A–8A are flows of their own (Part 9 Table 3-1).
-    const gated = (e.snapshot()['gated'] as { destinationID: number; flowIDs: string[] }[]);
+    const gated = e.snapshot().gated;
     assert.deepEqual(gated, gateFlows ? [{ destinationID: 2, flowIDs: ['0A', '0B', '0C'] }] : []);
   }
 });
@@ -211,7 +211,7 @@ test('issue 8 §3 (decision FE2), Part 9 §2.4.2.3: link-down discards the held 
     { kind: 'timer', name: 'ccp:orphan', at: null },
   ]);
   assert.deepEqual([e.counters().fabric.discarded, e.flows()[0]?.held], [4, 0]);
-  assert.equal((e.snapshot() as { link: string }).link, 'down');
+  assert.equal(e.snapshot().link, 'down');
   assert.deepEqual(e.handle({ kind: 'link-up' }, t + 2), [], 'nothing left to reset');
 });
 
@@ -268,11 +268,11 @@ test('issue 8 §2: pull {max} hands out up to max packets, held ones first; flow
   e.handle({ kind: 'packet', packet: ccp('XON', 2, '0A') }, t);
   const rest = packetsOf(e.handle({ kind: 'pull', max: 3 }, t));
   assert.deepEqual(rest.map((p) => p.destinationID), [2, 2, 3]);
-  const snap = JSON.parse(JSON.stringify(e.snapshot())) as Record<string, unknown>;
-  assert.deepEqual(snap['flows'], e.flows());
-  assert.equal(snap['heldLimit'], DEFAULT_HELD_LIMIT);
-  assert.equal((snap['endpoint'] as { nodeId: number }).nodeId, 1);
-  assert.deepEqual((snap['ccp'] as { stats: unknown }).stats, e.counters().ccp);
+  const snap = JSON.parse(JSON.stringify(e.snapshot())) as FabricEndpointSnapshot;
+  assert.deepEqual(snap.flows, e.flows());
+  assert.equal(snap.heldLimit, DEFAULT_HELD_LIMIT);
+  assert.equal(snap.endpoint.nodeId, 1);
+  assert.deepEqual(snap.ccp.stats, e.counters().ccp);
   const c = e.counters();
   assert.deepEqual(Object.keys(c), ['fabric', 'endpoint', 'engines', 'ccp']);
   assert.ok(c.endpoint.packetsOut >= 4 && c.engines.type9 !== null);
@@ -281,7 +281,7 @@ test('issue 8 §2: pull {max} hands out up to max packets, held ones first; flow
 
 test('issue 8 §1 configuration: defaults resolved (heldLimit 64, type9.idleTimeout 1 s, null kept); bad fields are RangeErrors naming them', () => {
   const base = type9Node(1, 0xfff1, { protocols: [P] });
-  const idle = (c: FabricEndpointConfig) => ((new FabricEndpoint(c).snapshot()['endpoint'] as { type9: { reassembler: { idleTimeout: number | null } } }).type9.reassembler.idleTimeout);
+  const idle = (c: FabricEndpointConfig) => new FabricEndpoint(c).snapshot().endpoint.type9?.reassembler.idleTimeout;
   assert.equal(idle(base), DEFAULT_REASSEMBLY_IDLE);
   assert.equal(idle({ ...base, type9: { idleTimeout: null } }), null);
   assert.equal(idle({ ...base, type9: { idleTimeout: 5 } }), 5);

@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, Engine, Observable, Time } from '../engine/contract.ts';
 import { pullCount } from '../engine/input-checks.ts';
 import { CcpEndpoint } from '../flow/ccp-endpoint.ts';
 import type { RegisterSpace } from '../registers/space.ts';
@@ -24,7 +24,8 @@ import { fabricTm } from './endpoint/tm-streams.ts';
 import type { FabricTm } from './endpoint/tm-streams.ts';
 import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
 import type {
-  FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEvent, FabricTimerName, FlowState,
+  FabricArbitrationSnapshot, FabricCounter, FabricCounters, FabricEndpointConfig, FabricEndpointInput, FabricEndpointOutput, FabricEndpointSnapshot, FabricEvent,
+  FabricTimerName, FlowState,
 } from './fabric-endpoint-types.ts';
 import { frameFlows } from './fast-pull.ts';
 import { SessionEndpoint } from './session-endpoint.ts';
@@ -65,8 +66,25 @@ const TM_TIMERS = 'tm:';
  *   transmit streams, received TM packets and `tm-level`s; its TM packets go ahead of the session
  *   stack's. With `arbitration`, Part 9 flow arbitration runs over the segmenter flows
  *   (endpoint/session-features.ts).
+ *
+ * @example
+ * ```ts
+ * import { FabricEndpoint } from 'riodp/node';
+ *
+ * const ep = new FabricEndpoint({
+ *   nodeId: 1,
+ *   conveyances: ['type9'],
+ *   advertisement: { blocks: [{ contact: { conveyance: 'type9', streamID: 0xfff1, cos: 0 } }] },
+ *   session: { protocols: [{ protoID: 0x1234, attributes: [], dataHeaderFormat: 'DATA3' }] },
+ *   discovery: { targets: [{ node: 2 }] },
+ * });
+ * ep.handle({ kind: 'link-up' }, 0);
+ * ep.handle({ kind: 'discover' }, 0);
+ * ep.handle({ kind: 'pull' }, 1);              // → a Type 8 MAINTENANCE read of node 2's registers
+ * ep.handle({ kind: 'packet', packet }, now);   // each packet the link delivers, decoded
+ * ```
  */
-export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpointOutput> {
+export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpointOutput>, Observable<FabricEndpointSnapshot, FabricCounters> {
   readonly #config: ResolvedFabricConfig;
   readonly #endpoint: SessionEndpoint;
   readonly #ccp: CcpEndpoint;
@@ -239,11 +257,15 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     return this.#endpoint.registers;
   }
 
+  /**
+   * What this end point's registers advertise (§3.2), as its own processor reads them
+   * (`SessionEndpoint.participation`).
+   */
   participation(): Participation {
     return this.#endpoint.participation();
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): FabricEndpointSnapshot {
     const c = this.#config;
     return {
       nodeId: c.nodeId,
@@ -258,7 +280,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       endpoint: this.#endpoint.snapshot(),
       ccp: this.#ccp.snapshot(),
       tm: this.#tm?.snapshot() ?? null,
-      arbitration: this.#arb?.snapshot('arbitration') ?? null,
+      // Flow arbitration is the one feature a FabricEndpoint runs (ArbitrationFeature.snapshot, with the host's parts).
+      arbitration: (this.#arb?.snapshot('arbitration') ?? null) as FabricArbitrationSnapshot | null,
     };
   }
 

@@ -11,12 +11,22 @@
  *   Type 9 and Type 11 conveyances, maintenance registers).
  * - `FabricEndpoint`: a `SessionEndpoint` with Part 9 reaction to CCPs, flow arbitration and
  *   Part 10 traffic management, as the software fabric runs it.
+ *
+ * @module riodp/node
  */
 export { SwitchElement } from './switch/element.ts';
-export type { FramePacket, SwitchElementCounter } from './switch/element.ts';
+export type { FramePacket } from './switch/element.ts';
 export type * from './switch/element-types.ts';
 export type * from './switch/config-types.ts';
-export type { SwitchEvent, SwitchCounter, SwitchSymbol } from './switch/types.ts';
+export type { SwitchEvent, SwitchCounter, SwitchSymbol, CcpDropReason, CongestionEvent } from './switch/types.ts';
+export { SWITCH_COUNTERS } from './switch/types.ts';
+export type { Arbitration } from './switch/arbiters.ts';
+export type { Priority, SwitchPacket } from './switch/packet.ts';
+export type { BatchPacket } from './switch/batch-packet.ts';
+export type { Participation, BlockParticipation, TagParticipation, BlockPlan } from '../session/local-advertisement.ts';
+export type { ResolvedArbitrationConfig } from './endpoint/arbitration-config.ts';
+export type { FabricArbitrationConfig } from './endpoint/session-features.ts';
+export type { FabricTmConfig, EndpointTmConfig } from './endpoint/tm-config.ts';
 export { SessionEndpoint } from './session-endpoint.ts';
 export type * from './session-endpoint-types.ts';
 export { FabricEndpoint } from './fabric-endpoint.ts';

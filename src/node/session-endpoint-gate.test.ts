@@ -41,6 +41,6 @@ test('Part 9 §2.4.5 rule 1 (decision FE11): without a Type 9 conveyance a gate 
   const t9 = new SessionEndpoint(type9Node(1, 0xfff1, { protocols: [P] }));
   const out = t9.handle({ kind: 'gate', destinationID: 2, flowID: 'XY', stopped: true } as unknown as SessionEndpointInput, 0);
   assert.deepEqual(out.map((o) => (o.kind === 'event' ? [o.source, o.detail] : o.kind)), [['type9', { name: 'invalid-input', detail: 'gate: 2/"XY" stopped true is not a flow and a boolean' }]]);
-  const stopped = (t9.snapshot()['type9'] as { segmenter: { stopped: unknown[] } }).segmenter.stopped;
+  const stopped = t9.snapshot().type9?.segmenter.stopped;
   assert.deepEqual(stopped, []);
 });

@@ -1,9 +1,16 @@
 import type { Counters, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { DataStreamingConfig, EndpointConfig } from '../registers/builder.ts';
-import type { Conveyance, DiscoveryConfig, DiscoveryCounter, DiscoveryEvent, DiscoveryTimerName } from '../session/discovery-types.ts';
-import type { BlockPlan } from '../session/local-advertisement.ts';
-import type { Type11ConveyanceConfig, Type11CounterName, Type11Event, Type11TimerName } from '../session/type11-conveyance-types.ts';
-import type { Type9ConveyanceConfig, Type9CounterName, Type9Event, Type9RecycleInput } from '../session/type9-conveyance-types.ts';
+import type {
+  Conveyance, DiscoveryConfig, DiscoveryCounter, DiscoveryEvent, DiscoverySnapshot, DiscoveryTimerName,
+} from '../session/discovery-types.ts';
+import type { BlockPlan, Participation } from '../session/local-advertisement.ts';
+import type { SessionEngineSnapshot } from '../session/snapshot-types.ts';
+import type {
+  Type11ConveyanceConfig, Type11ConveyanceSnapshot, Type11CounterName, Type11Event, Type11TimerName,
+} from '../session/type11-conveyance-types.ts';
+import type {
+  Type9ConveyanceConfig, Type9ConveyanceSnapshot, Type9CounterName, Type9Event, Type9RecycleInput,
+} from '../session/type9-conveyance-types.ts';
 import type { Contact, DeliverOutput, SessionConfig, SessionCounter, SessionEvent, SessionInput } from '../session/types.ts';
 import type { IdleTimerName, ReassemblerEvent } from '../streaming/reassembler-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -44,6 +51,10 @@ export interface EndpointAdvertisement {
   readonly lockValue?: number;
 }
 
+/**
+ * The configuration of a `SessionEndpoint`: its identity and registers, and the configuration of each inner
+ * engine.
+ */
 export interface SessionEndpointConfig {
   /** This end point's device ID: its packets' sourceID, its base device ID CSR, the session's nodeId. */
   readonly nodeId: number;
@@ -129,6 +140,10 @@ export interface GateInput {
  */
 export type RecycleInput = Type9RecycleInput;
 
+/**
+ * What `SessionEndpoint.handle` takes: received packets, the application's commands, pulls, gates, buffers
+ * given back, timer expiries.
+ */
 export type SessionEndpointInput = PacketInput | EndpointCommand | DiscoverCommand | PullInput | GateInput | RecycleInput | TimerInput<EndpointTimerName>;
 
 // ---------------------------------------------------------------------------------------------
@@ -137,6 +152,7 @@ export type SessionEndpointInput = PacketInput | EndpointCommand | DiscoverComma
 /** Every packet an end point transmits. */
 export type EndpointPacket = Type8ReadRequest | Type8Response | Type9DataPacket | Type11Packet | Type13MessageResponse;
 
+/** A packet for the driver to send. */
 export interface PacketOutput {
   readonly kind: 'packet';
   readonly packet: EndpointPacket;
@@ -159,6 +175,7 @@ export type EndpointEvent =
   | { readonly event: 'no-conveyance'; readonly conveyance: Conveyance; readonly to: number; readonly unit: 'message' | 'pdu' }
   | { readonly event: 'invalid-input'; readonly detail: string };
 
+/** An event of the end point, tagged with the engine it comes from (`source`). */
 export type EndpointEventOutput =
   | { readonly kind: 'event'; readonly source: 'session'; readonly at: Time; readonly detail: SessionEvent }
   | { readonly kind: 'event'; readonly source: 'discovery'; readonly at: Time; readonly detail: DiscoveryEvent }
@@ -166,8 +183,10 @@ export type EndpointEventOutput =
   | { readonly kind: 'event'; readonly source: 'type9'; readonly at: Time; readonly detail: Untagged<Type9Event | ReassemblerEvent> }
   | { readonly kind: 'event'; readonly source: 'endpoint'; readonly at: Time; readonly detail: EndpointEvent };
 
+/** The engine an event comes from. */
 export type EventSource = EndpointEventOutput['source'];
 
+/** What `SessionEndpoint.handle` returns: packets to send, deliveries, events, timer requests. */
 export type SessionEndpointOutput =
   | PacketOutput
   /** A pull found nothing to send. */
@@ -184,6 +203,7 @@ export interface EngineCounters {
   readonly type9: Counters<Type9CounterName> | null;
 }
 
+/** The names of a `SessionEndpoint`'s own counters. */
 export const ENDPOINT_COUNTERS = [
   'packetsIn',
   'packetsOut',
@@ -203,4 +223,34 @@ export const ENDPOINT_COUNTERS = [
   'idlePulls',
   'invalidInputs',
 ] as const;
+/** A counter of a `SessionEndpoint` itself. */
 export type EndpointCounter = (typeof ENDPOINT_COUNTERS)[number];
+
+/** `SessionEndpoint.snapshot()`: the end point's own state and each inner engine's snapshot. */
+export interface SessionEndpointSnapshot {
+  readonly nodeId: number;
+  readonly tt: number;
+  readonly conveyances: readonly Conveyance[];
+  /** The contacts its session management blocks advertise (§3.2). */
+  readonly advertised: readonly Contact[];
+  /** Type 9 streams dedicated to management messages. */
+  readonly managementStreams: readonly number[];
+  /** What its registers advertise, as its own processor reads them. */
+  readonly participation: Participation;
+  /** Packets waiting to go: Type 8 requests and responses, and one staged packet per source engine. */
+  readonly transmit: {
+    readonly type8: readonly string[];
+    readonly staged: readonly { readonly source: string; readonly rank: string; readonly ftype: number; readonly destinationID: number }[];
+  };
+  /** Discovery's MAINTENANCE reads in flight, by transaction ID. */
+  readonly reads: {
+    readonly next: number;
+    readonly inFlight: readonly { readonly tid: number; readonly tag: number; readonly node: number; readonly offset: number; readonly until: number }[];
+  };
+  readonly session: SessionEngineSnapshot;
+  readonly discovery: DiscoverySnapshot;
+  /** null for a conveyance the end point lacks. */
+  readonly type11: Type11ConveyanceSnapshot | null;
+  readonly type9: Type9ConveyanceSnapshot | null;
+  readonly counters: Counters<EndpointCounter>;
+}

@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time, TimerOutput } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time, TimerOutput } from '../engine/contract.ts';
 import type { RegisterSpace } from '../registers/space.ts';
 import { SessionDiscovery } from '../session/discovery.ts';
 import { SessionEngine } from '../session/engine.ts';
@@ -23,7 +23,7 @@ import { EndpointMaintenance, mtuWritten } from './session-endpoint-maintenance.
 import { ENDPOINT_COUNTERS } from './session-endpoint-types.ts';
 import type {
   EndpointCounter, EndpointEvent, EndpointTimerName, EngineCounters, EventSource, SessionEndpointConfig,
-  SessionEndpointInput, SessionEndpointOutput,
+  SessionEndpointInput, SessionEndpointOutput, SessionEndpointSnapshot,
 } from './session-endpoint-types.ts';
 import { TransmitQueue } from './transmit-queue.ts';
 
@@ -44,8 +44,23 @@ export type * from './session-endpoint-types.ts';
  * Outputs of one input come in the order they are caused. Packets leave only when pulled, in the
  * order of transmit-queue.ts (responses, then high-priority management, then discovery's reads,
  * then the rest).
+ *
+ * @example
+ * ```ts
+ * import { SessionEndpoint } from 'riodp/node';
+ *
+ * const ep = new SessionEndpoint({
+ *   nodeId: 1,
+ *   conveyances: ['type11'],
+ *   advertisement: { blocks: [{ contact: { conveyance: 'type11', mailbox: 1 } }] },
+ *   session: { protocols: [{ protoID: 0x1234, attributes: [] }] },
+ *   discovery: { targets: [{ node: 2 }] },
+ * });
+ * ep.handle({ kind: 'discover' }, 0);
+ * ep.handle({ kind: 'pull' }, 1); // → a Type 8 MAINTENANCE read of node 2's registers
+ * ```
  */
-export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndpointOutput> {
+export class SessionEndpoint implements ObservableEngine<SessionEndpointInput, SessionEndpointOutput, SessionEndpointSnapshot, EndpointCounter> {
   readonly #config: ResolvedEndpointConfig;
   readonly #space: RegisterSpace;
   readonly #session: SessionEngine;
@@ -73,7 +88,7 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
     this.#type9 = t9 === undefined ? undefined : within('type9', () => new Type9Conveyance(t9));
     this.#space = buildRegisters(config, r);
     const crfSupported = t9?.crfSupported ?? true;
-    const highFlow = (this.#type9?.snapshot()['highFlow'] ?? (crfSupported ? '0C' : '0B')) as FlowIdLabel;
+    const highFlow = this.#type9?.snapshot().highFlow ?? (crfSupported ? '0C' : '0B');
     this.#tx = new TransmitQueue({ highFlow, crfSupported });
     this.#maint = new EndpointMaintenance(discovery, { nodeId: r.nodeId, tt: r.tt, readTimeout: r.readTimeout }, this.#space, this.#tx, this.#counters, {
       output: (o) => { this.#out.push(o); },
@@ -177,7 +192,7 @@ export class SessionEndpoint implements Engine<SessionEndpointInput, SessionEndp
     return this.#type9?.busyFlows() ?? [];
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): SessionEndpointSnapshot {
     const c = this.#config;
     return {
       nodeId: c.nodeId,

@@ -37,13 +37,16 @@ export interface DataStreamingConfig {
   readonly tm?: { readonly types: Exclude<TmTypesName, 'NONE' | 'INVALID'>; readonly mode?: TmModeName | number };
 }
 
+/** The VoQ Backpressure block of an end point (`EndpointConfig.voq`). */
 export interface VoqConfig {
   readonly format?: VoqFormat;
   /** Defaults to the endpoint's port count; must match it (one register per port, §5.1.2). */
   readonly ports?: number;
+  /** Each port's support bits (Table 5-3 bits 0–2): the same for every port, or per port. Default `DEFAULT_VOQ_CAPABILITIES`. */
   readonly capabilities?: VoqPortCapabilities | ((port: number) => VoqPortCapabilities);
 }
 
+/** One session management block (Annex 2 §5.2): its advertisement and attributes. */
 export type SessionBlockConfig = AdvertisementConfig & {
   /** Sess_Mgmt_Max_Attr (0..254); defaults to 8 attributes. */
   readonly maxAttr?: number;
@@ -51,6 +54,7 @@ export type SessionBlockConfig = AdvertisementConfig & {
   readonly attributes?: readonly Uint8Array[];
 };
 
+/** Session management advertisement of an end point (`EndpointConfig.session`). */
 export interface SessionConfig {
   /** One block per conveyance (Annex 2 §5.2: "an instance ... for every conveyance"). */
   readonly blocks?: readonly SessionBlockConfig[];
@@ -96,6 +100,19 @@ function tmTypesValue(name: string): number {
   return entry === undefined ? fail(`unknown TM types ${name}`, 'Part 10 §5.5.1 Table 5-6') : Number(entry[0]);
 }
 
+/**
+ * Builds an end point's configuration space: the standard CARs and CSRs, and the extended features blocks the
+ * configuration asks for (LP-Serial, data streaming, VoQ backpressure, session management), initialised as
+ * the options say.
+ *
+ * @example
+ * ```ts
+ * import { buildEndpointRegisters, dsControl } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ deviceIdentity: 0x1234, dataStreaming: { maxPdu: 4096, segSupport: 16, mtu: 256 } });
+ * console.log(dsControl.get(space, 'mtu')); // 64: 256 bytes in 4-byte units
+ * ```
+ */
 export function buildEndpointRegisters(config: EndpointConfig = {}): RegisterSpace {
   const flowControl = config.flowControl ?? false;
   const flowArb = config.flowArb ?? false;

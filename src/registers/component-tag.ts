@@ -1,6 +1,6 @@
 import { EF_ID, walkExtendedFeatures } from './ef-chain.ts';
 import { RegisterError, RegisterErrorCode } from './errors.ts';
-import { RegisterView, fieldMask, getField } from './fields.ts';
+import { RegisterView, checkedField, fieldMask, getField } from './fields.ts';
 import type { Unpacked, ViewDecodeOptions } from './fields.ts';
 import { DESTINATION_OPERATIONS_OFFSET, OPERATIONS_BITS, SOURCE_OPERATIONS_OFFSET } from './operations.ts';
 import { SESSION_BLOCK, conveyanceName } from './session-block.ts';
@@ -19,6 +19,7 @@ export const CLAUSE_COMPONENT_TAG = 'Annex 2 §5.3 Table 5-6';
 const CLAUSE_PART3 = 'Part 3 §3.5.4 Table 3-8';
 const CLAUSE_RULES = 'Annex 2 §5.3';
 
+/** Sess_Mgmt_Chan values (Annex 2 §5.3 Table 5-6). */
 export const SESS_MGMT_CHAN = { messaging: 0b00, dataStreaming: 0b01, reserved: 0b10, expansion: 0b11 } as const;
 
 /** Zero bits of Sess_Mgmt_Chan_Info (as a word mask) per channel. */
@@ -38,15 +39,19 @@ function advertisementProblem(_v: number, word: number): string | undefined {
   return zero === 0 ? undefined : `Sess_Mgmt_Chan_Info bits that must be 0 are 0x${zero.toString(16).padStart(8, '0')}`;
 }
 
+/** The Component Tag CSR's session management fields (Annex 2 §5.3 Table 5-6). */
 export const componentTagView = new RegisterView('Component Tag CSR', CLAUSE_COMPONENT_TAG, {
-  sessMgmtSup: { bit: 0, width: 1, check: advertisementProblem },
-  sessMgmtChan: { bit: 1, width: 2, check: advertisementProblem },
-  sessMgmtChanInfo: { bit: 3, width: 13, check: advertisementProblem },
+  sessMgmtSup: checkedField(0, 1, advertisementProblem),
+  sessMgmtChan: checkedField(1, 2, advertisementProblem),
+  sessMgmtChanInfo: checkedField(3, 13, advertisementProblem),
   componentTagLow: { bit: 16, width: 16 },
 } as const);
+/** The name of each Sess_Mgmt_Chan value, indexed by it. */
 export const SESS_MGMT_CHAN_NAMES = ['MESSAGING', 'DATA_STREAMING', 'RESERVED', 'EXPANSION'] as const;
+/** The name of a Sess_Mgmt_Chan value. */
 export type SessMgmtChanName = (typeof SESS_MGMT_CHAN_NAMES)[number];
 
+/** A decoded Component Tag CSR: its fields, and the contact they advertise. */
 export type ComponentTag = Unpacked<typeof componentTagView.fields> & {
   /** null when Sess_Mgmt_Sup is 0: "This field is only valid if Sess_Mgmt_Sup is 0b1". */
   readonly sessMgmtChanName: SessMgmtChanName | null;
@@ -54,6 +59,7 @@ export type ComponentTag = Unpacked<typeof componentTagView.fields> & {
   readonly streamId: number | null;
 };
 
+/** Decodes a Component Tag CSR word; `opts.strict` refuses reserved or invalid values. */
 export function decodeComponentTag(word: number, opts: ViewDecodeOptions = {}): ComponentTag {
   const f = componentTagView.unpack(word);
   const chan = f.sessMgmtSup ? (SESS_MGMT_CHAN_NAMES[f.sessMgmtChan] ?? 'RESERVED') : null;
@@ -73,10 +79,12 @@ export function decodeComponentTag(word: number, opts: ViewDecodeOptions = {}): 
   return value;
 }
 
+/** The Component Tag CSR word of its fields. */
 export function encodeComponentTag(value: Unpacked<typeof componentTagView.fields>): number {
   return componentTagView.pack(value, COMPONENT_TAG_OFFSET);
 }
 
+/** A contact the Component Tag CSR advertises: a Type 11 mailbox or a Type 9 stream. */
 export type ComponentTagAdvertisement =
   | { readonly conveyance: 'MESSAGING'; readonly mailbox: number }
   | { readonly conveyance: 'DATA_STREAMING'; readonly streamId: number };

@@ -1,5 +1,5 @@
 import { RegisterError, RegisterErrorCode } from './errors.ts';
-import { RegisterView, bitMask, checkRsrv, fieldMask, getField } from './fields.ts';
+import { RegisterView, bitMask, checkedField, checkRsrv, fieldMask, getField } from './fields.ts';
 import type { Unpacked, ViewDecodeOptions } from './fields.ts';
 import { RegisterKind } from './space.ts';
 import type { RegisterSpace, RegisterSpec } from './space.ts';
@@ -9,6 +9,7 @@ import type { RegisterSpace, RegisterSpec } from './space.ts';
  * Layer Control CSR (0x48, Part 10 §5.5.1 Table 5-6).
  */
 export const DS_INFO_OFFSET = 0x3c;
+/** Offset of the Data Streaming Logical Layer Control CSR. */
 export const DS_CONTROL_OFFSET = 0x48;
 export const CLAUSE_DS_INFO = 'Part 10 §5.4.3 Table 5-5';
 export const CLAUSE_DS_CONTROL = 'Part 10 §5.5.1 Table 5-6';
@@ -16,11 +17,14 @@ const CLAUSE_TM_RULES = 'Part 10 §3.4.5';
 
 // ---- Data Streaming Information CAR ----------------------------------------------------------
 
+/** The Data Streaming Information CAR's fields (Table 5-5). */
 export const DS_INFO_FIELDS = {
   maxPdu: { bit: 0, width: 16 },
   segSupport: { bit: 16, width: 16 },
 } as const;
+/** The Data Streaming Information CAR's view. */
 export const dsInfoView = new RegisterView('Data Streaming Information CAR', CLAUSE_DS_INFO, DS_INFO_FIELDS);
+/** The Data Streaming Information CAR at its offset. */
 export const dsInfo = dsInfoView.at(DS_INFO_OFFSET);
 
 /** MaxPDU and SegSupport: "0x0000 - 64kbytes" / "64k segmentation contexts", otherwise the value. */
@@ -36,6 +40,7 @@ export function fieldFromCount(count: number, field: 'maxPdu' | 'segSupport'): n
   return count & 0xffff;
 }
 
+/** A decoded Data Streaming Information CAR. */
 export type DsInfo = Unpacked<typeof DS_INFO_FIELDS> & {
   /** Largest PDU in bytes the destination accepts (1..65536). */
   readonly maxPduBytes: number;
@@ -43,11 +48,13 @@ export type DsInfo = Unpacked<typeof DS_INFO_FIELDS> & {
   readonly segContexts: number;
 };
 
+/** Decodes a Data Streaming Information CAR word. */
 export function decodeDsInfo(word: number): DsInfo {
   const f = dsInfoView.unpack(word);
   return { ...f, maxPduBytes: countFromField(f.maxPdu), segContexts: countFromField(f.segSupport) };
 }
 
+/** The Data Streaming Information CAR word of its fields. */
 export function encodeDsInfo(value: Unpacked<typeof DS_INFO_FIELDS>): number {
   return dsInfoView.pack(value, DS_INFO_OFFSET);
 }
@@ -81,14 +88,19 @@ export const TM_TYPE_BITS = { basic: 0b1000, rate: 0b0100, credit: 0b0010 } as c
  * fabric end point: src/node/fabric-endpoint-config.ts tmRegisters).
  */
 export const TM_TYPES = { 0b0000: 'NONE', 0b1000: 'BASIC', 0b1100: 'BASIC_RATE', 0b1010: 'BASIC_CREDIT', 0b1110: 'BASIC_RATE_CREDIT' } as const;
+/** The name of a TM Types Supported value; INVALID for a combination §3.4.5 does not allow. */
 export type TmTypesName = (typeof TM_TYPES)[keyof typeof TM_TYPES] | 'INVALID';
 
+/** The name of a TM Types Supported value. */
 export function tmTypesName(v: number): TmTypesName {
   return (TM_TYPES as Readonly<Record<number, TmTypesName>>)[v] ?? 'INVALID';
 }
 
+/** TM Mode values (Table 5-6). */
 export const TM_MODE = { disabled: 0, basic: 1, rate: 2, credit: 3, creditRate: 4 } as const;
+/** The name of each standard TM Mode, indexed by its value. */
 export const TM_MODE_NAMES = ['DISABLED', 'BASIC', 'RATE', 'CREDIT', 'CREDIT_RATE'] as const;
+/** The name of a TM Mode value. */
 export type TmModeName = (typeof TM_MODE_NAMES)[number] | 'RESERVED' | 'USER_DEFINED';
 
 /** "0b0101 - 0b0111 = Reserved; 0b1000 - 0b1111 = allowed for user defined modes". */
@@ -117,12 +129,15 @@ function tmModeProblem(mode: number, types: number): string | undefined {
 
 /** MTU encodings 0x08..0x40 = 32..256 bytes in 4-byte steps; all others reserved (Table 5-6). */
 export const MTU_MIN = 0x08;
+/** The largest MTU encoding, 256 bytes. */
 export const MTU_MAX = 0x40;
 
+/** The MTU in bytes of an MTU field value; null for a reserved encoding. */
 export function mtuBytesFromEncoding(encoding: number): number | null {
   return encoding >= MTU_MIN && encoding <= MTU_MAX ? encoding * 4 : null;
 }
 
+/** The MTU field value of an MTU in bytes; a RegisterError for a size Table 5-6 cannot encode. */
 export function mtuEncoding(bytes: number): number {
   if (!Number.isInteger(bytes) || bytes % 4 !== 0 || bytes < MTU_MIN * 4 || bytes > MTU_MAX * 4) {
     throw new RegisterError(RegisterErrorCode.invalid, DS_CONTROL_OFFSET, 'Data Streaming Logical Layer Control CSR.mtu', CLAUSE_DS_CONTROL, `MTU ${String(bytes)} bytes is not a multiple of 4 in 32..256`);
@@ -142,14 +157,18 @@ function tmTypesProblem(types: number, word: number): string | undefined {
   return tmModeName(mode) === 'RESERVED' ? undefined : tmModeProblem(mode, types);
 }
 
+/** The Data Streaming Logical Layer Control CSR's fields (Table 5-6). */
 export const DS_CONTROL_FIELDS = {
-  tmTypesSupported: { bit: 0, width: 4, check: tmTypesProblem },
-  tmMode: { bit: 4, width: 4, check: (v: number, word: number) => tmModeProblem(v, word >>> 28) },
-  mtu: { bit: 24, width: 8, check: mtuCheck },
+  tmTypesSupported: checkedField(0, 4, tmTypesProblem),
+  tmMode: checkedField(4, 4, (v: number, word: number) => tmModeProblem(v, word >>> 28)),
+  mtu: checkedField(24, 8, mtuCheck),
 } as const;
+/** The Data Streaming Logical Layer Control CSR's view. */
 export const dsControlView = new RegisterView('Data Streaming Logical Layer Control CSR', CLAUSE_DS_CONTROL, DS_CONTROL_FIELDS);
+/** The Data Streaming Logical Layer Control CSR at its offset. */
 export const dsControl = dsControlView.at(DS_CONTROL_OFFSET);
 
+/** The word masks of the Control CSR's fields. */
 export const DS_CONTROL_MASKS = {
   tmTypesSupported: fieldMask(0, 3),
   tmMode: fieldMask(4, 4),
@@ -158,6 +177,7 @@ export const DS_CONTROL_MASKS = {
   reserved: (bitMask(3) | fieldMask(8, 16)) >>> 0,
 } as const;
 
+/** A decoded Data Streaming Logical Layer Control CSR: its fields, their names, and the MTU in bytes. */
 export type DsControl = Unpacked<typeof DS_CONTROL_FIELDS> & {
   readonly tmTypes: TmTypesName;
   readonly tmModeName: TmModeName;
@@ -165,6 +185,7 @@ export type DsControl = Unpacked<typeof DS_CONTROL_FIELDS> & {
   readonly mtuBytes: number | null;
 };
 
+/** Decodes a Data Streaming Logical Layer Control CSR word; `opts.strict` refuses reserved values. */
 export function decodeDsControl(word: number, opts: ViewDecodeOptions = {}): DsControl {
   const f = dsControlView.unpack(word);
   const value: DsControl = { ...f, tmTypes: tmTypesName(f.tmTypesSupported), tmModeName: tmModeName(f.tmMode), mtuBytes: mtuBytesFromEncoding(f.mtu) };
@@ -180,6 +201,7 @@ export function decodeDsControl(word: number, opts: ViewDecodeOptions = {}): DsC
   return value;
 }
 
+/** The Data Streaming Logical Layer Control CSR word of its fields. */
 export function encodeDsControl(value: Unpacked<typeof DS_CONTROL_FIELDS>): number {
   return dsControlView.pack(value, DS_CONTROL_OFFSET);
 }

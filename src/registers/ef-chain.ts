@@ -15,10 +15,12 @@ import type { RegisterSpace, RegisterSpec } from './space.ts';
  * Block header: bits 0–15 EF_PTR, bits 16–31 EF_ID (DECISIONS §6).
  */
 export const CLAUSE_EF = 'Part 1 §5.3';
+/** Offset of the Assembly Information CAR, whose bits 16–31 point to the first block. */
 export const ASSEMBLY_INFO_OFFSET = 0xc;
 const PE_FEATURES_OFFSET = 0x10;
 const EXTENDED_FEATURES_BIT = bitMask(28);
 
+/** Extended features block IDs riodp knows. */
 export const EF_ID = {
   lpSerialEndpoint: 0x0001,
   lpSerialEndpointSwRecovery: 0x0002,
@@ -55,6 +57,7 @@ const EF_ID_NAMES: Readonly<Record<number, string>> = {
   0x0019: 'LP_SERIAL_ENDPOINT_FREE_SW_RECOVERY_II',
 };
 
+/** The name of an EF_ID; UNKNOWN for one riodp does not know. */
 export function efIdName(id: number): string {
   return EF_ID_NAMES[id] ?? 'UNKNOWN';
 }
@@ -66,9 +69,11 @@ export interface EfBlockSpec {
   readonly clause: string;
   /** Bytes from the header to the end of the block. */
   readonly size: number;
+  /** The block's registers, header excluded, for a block placed at `base`. */
   readonly registers: (base: number) => readonly RegisterSpec[];
 }
 
+/** Where a block was placed in the extended features space. */
 export interface EfPlacement {
   readonly id: number;
   readonly name: string;
@@ -81,6 +86,10 @@ export function efHeaderRegister(base: number, id: number, next: number, name: s
   return { offset: base, name, kind: RegisterKind.csr, clause, reset: (((next & 0xffff) << 16) | (id & 0xffff)) >>> 0 };
 }
 
+/**
+ * Whether an EF_PTR points into the extended features space, double-word aligned (an illegal one ends the
+ * list).
+ */
 export function isLegalEfPointer(ptr: number): boolean {
   return ptr >= CONFIG_SPACE.efStart && ptr <= CONFIG_SPACE.efEnd && ptr % 8 === 0;
 }
@@ -108,6 +117,7 @@ export function layoutEfChain(space: RegisterSpace, blocks: readonly EfBlockSpec
   return placements;
 }
 
+/** A block found walking the list: its base, EF_ID, next pointer and name. */
 export interface EfBlockInfo {
   readonly base: number;
   readonly efId: number;
@@ -115,6 +125,7 @@ export interface EfBlockInfo {
   readonly name: string;
 }
 
+/** The result of walking the extended features list. */
 export interface EfWalk {
   /** Whether PE Features CAR bit 28 says the list exists (always true for walkEfChain). */
   readonly present: boolean;
@@ -124,6 +135,7 @@ export interface EfWalk {
   readonly error: RegisterError | null;
 }
 
+/** Options of the walks. */
 export interface EfWalkOptions {
   /** Throw the RegisterError instead of ending the walk there. */
   readonly strict?: boolean;

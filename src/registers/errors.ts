@@ -24,6 +24,10 @@ export const RegisterErrorCode = {
 } as const;
 export type RegisterErrorCode = (typeof RegisterErrorCode)[keyof typeof RegisterErrorCode];
 
+/**
+ * What the register layer throws: an access no MAINTENANCE packet can express, a definition riodp refuses, or
+ * a value a typed view refuses (`code`, `offset`, `register`, `clause`, `detail`).
+ */
 export class RegisterError extends Error {
   override readonly name = 'RegisterError';
   constructor(
@@ -48,6 +52,10 @@ export type RegisterResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly error: RegisterError };
 
+/**
+ * Runs a register call and returns its value or the `RegisterError` it threw; any other exception is
+ * rethrown.
+ */
 export function attemptRegister<T>(fn: () => T): RegisterResult<T> {
   try {
     return { ok: true, value: fn() };

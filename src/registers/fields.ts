@@ -25,19 +25,41 @@ export function setField(word: number, bit: number, width: number, value: number
   return ((((word >>> 0) & ~mask) >>> 0) | ((value * 2 ** (32 - bit - width)) & mask)) >>> 0;
 }
 
+/**
+ * A register field: its first bit (bit 0 the most significant, as the specifications number them) and width,
+ * and an optional check of written values.
+ */
 export interface FieldSpec {
   readonly bit: number;
   readonly width: number;
-  /**
-   * Why the typed view refuses `value`, given the whole new `word` and the `previous` word;
-   * undefined when the value is acceptable.
-   */
-  readonly check?: (value: number, word: number, previous: number) => string | undefined;
+  /** Refuses a value the register's rules do not allow (`FieldCheck`). */
+  readonly check?: FieldCheck;
 }
+
+/**
+ * Why the typed view refuses `value`, given the whole new `word` and the `previous` word;
+ * undefined when the value is acceptable.
+ */
+export type FieldCheck = (value: number, word: number, previous: number) => string | undefined;
+
+/** A field whose written values are checked, with its bit and width as literal types (`FieldValue` tells 1-bit fields by the width). */
+export interface CheckedField<B extends number, W extends number> extends FieldSpec {
+  readonly bit: B;
+  readonly width: W;
+  readonly check: FieldCheck;
+}
+
+/** A `CheckedField`: one declaration of `check` for every field table. */
+export function checkedField<B extends number, W extends number>(bit: B, width: W, check: FieldCheck): CheckedField<B, W> {
+  return { bit, width, check };
+}
+/** A register's fields by name. */
 export type FieldTable = Readonly<Record<string, FieldSpec>>;
 /** One-bit fields read as booleans, wider ones as numbers. */
 export type FieldValue<S extends FieldSpec> = S['width'] extends 1 ? boolean : number;
+/** A value for every field. */
 export type FieldValues<T extends FieldTable> = { readonly [K in keyof T]: FieldValue<T[K]> };
+/** New values for some fields. */
 export type FieldChanges<T extends FieldTable> = { readonly [K in keyof T]?: FieldValue<T[K]> };
 
 /** Decoded register: its fields plus `rsrv`, the bits no field covers, kept for round trips. */
@@ -63,6 +85,7 @@ export class RegisterView<T extends FieldTable> {
     this.mask = mask;
   }
 
+  /** The fields of a word, and its other bits as `rsrv`. */
   unpack(word: number): Unpacked<T> {
     const out: Record<string, number | boolean> = {};
     for (const [name, f] of this.entries) {
@@ -90,12 +113,14 @@ export class RegisterView<T extends FieldTable> {
     return this.apply(rsrv, changes as FieldChanges<T>, offset, false);
   }
 
+  /** A field of the register at `offset` of `space`. */
   get<K extends keyof T & string>(space: RegisterSpace, offset: number, field: K): FieldValue<T[K]> {
     const f = this.fields[field] as FieldSpec;
     const v = getField(space.readWord(offset), f.bit, f.width);
     return (f.width === 1 ? v === 1 : v) as FieldValue<T[K]>;
   }
 
+  /** Sets a field of the register at `offset` (the element's own write path). */
   set<K extends keyof T & string>(space: RegisterSpace, offset: number, field: K, value: FieldValue<T[K]>): void {
     const changes: Record<string, number | boolean> = { [field]: value };
     this.update(space, offset, changes as FieldChanges<T>);
@@ -147,20 +172,25 @@ export class RegisterView<T extends FieldTable> {
   }
 }
 
+/** A view bound to its register's offset: `dsControl.get(space, 'mtu')`. */
 export class BoundView<T extends FieldTable> {
   constructor(
     readonly view: RegisterView<T>,
     readonly offset: number,
   ) {}
+  /** The register's fields. */
   read(space: RegisterSpace): Unpacked<T> {
     return this.view.unpack(space.readWord(this.offset));
   }
+  /** A field of the register. */
   get<K extends keyof T & string>(space: RegisterSpace, field: K): FieldValue<T[K]> {
     return this.view.get(space, this.offset, field);
   }
+  /** Sets a field of the register (the element's own write path). */
   set<K extends keyof T & string>(space: RegisterSpace, field: K, value: FieldValue<T[K]>): void {
     this.view.set(space, this.offset, field, value);
   }
+  /** Changes the named fields, checking each first. */
   update(space: RegisterSpace, changes: FieldChanges<T>): void {
     this.view.update(space, this.offset, changes);
   }
@@ -173,6 +203,7 @@ export function checkRsrv(rsrv: number, offset: number, register: string, clause
   }
 }
 
+/** Options of the typed decoders. */
 export interface ViewDecodeOptions {
   /** Throw RegisterError on non-zero reserved bits and on reserved or invalid values. */
   readonly strict?: boolean;

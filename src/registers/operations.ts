@@ -11,10 +11,12 @@ import type { RegisterSpec } from './space.ts';
  * 30–31 are implementation-defined; 0–11 are reserved.
  */
 export const SOURCE_OPERATIONS_OFFSET = 0x18;
+/** Offset of the Destination Operations CAR. */
 export const DESTINATION_OPERATIONS_OFFSET = 0x1c;
 export const CLAUSE_SOURCE_OPERATIONS = 'Part 10 §5.4.1 Table 5-3';
 export const CLAUSE_DESTINATION_OPERATIONS = 'Part 10 §5.4.2 Table 5-4';
 
+/** The Operations CARs' data streaming bits (Part 10 §5.4.1 Table 5-3, §5.4.2 Table 5-4). */
 export const OPERATIONS_FIELDS = {
   dataStreamingTrafficManagement: { bit: 12, width: 1 },
   dataStreaming: { bit: 13, width: 1 },
@@ -36,18 +38,25 @@ export const OPERATIONS_FIELDS = {
   implementationDefinedBits30To31: { bit: 30, width: 2 },
 } as const;
 
+/** The word masks of those bits. */
 export const OPERATIONS_BITS = {
   dataStreamingTrafficManagement: bitMask(12),
   dataStreaming: bitMask(13),
   dataMessage: bitMask(20),
 } as const;
 
+/** The Source Operations CAR's view. */
 export const sourceOperationsView = new RegisterView('Source Operations CAR', CLAUSE_SOURCE_OPERATIONS, OPERATIONS_FIELDS);
+/** The Destination Operations CAR's view. */
 export const destinationOperationsView = new RegisterView('Destination Operations CAR', CLAUSE_DESTINATION_OPERATIONS, OPERATIONS_FIELDS);
+/** The Source Operations CAR at its offset. */
 export const sourceOperations = sourceOperationsView.at(SOURCE_OPERATIONS_OFFSET);
+/** The Destination Operations CAR at its offset. */
 export const destinationOperations = destinationOperationsView.at(DESTINATION_OPERATIONS_OFFSET);
 
+/** A decoded Operations CAR. */
 export type Operations = Unpacked<typeof OPERATIONS_FIELDS>;
+/** Which Operations CAR: source or destination. */
 export const OperationsCar = { source: 'source', destination: 'destination' } as const;
 export type OperationsCar = (typeof OperationsCar)[keyof typeof OperationsCar];
 
@@ -59,6 +68,7 @@ function offsetOf(which: OperationsCar): number {
   return which === OperationsCar.source ? SOURCE_OPERATIONS_OFFSET : DESTINATION_OPERATIONS_OFFSET;
 }
 
+/** Decodes a Source or Destination Operations CAR word. */
 export function decodeOperations(word: number, which: OperationsCar, opts: ViewDecodeOptions = {}): Operations {
   const view = viewOf(which);
   const value = view.unpack(word);
@@ -66,6 +76,7 @@ export function decodeOperations(word: number, which: OperationsCar, opts: ViewD
   return value;
 }
 
+/** The Operations CAR word of its fields. */
 export function encodeOperations(value: Operations, which: OperationsCar): number {
   return viewOf(which).pack(value, offsetOf(which));
 }

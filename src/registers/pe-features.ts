@@ -1,5 +1,5 @@
 import { RegisterError, RegisterErrorCode } from './errors.ts';
-import { RegisterView, bitMask, checkRsrv, getField } from './fields.ts';
+import { RegisterView, bitMask, checkedField, checkRsrv, getField } from './fields.ts';
 import type { Unpacked, ViewDecodeOptions } from './fields.ts';
 import { RegisterKind } from './space.ts';
 import type { RegisterSpec } from './space.ts';
@@ -23,6 +23,7 @@ function routeTableProblem(_v: number, word: number): string | undefined {
     : undefined;
 }
 
+/** The Processing Element Features CAR's fields (Part 1 §5.4.5 Table 5-7, Part 9 §4.2 Table 4-1). */
 export const PE_FEATURES_FIELDS = {
   bridge: { bit: 0, width: 1 },
   memory: { bit: 1, width: 1 },
@@ -30,22 +31,24 @@ export const PE_FEATURES_FIELDS = {
   switch: { bit: 3, width: 1 },
   multiport: { bit: 4, width: 1 },
   errorFreeModeSupport: { bit: 10, width: 1 },
-  dev32Support: { bit: 19, width: 1, check: routeTableProblem },
+  dev32Support: checkedField(19, 1, routeTableProblem),
   flowArbitrationSupport: { bit: 20, width: 1 },
-  extendedRouteTableConfigSupport: { bit: 22, width: 1, check: routeTableProblem },
-  standardRouteTableConfigSupport: { bit: 23, width: 1, check: routeTableProblem },
+  extendedRouteTableConfigSupport: checkedField(22, 1, routeTableProblem),
+  standardRouteTableConfigSupport: checkedField(23, 1, routeTableProblem),
   flowControlSupport: { bit: 24, width: 1 },
   implementationDefined: { bit: 25, width: 1 },
   crfSupport: { bit: 26, width: 1 },
   dev16Support: { bit: 27, width: 1 },
   extendedFeatures: { bit: 28, width: 1 },
-  extendedAddressingSupport: { bit: 29, width: 3, check: (v: number) => (extendedAddressingName(v) === 'RESERVED' ? `extended addressing encoding 0b${v.toString(2).padStart(3, '0')} is reserved` : undefined) },
+  extendedAddressingSupport: checkedField(29, 3, (v: number) => (extendedAddressingName(v) === 'RESERVED' ? `extended addressing encoding 0b${v.toString(2).padStart(3, '0')} is reserved` : undefined)),
 } as const;
 
+/** The Processing Element Features CAR's view. */
 export const peFeaturesView = new RegisterView('Processing Element Features CAR', CLAUSE_PE_FEATURES, PE_FEATURES_FIELDS);
 /** Typed get/set by field name on a space, e.g. `peFeatures.get(space, 'flowControlSupport')`. */
 export const peFeatures = peFeaturesView.at(PE_FEATURES_OFFSET);
 
+/** The word masks of the Part 9 bits: flow arbitration and flow control support. */
 export const PE_FEATURES_BITS = {
   flowArbitrationSupport: bitMask(20),
   flowControlSupport: bitMask(24),
@@ -54,14 +57,18 @@ export const PE_FEATURES_BITS = {
 
 /** Part 1 Table 5-7: 0b111 66/50/34, 0b101 66/34, 0b011 50/34, 0b001 34-bit; others reserved. */
 export const EXTENDED_ADDRESSING = { 0b111: 'ADDR_66_50_34', 0b101: 'ADDR_66_34', 0b011: 'ADDR_50_34', 0b001: 'ADDR_34' } as const;
+/** The name of an Extended addressing support value (Table 5-7). */
 export type ExtendedAddressingName = (typeof EXTENDED_ADDRESSING)[keyof typeof EXTENDED_ADDRESSING] | 'RESERVED';
 
+/** The name of an Extended addressing support value; RESERVED for another. */
 export function extendedAddressingName(v: number): ExtendedAddressingName {
   return (EXTENDED_ADDRESSING as Readonly<Record<number, ExtendedAddressingName>>)[v] ?? 'RESERVED';
 }
 
+/** A decoded Processing Element Features CAR. */
 export type PeFeatures = Unpacked<typeof PE_FEATURES_FIELDS> & { readonly extendedAddressing: ExtendedAddressingName };
 
+/** Decodes a Processing Element Features CAR word; `opts.strict` refuses reserved values. */
 export function decodePeFeatures(word: number, opts: ViewDecodeOptions = {}): PeFeatures {
   const f = peFeaturesView.unpack(word);
   const value: PeFeatures = { ...f, extendedAddressing: extendedAddressingName(f.extendedAddressingSupport) };

@@ -1,7 +1,7 @@
 import { RegisterError, RegisterErrorCode } from './errors.ts';
 import { EF_ID } from './ef-chain.ts';
 import type { EfBlockSpec } from './ef-chain.ts';
-import { RegisterView, bitMask, checkRsrv, fieldMask, getField } from './fields.ts';
+import { RegisterView, bitMask, checkedField, checkRsrv, fieldMask, getField } from './fields.ts';
 import type { Unpacked, ViewDecodeOptions } from './fields.ts';
 import { RegisterKind } from './space.ts';
 import type { RegisterSpec } from './space.ts';
@@ -18,17 +18,21 @@ const CLAUSE_TABLE_7_17 = 'Part 6 §7.6.11 Table 7-17';
 const CLAUSE_BLOCK = 'Part 6 §7.6.1 Table 7-6';
 const CLAUSE_MAP = 'Part 6 §7.5.5 Table 7-4';
 
+/** The LP-Serial register maps (Part 6 §7.5.5–§7.5.6): I and II. */
 export const LpSerialMap = { I: 'I', II: 'II' } as const;
 export type LpSerialMap = (typeof LpSerialMap)[keyof typeof LpSerialMap];
 
+/** Each map's EF_ID and the stride of its per-port registers. */
 export const LP_SERIAL_LAYOUT = {
   I: { efId: EF_ID.lpSerialEndpoint, stride: 0x20 },
   II: { efId: EF_ID.lpSerialEndpointII, stride: 0x40 },
 } as const;
+/** Offset of Port 0's Control CSR in an LP-Serial block. */
 export const PORT_CONTROL_BLOCK_OFFSET = 0x5c;
 /** The block is "only defined for devices with up to 16 ports, but can be extended"; riodp stops at 256. */
 export const LP_SERIAL_MAX_PORTS = 256;
 
+/** Offset of Port n Control CSR in the LP-Serial block at `blockBase`. */
 export function portControlOffset(blockBase: number, port: number, map: LpSerialMap = LpSerialMap.I): number {
   if (!Number.isInteger(port) || port < 0 || port >= LP_SERIAL_MAX_PORTS) {
     throw new RegisterError(RegisterErrorCode.outOfRange, blockBase, 'Port n Control CSR', CLAUSE_MAP, `port ${String(port)} is outside 0..${LP_SERIAL_MAX_PORTS - 1}`);
@@ -41,10 +45,11 @@ function portWidthOverrideProblem(v: number): string | undefined {
   return v === 0b001 ? 'port width override 0b001xx is reserved' : undefined;
 }
 
+/** The Port n Control CSR's fields (Part 6 Table 7-17, Part 9 Table 4-2). */
 export const PORT_CONTROL_FIELDS = {
   portWidthSupport: { bit: 0, width: 2 },
-  initializedPortWidth: { bit: 2, width: 3, check: (v: number) => (v >= 0b110 ? `initialized port width 0b${v.toString(2)} is reserved (0b110-0b111)` : undefined) },
-  portWidthOverride: { bit: 5, width: 3, check: portWidthOverrideProblem },
+  initializedPortWidth: checkedField(2, 3, (v: number) => (v >= 0b110 ? `initialized port width 0b${v.toString(2)} is reserved (0b110-0b111)` : undefined)),
+  portWidthOverride: checkedField(5, 3, portWidthOverrideProblem),
   portDisable: { bit: 8, width: 1 },
   outputPortEnable: { bit: 9, width: 1 },
   inputPortEnable: { bit: 10, width: 1 },
@@ -54,14 +59,16 @@ export const PORT_CONTROL_FIELDS = {
   enumerationBoundary: { bit: 14, width: 1 },
   flowArbitrationParticipant: { bit: 15, width: 1 },
   // "When bit [5] = 0b0, bits 16-17 are Reserved": refused rather than silently dropped by the write hook.
-  extendedPortWidthOverride: { bit: 16, width: 2, check: (v: number, w: number) => (v !== 0 && getField(w, 5, 1) === 0 ? 'bits 16-17 are reserved while Port Width Override bit 5 is 0' : undefined) },
+  extendedPortWidthOverride: checkedField(16, 2, (v: number, w: number) => (v !== 0 && getField(w, 5, 1) === 0 ? 'bits 16-17 are reserved while Port Width Override bit 5 is 0' : undefined)),
   extendedPortWidthSupport: { bit: 18, width: 2 },
   implementationDefined: { bit: 20, width: 8 },
-  portType: { bit: 31, width: 1, check: (v: number) => (v === 0 ? 'port type 0b0 is reserved' : undefined) },
+  portType: checkedField(31, 1, (v: number) => (v === 0 ? 'port type 0b0 is reserved' : undefined)),
 } as const;
 
+/** The Port n Control CSR's view. */
 export const portControlView = new RegisterView('Port n Control CSR', CLAUSE_PORT_CONTROL, PORT_CONTROL_FIELDS);
 
+/** The word masks of Part 9's participant bits. */
 export const PORT_CONTROL_BITS = {
   flowControlParticipant: bitMask(13),
   flowArbitrationParticipant: bitMask(15),
@@ -72,14 +79,17 @@ export const PORT_CONTROL_BITS = {
 
 /** Table 7-17 Initialized Port Width: 0b110–0b111 reserved. */
 export const INITIALIZED_PORT_WIDTH_NAMES = ['1X', '1X_LANE_R', '4X', '2X', '8X', '16X'] as const;
+/** The name of an Initialized Port Width value. */
 export type InitializedPortWidthName = (typeof INITIALIZED_PORT_WIDTH_NAMES)[number] | 'RESERVED';
 
+/** A decoded Port n Control CSR. */
 export type PortControl = Unpacked<typeof PORT_CONTROL_FIELDS> & {
   readonly initializedPortWidthName: InitializedPortWidthName;
   /** Bit 31: "0b0 - Reserved, 0b1 - Serial port". */
   readonly portTypeName: 'SERIAL' | 'RESERVED';
 };
 
+/** Decodes a Port n Control CSR word; `opts.strict` refuses reserved values. */
 export function decodePortControl(word: number, opts: ViewDecodeOptions = {}, offset = PORT_CONTROL_BLOCK_OFFSET): PortControl {
   const f = portControlView.unpack(word);
   const value: PortControl = {
@@ -98,6 +108,7 @@ export function decodePortControl(word: number, opts: ViewDecodeOptions = {}, of
   return value;
 }
 
+/** The Port n Control CSR word of its fields. */
 export function encodePortControl(value: Unpacked<typeof PORT_CONTROL_FIELDS>): number {
   return portControlView.pack(value);
 }

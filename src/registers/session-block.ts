@@ -1,7 +1,7 @@
 import { RegisterError, RegisterErrorCode } from './errors.ts';
 import { EF_ID, expectEfBlock } from './ef-chain.ts';
 import type { EfBlockSpec } from './ef-chain.ts';
-import { RegisterView, checkRsrv, fieldMask, getField } from './fields.ts';
+import { RegisterView, checkedField, checkRsrv, fieldMask, getField } from './fields.ts';
 import type { Unpacked, ViewDecodeOptions } from './fields.ts';
 import { lockWrite } from './lock.ts';
 import { AccessSource, RegisterKind } from './space.ts';
@@ -26,6 +26,7 @@ export const CLAUSE_ADVERTISEMENT = 'Annex 2 §5.2.3 Table 5-3';
 export const CLAUSE_ATTRIBUTE_RANGE = 'Annex 2 §5.2.4 Table 5-4';
 export const CLAUSE_ATTRIBUTES = 'Annex 2 §5.2.5 Table 5-5';
 
+/** The session management block's register offsets from its header (Annex 2 §5.2.1 Table 5-1) and limits. */
 export const SESSION_BLOCK = {
   writeEnable: 0x4,
   advertisement: 0x8,
@@ -38,6 +39,7 @@ export const SESSION_BLOCK = {
 
 // ---- Write Enable CSR (the lock) ----------------------------------------------------------------
 
+/** Lock_Val of the block's Write Enable CSR (§5.2.2): 0xFFFF when no initiator holds the lock. */
 export function sessionLockVal(space: RegisterSpace, base: number): number {
   return space.readWord(base + SESSION_BLOCK.writeEnable) & 0xffff;
 }
@@ -72,9 +74,12 @@ export function releaseSessionLock(space: RegisterSpace, base: number, value: nu
 
 // ---- Advertisement CSR --------------------------------------------------------------------------
 
+/** Conveyance values of the Advertisement CSR (§5.2.3 Table 5-3). */
 export const CONVEYANCE = { messaging: 0x0, dataStreaming: 0x1, notSupported: 0xf } as const;
+/** The name of a Conveyance value. */
 export type ConveyanceName = 'MESSAGING' | 'DATA_STREAMING' | 'NOT_SUPPORTED' | 'RESERVED';
 
+/** The name of a Conveyance value; RESERVED for another. */
 export function conveyanceName(v: number): ConveyanceName {
   if (v === CONVEYANCE.messaging) return 'MESSAGING';
   if (v === CONVEYANCE.dataStreaming) return 'DATA_STREAMING';
@@ -95,11 +100,13 @@ function advertisementProblem(_v: number, word: number): string | undefined {
   return undefined;
 }
 
+/** The Session Management Advertisement CSR's view (§5.2.3 Table 5-3). */
 export const advertisementView = new RegisterView('Session Management Advertisement CSR', CLAUSE_ADVERTISEMENT, {
-  conveyance: { bit: 0, width: 4, check: advertisementProblem },
-  conveyanceInfo: { bit: 4, width: 28, check: advertisementProblem },
+  conveyance: checkedField(0, 4, advertisementProblem),
+  conveyanceInfo: checkedField(4, 28, advertisementProblem),
 } as const);
 
+/** A decoded Advertisement CSR: its fields and the contact they give. */
 export type SessionAdvertisement = Unpacked<typeof advertisementView.fields> & {
   readonly conveyanceName: ConveyanceName;
   /** Type 11: "0x00000nn where nn represents the mailbox ID". */
@@ -109,6 +116,7 @@ export type SessionAdvertisement = Unpacked<typeof advertisementView.fields> & {
   readonly streamId: number | null;
 };
 
+/** Decodes an Advertisement CSR word; `opts.strict` refuses reserved values. */
 export function decodeAdvertisement(word: number, opts: ViewDecodeOptions = {}, offset: number = SESSION_BLOCK.advertisement): SessionAdvertisement {
   const f = advertisementView.unpack(word);
   const name = conveyanceName(f.conveyance);
@@ -127,10 +135,12 @@ export function decodeAdvertisement(word: number, opts: ViewDecodeOptions = {}, 
   return value;
 }
 
+/** The Advertisement CSR word of its fields. */
 export function encodeAdvertisement(value: Unpacked<typeof advertisementView.fields>): number {
   return advertisementView.pack(value);
 }
 
+/** What a block advertises: a Type 11 mailbox, a Type 9 stream, or no support. */
 export type AdvertisementConfig =
   | { readonly conveyance: 'MESSAGING'; readonly mailbox: number }
   | { readonly conveyance: 'DATA_STREAMING'; readonly cos: number; readonly streamId: number }
@@ -160,17 +170,15 @@ function numAttrProblem(num: number, max: number): string | undefined {
   return num !== NUM_ATTR_NOT_INITIALIZED && num > max ? `Sess_Mgmt_Num_Attr ${num} exceeds Sess_Mgmt_Max_Attr ${max}` : undefined;
 }
 
+/** The Session Management Attribute Range CSR's view (§5.2.4 Table 5-4). */
 export const attributeRangeView = new RegisterView('Session Management Attribute Range CSR', CLAUSE_ATTRIBUTE_RANGE, {
-  sessMgmtMaxAttr: {
-    bit: 8,
-    width: 8,
-    // 0xFF is reserved; lowering the maximum below the valid attributes would break Num <= Max.
-    check: (v: number, w: number) => (v === 0xff ? 'Sess_Mgmt_Max_Attr 0xFF is reserved' : numAttrProblem(getField(w, 24, 8), v)),
-  },
+  // 0xFF is reserved; lowering the maximum below the valid attributes would break Num <= Max.
+  sessMgmtMaxAttr: checkedField(8, 8, (v: number, w: number) => (v === 0xff ? 'Sess_Mgmt_Max_Attr 0xFF is reserved' : numAttrProblem(getField(w, 24, 8), v))),
   sessMgmtInitStage: { bit: 20, width: 4 },
-  sessMgmtNumAttr: { bit: 24, width: 8, check: (v: number, w: number) => numAttrProblem(v, getField(w, 8, 8)) },
+  sessMgmtNumAttr: checkedField(24, 8, (v: number, w: number) => numAttrProblem(v, getField(w, 8, 8))),
 } as const);
 
+/** A decoded Attribute Range CSR. */
 export type AttributeRange = Unpacked<typeof attributeRangeView.fields> & {
   /** "n - 2n Session Management Protocol Attribute Registers"; null for the reserved 0xFF. */
   readonly maxAttrRegisters: number | null;
@@ -180,6 +188,7 @@ export type AttributeRange = Unpacked<typeof attributeRangeView.fields> & {
   readonly initComplete: boolean;
 };
 
+/** Decodes an Attribute Range CSR word; `opts.strict` refuses reserved values. */
 export function decodeAttributeRange(word: number, opts: ViewDecodeOptions = {}, offset: number = SESSION_BLOCK.attributeRange): AttributeRange {
   const f = attributeRangeView.unpack(word);
   if (opts.strict === true) {
@@ -196,6 +205,7 @@ export function decodeAttributeRange(word: number, opts: ViewDecodeOptions = {},
   };
 }
 
+/** The Attribute Range CSR word of its fields. */
 export function encodeAttributeRange(value: Unpacked<typeof attributeRangeView.fields>): number {
   return attributeRangeView.pack(value);
 }
@@ -296,6 +306,7 @@ export function writeSessionAttribute(space: RegisterSpace, base: number, index:
   space.writeLocal(offset + 4, view.getUint32(4));
 }
 
+/** A session management block as `readSessionBlock` reads it. */
 export interface SessionBlockState {
   readonly base: number;
   readonly lockVal: number;

@@ -28,6 +28,7 @@ export type RegisterKind = (typeof RegisterKind)[keyof typeof RegisterKind];
 export const AccessSource = { maintenance: 'maintenance', local: 'local' } as const;
 export type AccessSource = (typeof AccessSource)[keyof typeof AccessSource];
 
+/** The regions of the configuration space (Part 1 §5.3). */
 export const SpaceRegion = {
   car: 'CAR',
   csr: 'CSR',
@@ -36,6 +37,7 @@ export const SpaceRegion = {
 } as const;
 export type SpaceRegion = (typeof SpaceRegion)[keyof typeof SpaceRegion];
 
+/** The bounds of each region, byte offsets. */
 export const CONFIG_SPACE = {
   carEnd: 0x3c,
   csrStart: 0x40,
@@ -54,6 +56,7 @@ const CLAUSE_SIZE = 'Part 1 §4.1.10';
 const CLAUSE_SPACE = 'Part 1 §5.3';
 const RESERVED = '(reserved)';
 
+/** The region an offset lies in. */
 export function regionOf(offset: number): SpaceRegion {
   if (offset <= CONFIG_SPACE.carEnd) return SpaceRegion.car;
   if (offset <= CONFIG_SPACE.csrEnd) return SpaceRegion.csr;
@@ -61,6 +64,7 @@ export function regionOf(offset: number): SpaceRegion {
   return SpaceRegion.implementationDefined;
 }
 
+/** What a register's write hook is given. */
 export interface WriteContext {
   readonly space: RegisterSpace;
   readonly def: RegisterDef;
@@ -74,6 +78,7 @@ export interface WriteContext {
 /** Side effect of a write: returns the word to store (reserved bits are cleared afterwards). */
 export type WriteHook = (ctx: WriteContext) => number;
 
+/** A register to define in a space. */
 export interface RegisterSpec {
   /** Byte offset, word aligned. */
   readonly offset: number;
@@ -91,12 +96,14 @@ export interface RegisterSpec {
   readonly onWrite?: WriteHook;
 }
 
+/** A register as a space holds it, every field filled in. */
 export interface RegisterDef extends Required<Omit<RegisterSpec, 'onWrite'>> {
   /** Bits neither writable by MAINTENANCE nor reserved: capabilities and status. */
   readonly readOnly: number;
   readonly onWrite: WriteHook | undefined;
 }
 
+/** A register's value changed, and who changed it. */
 export interface RegisterChange {
   readonly offset: number;
   readonly name: string;
@@ -104,6 +111,7 @@ export interface RegisterChange {
   readonly value: number;
   readonly source: AccessSource;
 }
+/** Called after each change of a register's value. */
 export type RegisterListener = (change: RegisterChange) => void;
 
 function u32(v: number | undefined, what: string, offset: number, name: string): number {
@@ -114,6 +122,11 @@ function u32(v: number | undefined, what: string, offset: number, name: string):
   return x;
 }
 
+/**
+ * The configuration space of one processing element, with the access rules of Part 10 §5.3 Table 5-2 (see the
+ * top of space.ts): MAINTENANCE reads and writes (`read`, `write`), the element's own (`readWord`,
+ * `writeLocal`), definitions, reset and change listeners.
+ */
 export class RegisterSpace {
   private readonly defs = new Map<number, RegisterDef>();
   private readonly values = new Map<number, number>();
@@ -159,10 +172,12 @@ export class RegisterSpace {
     return def;
   }
 
+  /** The register defined at `offset`; undefined for a reserved one. */
   definition(offset: number): RegisterDef | undefined {
     return this.defs.get(offset);
   }
 
+  /** Every register defined, by offset. */
   definitions(): RegisterDef[] {
     return [...this.defs.values()].sort((a, b) => a.offset - b.offset);
   }
@@ -172,6 +187,7 @@ export class RegisterSpace {
     for (const def of this.defs.values()) this.values.set(def.offset, def.reset);
   }
 
+  /** Calls `listener` after each change; returns the function that stops it. */
   subscribe(listener: RegisterListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -20,29 +20,36 @@ export const STANDARD_OFFSETS = {
 } as const;
 
 export const CLAUSE_HOST_LOCK = 'Part 3 §3.5.3 Table 3-7';
+/** The Host Base Device ID Lock CSR's value when no host holds it (Part 3 §3.5.3). */
 export const HOST_LOCK_UNLOCKED = 0x0000ffff;
 
+/** The Device Identity CAR's view. */
 export const deviceIdentityView = new RegisterView('Device Identity CAR', 'Part 1 §5.4.1 Table 5-3', {
   deviceIdentity: { bit: 0, width: 16 },
   deviceVendorIdentity: { bit: 16, width: 16 },
 } as const);
+/** The Assembly Identity CAR's view. */
 export const assemblyIdentityView = new RegisterView('Assembly Identity CAR', 'Part 1 §5.4.3 Table 5-5', {
   assyIdentity: { bit: 0, width: 16 },
   assyVendorIdentity: { bit: 16, width: 16 },
 } as const);
+/** The Assembly Information CAR's view. */
 export const assemblyInformationView = new RegisterView('Assembly Information CAR', 'Part 1 §5.4.4 Table 5-6', {
   assyRev: { bit: 0, width: 16 },
   extendedFeaturesPtr: { bit: 16, width: 16 },
 } as const);
+/** The Base Device ID CSR's view. */
 export const baseDeviceIdView = new RegisterView('Base Device ID CSR', 'Part 3 §3.5.1 Table 3-5', {
   dev8BaseDeviceId: { bit: 8, width: 8 },
   dev16BaseDeviceId: { bit: 16, width: 16 },
 } as const);
+/** The Host Base Device ID Lock CSR's view. */
 export const hostBaseDeviceIdLockView = new RegisterView('Host Base Device ID Lock CSR', CLAUSE_HOST_LOCK, {
   hostBaseDev32Id: { bit: 0, width: 16 },
   hostBaseDeviceId: { bit: 16, width: 16 },
 } as const);
 
+/** The identity and IDs of a processing element's standard registers. */
 export interface StandardRegisterOptions {
   readonly deviceIdentity?: number;
   readonly deviceVendorIdentity?: number;

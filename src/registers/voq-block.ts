@@ -2,7 +2,7 @@ import type { VoqFormat } from '../wire/voq-stype2.ts';
 import { RegisterError, RegisterErrorCode } from './errors.ts';
 import { EF_ID, expectEfBlock } from './ef-chain.ts';
 import type { EfBlockSpec } from './ef-chain.ts';
-import { RegisterView, bitMask, checkRsrv, fieldMask, getField } from './fields.ts';
+import { RegisterView, bitMask, checkedField, checkRsrv, fieldMask, getField } from './fields.ts';
 import type { Unpacked, ViewDecodeOptions } from './fields.ts';
 import { RegisterKind } from './space.ts';
 import type { RegisterSpace, RegisterSpec } from './space.ts';
@@ -23,11 +23,13 @@ export const CLAUSE_VOQ_PART12 = 'Part 12 §5.1.2.2 Table 5-3';
 const CLAUSE_VOQ_MAP_SEED = 'VoQ Backpressure §5.1.1 Table 5-1';
 const CLAUSE_VOQ_MAP_PART12 = 'Part 12 §5.1.1 Table 5-1';
 
+/** Each format's first port register, port count and clauses. */
 export const VOQ_LAYOUT = {
   seed: { first: 0x0c, maxPorts: 192, clause: CLAUSE_VOQ_SEED, map: CLAUSE_VOQ_MAP_SEED },
   'part12-rev4.1': { first: 0x20, maxPorts: 256, clause: CLAUSE_VOQ_PART12, map: CLAUSE_VOQ_MAP_PART12 },
 } as const;
 
+/** Offset of Port n VoQ Control CSR in the block at `blockBase`. */
 export function voqPortOffset(blockBase: number, port: number, format: VoqFormat = 'seed'): number {
   const layout = VOQ_LAYOUT[format];
   if (!Number.isInteger(port) || port < 0 || port >= layout.maxPorts) {
@@ -38,14 +40,15 @@ export function voqPortOffset(blockBase: number, port: number, format: VoqFormat
 
 const GEN_ENABLE = bitMask(8);
 
+/** The seed format's Port n VoQ Control CSR fields (VoQ Backpressure Table 5-3). */
 export const VOQ_SEED_FIELDS = {
   voqBackpressureSymbolGenerationSupported: { bit: 0, width: 1 },
   voqBackpressureSymbolReceptionSupported: { bit: 1, width: 1 },
   linkingWithVcsSupported: { bit: 2, width: 1 },
-  enableVoqSymbolGeneration: { bit: 8, width: 1, check: (v: number, w: number) => (v === 1 && getField(w, 0, 1) === 0 ? 'the port does not support generation (bit 0)' : undefined) },
+  enableVoqSymbolGeneration: checkedField(8, 1, (v: number, w: number) => (v === 1 && getField(w, 0, 1) === 0 ? 'the port does not support generation (bit 0)' : undefined)),
   enableVoqParticipation: { bit: 9, width: 1 },
   portXoff: { bit: 10, width: 1 },
-  enableVcLinking: { bit: 11, width: 1, check: (v: number, w: number) => (v === 1 && getField(w, 2, 1) === 0 ? 'the port does not support VC linking (bit 2)' : undefined) },
+  enableVcLinking: checkedField(11, 1, (v: number, w: number) => (v === 1 && getField(w, 2, 1) === 0 ? 'the port does not support VC linking (bit 2)' : undefined)),
 } as const;
 
 /** TX/RX Port Group Size: 0–6 bits, "0x7 = Reserved"; riodp also refuses a size the port does not support. */
@@ -54,14 +57,15 @@ function groupSizeProblem(v: number, word: number): string | undefined {
   return getField(word, 12 + v, 1) === 1 ? undefined : `port group size ${v} is not supported (bit ${12 + v})`;
 }
 
+/** Part 12's Port n VoQ Control CSR fields (Table 5-3). */
 export const VOQ_PART12_FIELDS = {
   voqBackpressureSymbolGenerationSupported: { bit: 0, width: 1 },
   voqBackpressureSymbolReceptionSupported: { bit: 1, width: 1 },
   voqBackpressurePerVcSupported: { bit: 2, width: 1 },
-  enableVoqSymbolGeneration: { bit: 8, width: 1, check: VOQ_SEED_FIELDS.enableVoqSymbolGeneration.check },
+  enableVoqSymbolGeneration: checkedField(8, 1, VOQ_SEED_FIELDS.enableVoqSymbolGeneration.check),
   enableVoqParticipation: { bit: 9, width: 1 },
   portXoff: { bit: 10, width: 1 },
-  enableVoqBackpressurePerVcTransmission: { bit: 11, width: 1, check: (v: number, w: number) => (v === 1 && getField(w, 2, 1) === 0 ? 'reserved when VoQ Backpressure Per VC Supported is 0' : undefined) },
+  enableVoqBackpressurePerVcTransmission: checkedField(11, 1, (v: number, w: number) => (v === 1 && getField(w, 2, 1) === 0 ? 'reserved when VoQ Backpressure Per VC Supported is 0' : undefined)),
   portGroupSize0Supported: { bit: 12, width: 1 },
   portGroupSize1Supported: { bit: 13, width: 1 },
   portGroupSize2Supported: { bit: 14, width: 1 },
@@ -69,22 +73,22 @@ export const VOQ_PART12_FIELDS = {
   portGroupSize4Supported: { bit: 16, width: 1 },
   portGroupSize5Supported: { bit: 17, width: 1 },
   portGroupSize6Supported: { bit: 18, width: 1 },
-  txPortGroupSize: {
-    bit: 26,
-    width: 3,
-    // "This field shall be changed only when Enable VoQ Symbol Generation is cleared."
-    check: (v: number, w: number, prev: number) => groupSizeProblem(v, w) ?? (v !== getField(prev, 26, 3) && (w & GEN_ENABLE) !== 0 ? 'TX Port Group Size may change only while Enable VoQ Symbol Generation is cleared' : undefined),
-  },
-  rxPortGroupSize: { bit: 29, width: 3, check: groupSizeProblem },
+  // "This field shall be changed only when Enable VoQ Symbol Generation is cleared."
+  txPortGroupSize: checkedField(26, 3, (v: number, w: number, prev: number) => groupSizeProblem(v, w) ?? (v !== getField(prev, 26, 3) && (w & GEN_ENABLE) !== 0 ? 'TX Port Group Size may change only while Enable VoQ Symbol Generation is cleared' : undefined)),
+  rxPortGroupSize: checkedField(29, 3, groupSizeProblem),
 } as const;
 
+/** The seed format's Port n VoQ Control CSR view. */
 export const voqSeedView = new RegisterView('Port n VoQ Control CSR', CLAUSE_VOQ_SEED, VOQ_SEED_FIELDS);
+/** Part 12's Port n VoQ Control CSR view. */
 export const voqPart12View = new RegisterView('Port n VoQ Control CSR', CLAUSE_VOQ_PART12, VOQ_PART12_FIELDS);
 
 /** Table 5-4 (bits 9 and 10). */
 export const PORT_STATUS_CONTROL = ['ALWAYS_0_NO_SYMBOLS', 'ALWAYS_1_NO_SYMBOLS', 'NORMAL', 'ALWAYS_1'] as const;
+/** What bits 9 and 10 make a port report (Table 5-4). */
 export type PortStatusControl = (typeof PORT_STATUS_CONTROL)[number];
 
+/** What a port reports for its participation and Port XOFF bits (Table 5-4). */
 export function portStatusControl(enableVoqParticipation: boolean, portXoff: boolean): PortStatusControl {
   return PORT_STATUS_CONTROL[(enableVoqParticipation ? 2 : 0) + (portXoff ? 1 : 0)] as PortStatusControl;
 }
@@ -99,10 +103,14 @@ export function reflectedPortStatus(enableVoqParticipation: boolean, portXoff: b
   return { status, triggersSymbols: enableVoqParticipation };
 }
 
+/** A decoded seed Port n VoQ Control CSR. */
 export type VoqSeedControl = Unpacked<typeof VOQ_SEED_FIELDS> & { readonly format: 'seed'; readonly portStatusControl: PortStatusControl };
+/** A decoded Part 12 Port n VoQ Control CSR. */
 export type VoqPart12Control = Unpacked<typeof VOQ_PART12_FIELDS> & { readonly format: 'part12-rev4.1'; readonly portStatusControl: PortStatusControl };
+/** A decoded Port n VoQ Control CSR, in either format. */
 export type VoqPortControl = VoqSeedControl | VoqPart12Control;
 
+/** Decodes a Port n VoQ Control CSR word of the given format; `opts.strict` refuses reserved values. */
 export function decodeVoqPortControl(word: number, format: VoqFormat = 'seed', opts: ViewDecodeOptions = {}, offset: number = VOQ_LAYOUT[format].first): VoqPortControl {
   if (format === 'seed') {
     const f = voqSeedView.unpack(word);
@@ -120,6 +128,7 @@ export function decodeVoqPortControl(word: number, format: VoqFormat = 'seed', o
   return { ...f, format, portStatusControl: portStatusControl(f.enableVoqParticipation, f.portXoff) };
 }
 
+/** The Port n VoQ Control CSR word of its fields. */
 export function encodeVoqPortControl(value: VoqPortControl): number {
   return value.format === 'seed' ? voqSeedView.pack(value) : voqPart12View.pack(value);
 }
@@ -159,6 +168,7 @@ export interface VoqBlockOptions {
   readonly capabilities?: VoqPortCapabilities | ((port: number) => VoqPortCapabilities);
 }
 
+/** A port's capabilities unless told otherwise: generation and reception, no per-VC operation. */
 export const DEFAULT_VOQ_CAPABILITIES: VoqPortCapabilities = { generation: true, reception: true, vc: false };
 
 export function voqBlock(opts: VoqBlockOptions): EfBlockSpec {
@@ -185,7 +195,9 @@ export function readVoqPortControl(space: RegisterSpace, blockBase: number, port
   return decodeVoqPortControl(space.readWord(offset), format, opts, offset);
 }
 
+/** Changes to a seed-format port's control bits (`updateVoqPortControl`). */
 export type VoqSeedChanges = Partial<Record<keyof typeof VOQ_SEED_FIELDS, boolean>>;
+/** Changes to a Part 12 port's control fields (`updateVoqPortControl`). */
 export type VoqPart12Changes = { readonly [K in keyof typeof VOQ_PART12_FIELDS]?: (typeof VOQ_PART12_FIELDS)[K]['width'] extends 1 ? boolean : number };
 
 /** Changes fields of one port's control word by name (checked against Table 5-3). */

@@ -18,6 +18,7 @@ import type { ConduitRole, StreamDirection } from './types.ts';
 /** "The value of 0xFFFF for either field indicates that the specified stream ID was not known" (§3.5.3.8). */
 export const NO_STREAM = 0xffff;
 
+/** A conduit (§3.4): the pair of streams, one each way, this end point has with `remote` for `protoID`. */
 export interface ConduitRecord {
   readonly id: number;
   readonly remote: number;

@@ -167,6 +167,7 @@ interface Transfer {
   abandoned: boolean;
 }
 
+/** A multi-message PDU being rebuilt from DATA, DATA1 or DATA2 segments (§4.3), as snapshots show it. */
 export interface TransferSnapshot {
   readonly from: number;
   readonly mailbox: number | null;
@@ -177,7 +178,8 @@ export interface TransferSnapshot {
   readonly abandoned: boolean;
 }
 
-export interface ReassemblerSnapshot {
+/** The PDUs a `SessionEngine` is rebuilding from DATA segments, and the largest it accepts. */
+export interface DataReassemblerSnapshot {
   readonly maxPdu: number;
   readonly transfers: readonly TransferSnapshot[];
 }
@@ -269,7 +271,7 @@ export class DataReassembler {
     return this.#open.size;
   }
 
-  snapshot(): ReassemblerSnapshot {
+  snapshot(): DataReassemblerSnapshot {
     return {
       maxPdu: this.#maxPdu,
       transfers: [...this.#open.values()].map((t) => ({

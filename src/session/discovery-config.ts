@@ -12,11 +12,13 @@ export const DEFAULT_MAX_EF_BLOCKS = 256;
 /** An end point answers MAINTENANCE requests whatever their hop_count; 0xFF passes every switch. */
 export const DEFAULT_HOP = 0xff;
 
+/** A discovery target with its hop_count filled in. */
 export interface ResolvedTarget {
   readonly node: number;
   readonly hop: number;
 }
 
+/** The configuration of a `SessionDiscovery` with defaults applied, as its snapshot shows it. */
 export interface ResolvedDiscoveryConfig {
   readonly targets: readonly ResolvedTarget[];
   readonly scan: { readonly first: number; readonly last: number; readonly hop: number } | null;

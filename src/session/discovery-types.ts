@@ -1,5 +1,6 @@
-import type { Time, TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { Counters, PendingTimer, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { SmpAttribute } from '../wire/smp/attributes.ts';
+import type { ResolvedDiscoveryConfig } from './discovery-config.ts';
 import type { Contact } from './types.ts';
 
 /**
@@ -9,8 +10,10 @@ import type { Contact } from './types.ts';
  * node, how to reach its management process.
  */
 
+/** A conveyance of management messages: Type 11 mailboxes or a Type 9 stream (§3.3). */
 export type Conveyance = Contact['conveyance'];
 
+/** A node to discover (§3.3). */
 export interface DiscoveryTarget {
   readonly node: number;
   /** hop_count of the MAINTENANCE read requests (Part 3 §2.5); 0xFF reaches an end point. Default 0xFF. */
@@ -24,6 +27,7 @@ export interface DiscoveryScan {
   readonly hop?: number;
 }
 
+/** The configuration of a `SessionDiscovery` (durations in the driver's time unit). */
 export interface DiscoveryConfig {
   /** §3.3 "an implementation-specific mechanism, such as a built-in table, to check only for specified remote systems". */
   readonly targets?: readonly DiscoveryTarget[];
@@ -58,6 +62,7 @@ export interface DiscoveryConfig {
   readonly waitForLock?: boolean;
 }
 
+/** Start discovering the configured targets and scan range. */
 export interface StartInput {
   readonly kind: 'start';
 }
@@ -77,8 +82,12 @@ export interface ReadResultInput {
   readonly error?: string;
 }
 
+/** Timer names of a `SessionDiscovery`: a read's timeout, and the poll of a block still being initialised. */
 export type DiscoveryTimerName = `read:${number}` | `poll:${number}`;
 
+/**
+ * What `SessionDiscovery.handle` takes: start, discover one node, the answers to its reads, timer expiries.
+ */
 export type DiscoveryInput = StartInput | DiscoverInput | ReadResultInput | TimerInput<DiscoveryTimerName>;
 
 /** A MAINTENANCE read of one word at `offset` of `node`'s configuration space. */
@@ -93,6 +102,10 @@ export interface ReadOutput {
 /** Where a contact was advertised. */
 export type ContactSource = 'block' | 'component-tag';
 
+/**
+ * A management contact read from a node's registers (a session management block, §5.2, or the Component Tag
+ * CSR, §5.3).
+ */
 export interface FoundContact {
   readonly contact: Contact;
   readonly source: ContactSource;
@@ -108,6 +121,7 @@ export interface FoundContact {
   readonly attributes: readonly SmpAttribute[];
 }
 
+/** Why a node does not take part in session management. */
 export type NonParticipation =
   /** No session block, and Component Tag CSR bit 0 is 0 (§5.3 "the node does not conform"). */
   | 'no-advertisement'
@@ -120,8 +134,16 @@ export type NonParticipation =
   /** Every advertisement found was unusable (reserved or invalid values). */
   | 'illegal';
 
+/**
+ * Why a node could not be discovered: a read answered with an error, a read unanswered, or no conveyance both
+ * ends have.
+ */
 export type UnreachableReason = 'read-error' | 'timeout' | 'no-common-conveyance';
 
+/**
+ * What a `SessionDiscovery` reports: each node's outcome (participant, not participating, unreachable),
+ * register problems, and the end of discovery.
+ */
 export type DiscoveryEvent =
   | {
     readonly event: 'participant';
@@ -148,14 +170,19 @@ export type DiscoveryEvent =
   /** Every node asked for is reported and nothing is pending. */
   | { readonly event: 'done'; readonly nodes: number; readonly participants: number };
 
+/** A `DiscoveryEvent` at time `at`. */
 export interface DiscoveryEventOutput {
   readonly kind: 'event';
   readonly at: Time;
   readonly detail: DiscoveryEvent;
 }
 
+/**
+ * What `SessionDiscovery.handle` returns: MAINTENANCE reads for the driver to make, events, timer requests.
+ */
 export type DiscoveryOutput = ReadOutput | DiscoveryEventOutput | TimerOutput<DiscoveryTimerName>;
 
+/** The names of a `SessionDiscovery`'s counters. */
 export const DISCOVERY_COUNTERS = [
   'reads',
   'readErrors',
@@ -171,4 +198,23 @@ export const DISCOVERY_COUNTERS = [
   'efChainErrors',
   'ignored',
 ] as const;
+/** A counter of a `SessionDiscovery`. */
 export type DiscoveryCounter = (typeof DISCOVERY_COUNTERS)[number];
+
+/** `SessionDiscovery.snapshot()`. */
+export interface DiscoverySnapshot {
+  readonly config: ResolvedDiscoveryConfig;
+  readonly started: boolean;
+  /** The next node of the `scan` range; null when none is left. */
+  readonly scanNext: number | null;
+  /** Nodes waiting for a free read slot (`parallel`). */
+  readonly queue: readonly { readonly node: number; readonly hop: number; readonly attempt: number }[];
+  /** Nodes being read: the read outstanding (its tag and offset) and the reads made. */
+  readonly active: readonly { readonly node: number; readonly attempt: number; readonly tag: number; readonly offset: number; readonly reads: number }[];
+  /** Nodes whose block was still initialising, waiting out the poll period. */
+  readonly waiting: readonly { readonly node: number; readonly attempt: number }[];
+  /** The outcome of each node done. */
+  readonly results: readonly { readonly node: number; readonly result: DiscoveryEvent['event'] }[];
+  readonly timers: readonly PendingTimer<DiscoveryTimerName>[];
+  readonly stats: Counters<DiscoveryCounter>;
+}

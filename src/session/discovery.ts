@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
 import { checkHop, checkNode, resolveDiscoveryConfig } from './discovery-config.ts';
 import type { ResolvedDiscoveryConfig, ResolvedTarget } from './discovery-config.ts';
@@ -7,7 +7,8 @@ import { probeNode } from './discovery-probe.ts';
 import type { Probe, ProbeResult } from './discovery-probe.ts';
 import { DISCOVERY_COUNTERS } from './discovery-types.ts';
 import type {
-  DiscoveryConfig, DiscoveryCounter, DiscoveryEvent, DiscoveryInput, DiscoveryOutput, DiscoveryTimerName, FoundContact, ReadOutput, ReadResultInput,
+  DiscoveryConfig, DiscoveryCounter, DiscoveryEvent, DiscoveryInput, DiscoveryOutput, DiscoverySnapshot, DiscoveryTimerName, FoundContact, ReadOutput,
+  ReadResultInput,
 } from './discovery-types.ts';
 
 export type * from './discovery-types.ts';
@@ -46,8 +47,18 @@ interface Pending extends ResolvedTarget {
  * this end point can use): a block's Advertisement CSR, or the Component Tag CSR, including §3.3's
  * mixed system ("the Session Management Advertisement CSR to contain contact information for
  * Type 9 management, and ... the Component Tag CSR to contain contact information for Type 11").
+ *
+ * @example
+ * ```ts
+ * import { SessionDiscovery } from 'riodp/engines';
+ *
+ * const d = new SessionDiscovery({ targets: [{ node: 2 }] });
+ * d.handle({ kind: 'start' }, 0);  // → { kind: 'read', tag: 0, node: 2, hop: 255, offset: 0x10 }, timer read:0
+ * // Answer each read with the word the MAINTENANCE response carried:
+ * d.handle({ kind: 'read-result', tag: 0, value: word }, now);
+ * ```
  */
-export class SessionDiscovery implements Engine<DiscoveryInput, DiscoveryOutput> {
+export class SessionDiscovery implements ObservableEngine<DiscoveryInput, DiscoveryOutput, DiscoverySnapshot, DiscoveryCounter> {
   readonly #config: ResolvedDiscoveryConfig;
   readonly #timers = new Timers<DiscoveryTimerName>();
   readonly #counters: Counters<DiscoveryCounter> = zeroCounters(DISCOVERY_COUNTERS);
@@ -93,7 +104,7 @@ export class SessionDiscovery implements Engine<DiscoveryInput, DiscoveryOutput>
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): DiscoverySnapshot {
     const c = this.#config;
     return {
       config: { ...c, targets: c.targets.map((t) => ({ ...t })), conveyances: [...c.conveyances] },

@@ -22,7 +22,7 @@ function cs(m: SmpMessage | undefined): string {
 const hex4 = (n: number): string => n.toString(16).padStart(4, '0');
 
 function streamsOf(net: SessionNet, node: number): StreamRef[] {
-  return (net.engine(node).snapshot()['streams'] as StreamRef[]).map((s) => ({ remote: s.remote, direction: s.direction, streamID: s.streamID }));
+  return net.engine(node).snapshot().streams.map((s) => ({ remote: s.remote, direction: s.direction, streamID: s.streamID }));
 }
 
 test('Annex 2 §3.4.1: master/slave conduit: OPEN 0xFFFFFFFF, ACCEPT 0xFFFFSSSS, the slave\'s OPEN 0xFFFFSSSS, ACCEPT 0xSSSSMMMM', () => {
@@ -99,8 +99,8 @@ test('Annex 2 §4.2.7, §3.5.1.8: closing one stream of a conduit closes both, w
   assert.deepEqual(streamsOf(net, 1), []);
   assert.deepEqual(streamsOf(net, 2), []);
   assert.deepEqual(net.eventsOf('closed', 1).map((e) => e.cause), ['local', 'conduit']);
-  assert.deepEqual((net.engine(1).snapshot()['conduits'] as unknown[]).length, 0);
-  assert.deepEqual((net.engine(2).snapshot()['conduits'] as unknown[]).length, 0);
+  assert.deepEqual(net.engine(1).snapshot().conduits.length, 0);
+  assert.deepEqual(net.engine(2).snapshot().conduits.length, 0);
 });
 
 test('Annex 2 §3.5.1.8: a CLOSE received for one stream of a conduit closes the conduit; the other stream gets a CLOSE too', () => {

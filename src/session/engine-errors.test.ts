@@ -91,7 +91,7 @@ test('Annex 2 §3.8.5: in validation mode a CLOSE with a non-zero reserved octet
     const close = smpBytes(smpClose({ sourceID: 1, destID: 2, streamID: tx.streamID, rsrv: 1 }));
     const reply = as(sent(net.input(2, from1(close)))[0], 'STATUS');
     assert.equal(reply.status, validation ? STATUS_BIT.COMMAND_UNKNOWN : STATUS_BIT.CLOSED);
-    assert.equal((net.engine(2).snapshot()['streams'] as unknown[]).length, validation ? 1 : 0);
+    assert.equal(net.engine(2).snapshot().streams.length, validation ? 1 : 0);
   }
 });
 

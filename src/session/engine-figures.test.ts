@@ -96,7 +96,7 @@ test('Annex 2 §3.6.4 Figure 3-4: a query of a known stream is answered with its
   assert.equal(answer.streamID, tx.streamID);
   assert.equal(answer.streamProtocol?.protoID, PROTO);
   assert.deepEqual(answer.streamProtocol.attributes.map((a) => a.name), ['REQUEST_RETRY_PERIOD', 'REQUEST_TIMEOUT_PERIOD']);
-  assert.equal(net.engine(1).snapshot()['pending'] instanceof Array && (net.engine(1).snapshot()['pending'] as unknown[]).length, 0);
+  assert.equal(net.engine(1).snapshot().pending.length, 0);
 });
 
 test('Annex 2 §3.6.4 Figure 3-4: a query of a stream that is not open is answered <Stream Unknown, Closed>', () => {

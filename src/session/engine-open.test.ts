@@ -94,7 +94,7 @@ test('Annex 2 §3.8.2: after a REFUSE of an intermediate value, later OPENs to t
   const second = sent(e.handle(msg(2, smpRefuse({ destID: 2, open: as(first, 'OPEN') })), 2))[0];
   assert.equal(period(second), 100_000);
   e.handle(msg(2, acceptFor(second, 4)), 3);
-  assert.deepEqual(e.snapshot()['intermediateRefused'], ['2/' + String(PROTO)]);
+  assert.deepEqual(e.snapshot().intermediateRefused, ['2/' + String(PROTO)]);
   // A later OPEN, and the ADVERTISE received again: the advertised value only, one attempt.
   e.handle(msg(2, adv), 4);
   const later = sent(e.handle({ kind: 'open', to: 2, protoID: PROTO, ref: 'b' }, 5))[0];

@@ -6,8 +6,8 @@ import type { ProtocolSupport, StreamRef } from './types.ts';
 const PROTO = 0x1234;
 const P: ProtocolSupport = { protoID: PROTO, attributes: [] };
 
-function streamsOf(net: ReturnType<typeof sessionPair>, node: number): StreamRef[] {
-  return net.engine(node).snapshot()['streams'] as StreamRef[];
+function streamsOf(net: ReturnType<typeof sessionPair>, node: number): readonly StreamRef[] {
+  return net.engine(node).snapshot().streams;
 }
 
 test('Annex 2 §3.7.1 (decision FF4): peer-lost closes every stream to the node locally, cause peer-lost, without CLOSE, and makes the node suspect', () => {

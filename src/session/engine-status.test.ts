@@ -170,7 +170,7 @@ test('Annex 2 §3.8.3: with reverifyOnStreamUnknown false a Stream_Unknown close
   net.input(1, { kind: 'send', stream: a, pdu: Uint8Array.of(1) });
   net.settle();
   assert.deepEqual(net.lines().slice(from), ['1>2 DATA', '2>1 STATUS STREAM_UNKNOWN|CLOSED']);
-  assert.equal((net.engine(1).snapshot()['streams'] as unknown[]).length, 1);
+  assert.equal(net.engine(1).snapshot().streams.length, 1);
 });
 
 test('Annex 2 §3.8.3: the verify command queries every stream to a node', () => {

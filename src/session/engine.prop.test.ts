@@ -37,7 +37,7 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
 );
 
 function streams(net: SessionNet, n: number): StreamRef[] {
-  return (net.engine(n).snapshot()['streams'] as (StreamRef & { protoID: number })[]).map((s) => ({ remote: s.remote, direction: s.direction, streamID: s.streamID }));
+  return net.engine(n).snapshot().streams.map((s) => ({ remote: s.remote, direction: s.direction, streamID: s.streamID }));
 }
 
 function apply(net: SessionNet, c: Cmd, refs: string[], sent: Map<string, Uint8Array[]>): void {
@@ -126,7 +126,7 @@ test('Annex 2 §3.7.1, §3.8.3, §3.4: over a lossy, duplicating link every OPEN
         assert.deepEqual(view(1, 'tx'), view(2, 'rx'));
         assert.deepEqual(view(1, 'rx'), view(2, 'tx'));
         // And the same conduits, each complete.
-        const conduits = (n: number): string[] => (net.engine(n).snapshot()['conduits'] as { transmit: number; receive: number }[])
+        const conduits = (n: number): string[] => net.engine(n).snapshot().conduits
           .map((c) => (n === 1 ? `${c.transmit}/${c.receive}` : `${c.receive}/${c.transmit}`)).sort();
         assert.deepEqual(conduits(1), conduits(2));
         assert.ok(!conduits(1).some((c) => c.includes('65535')));

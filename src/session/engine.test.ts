@@ -59,11 +59,11 @@ test('Engine contract: counters() is a copy with every SESSION_COUNTERS name; sn
   assert.notEqual(e.counters().messagesIn, 999);
   const snap = e.snapshot();
   assert.deepEqual(JSON.parse(JSON.stringify(snap)), snap);
-  const streams = snap['streams'] as { queued?: number; xoff: boolean; attributes: { value: string }[] }[];
+  const streams = snap.streams;
   assert.equal(streams[0]?.xoff, true);
   assert.equal(streams[0].queued, 1);
   assert.equal(streams[0].attributes[0]?.value, '000186a0');
-  assert.ok((snap['timers'] as unknown[]).length > 0);
+  assert.ok(snap.timers.length > 0);
 });
 
 test('Engine contract: a timer expiry delivered late, twice or for an unknown timer is ignored', () => {

@@ -1,4 +1,4 @@
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { attempt } from '../wire/errors.ts';
 import { toHex } from '../wire/hex.ts';
 import { smpUserDefined } from '../wire/smp/index.ts';
@@ -20,6 +20,7 @@ import { flowCommand, flowTimerOf, onFlowControl, rtsExpired, sendCommand, xonEx
 import { streamJson } from './stream-table.ts';
 import { DOUBLE_WORD } from './type11-mailbox.ts';
 import type { Contact, SessionConfig, SessionCounter, SessionInput, SessionOutput, UserDefinedCommand } from './types.ts';
+import type { SessionEngineSnapshot } from './snapshot-types.ts';
 import { receive } from './validation.ts';
 
 /**
@@ -29,8 +30,18 @@ import { receive } from './validation.ts';
  *
  * Outputs of one input come in the order they were caused, except that every high-priority send
  * (ACCEPT, CLOSE, FLOW_CONTROL, STATUS) precedes every normal one (§3.7.2).
+ *
+ * @example
+ * ```ts
+ * import { SessionEngine } from 'riodp/engines';
+ *
+ * const e = new SessionEngine({ nodeId: 1, contact: { conveyance: 'type11', mailbox: 1 }, protocols: [{ protoID: 0x1234, attributes: [] }] });
+ * e.handle({ kind: 'contact', node: 2, contact: { conveyance: 'type11', mailbox: 2 } }, 0); // from discovery
+ * e.handle({ kind: 'open', to: 2, protoID: 0x1234, ref: 'a' }, 0);
+ * // → { kind: 'send', message: OPEN, to: 2, contact, … } and the request's retry timer
+ * ```
  */
-export class SessionEngine implements Engine<SessionInput, SessionOutput> {
+export class SessionEngine implements ObservableEngine<SessionInput, SessionOutput, SessionEngineSnapshot, SessionCounter> {
   readonly #core: SessionCore;
 
   constructor(config: SessionConfig) {
@@ -97,7 +108,7 @@ export class SessionEngine implements Engine<SessionInput, SessionOutput> {
     return { ...this.#core.counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): SessionEngineSnapshot {
     const core = this.#core;
     const c = core.config;
     return {

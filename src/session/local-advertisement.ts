@@ -173,6 +173,7 @@ export function writeStage(port: RegisterPort, base: number, stage: StageWrite):
 
 // ---- The local processor's initialisation ---------------------------------------------------
 
+/** A session management block an end point advertises: the contact, and the attributes it lists. */
 export interface BlockPlan {
   /** Where this block tells others to send management messages (Table 5-3 Conveyance_Info). */
   readonly contact: Contact;
@@ -276,6 +277,7 @@ export function initialiseAdvertisement(space: RegisterSpace, plan: Advertisemen
 
 // ---- What a space advertises ----------------------------------------------------------------
 
+/** What one session management block advertises, as the element's processor reads it. */
 export interface BlockParticipation {
   readonly base: number;
   /** null: Conveyance 0xF "Not Supported" (or a reserved value). */
@@ -287,8 +289,10 @@ export interface BlockParticipation {
   readonly maxAttr: number;
 }
 
+/** What the Component Tag CSR advertises. */
 export type TagParticipation = { readonly conveyance: 'type11'; readonly mailbox: number } | { readonly conveyance: 'type9'; readonly streamID: number };
 
+/** Whether and how this end point advertises session management (Annex 2 §3.2, Chapter 5). */
 export interface Participation {
   /** Whether any block or the Component Tag CSR indicates participation. */
   readonly participating: boolean;

@@ -3,6 +3,7 @@ import type { Timers } from '../engine/timers.ts';
 import { toHex } from '../wire/hex.ts';
 import type { AttributeLike } from '../wire/smp/attributes.ts';
 import type { SmpMessage } from '../wire/smp/index.ts';
+import type { PendingRequestSnapshot } from './snapshot-types.ts';
 import type { Contact, SmpPriority, StreamRef } from './types.ts';
 
 /**
@@ -119,7 +120,7 @@ export class PendingTable {
     return [...this.#entries.values()];
   }
 
-  snapshot(): Record<string, unknown>[] {
+  snapshot(): PendingRequestSnapshot[] {
     return this.all().map((p) => ({
       key: p.key,
       command: p.what.command,

@@ -2,6 +2,7 @@ import { toHex } from '../wire/hex.ts';
 import type { SmpAttribute } from '../wire/smp/attributes.ts';
 import type { SmpAccept } from '../wire/smp/open-accept-refuse.ts';
 import type { PendingQueue } from './ethernet.ts';
+import type { StreamSnapshot } from './snapshot-types.ts';
 import type { StreamDirection, StreamInfo, StreamRef, StreamSettings } from './types.ts';
 
 /**
@@ -163,7 +164,7 @@ export function streamInfo(r: StreamRecord, conduitPeer: StreamRef | undefined):
 }
 
 /** A plain, JSON-serialisable view of a stream for `snapshot()`. */
-export function streamJson(r: StreamRecord, conduitPeer: StreamRef | undefined): Record<string, unknown> {
+export function streamJson(r: StreamRecord, conduitPeer: StreamRef | undefined): StreamSnapshot {
   return {
     ...r.ref,
     protoID: r.protoID,

@@ -85,7 +85,7 @@ export class Type11Capture {
   unfinished(): UnfinishedMessage[] {
     const out: UnfinishedMessage[] = [];
     for (const d of this.#destinations.values()) {
-      const { reassemblies } = d.receiver.snapshot() as { reassemblies: { from: number; letter: number; mailbox: number; segments: number; received: number[]; octets: number; openedAt: Time }[] };
+      const { reassemblies } = d.receiver.snapshot();
       for (const r of reassemblies) {
         out.push({
           at: r.openedAt,

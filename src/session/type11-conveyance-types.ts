@@ -1,7 +1,7 @@
-import type { TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { Counters, PendingTimer, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { Type11Packet } from '../wire/type11.ts';
 import type { Type13MessageResponse, Type13Packet } from '../wire/type13.ts';
-import type { SendMessageOutput } from './types.ts';
+import type { SendMessageOutput, SmpPriority } from './types.ts';
 
 /**
  * The Type 11 conveyance of Annex 2 session management (§3.3 "If the conveyance is Type 11
@@ -37,6 +37,7 @@ import type { SendMessageOutput } from './types.ts';
  * (docs/conformance.md, Annex 2 section, decision T2).
  */
 
+/** The configuration of a `Type11Conveyance` (durations in the driver's time unit). */
 export interface Type11ConveyanceConfig {
   /** This end point's device ID: the sourceID of its packets; packets for other IDs are dropped. */
   readonly nodeId: number;
@@ -76,6 +77,10 @@ export interface Type11SendInput extends Omit<SendMessageOutput, 'message'> {
 /** Timers: `msg:<to>/<mbox>/<letter>` per message being sent, `rx:<from>/<letter>/<mbox>` per message being received. */
 export type Type11TimerName = `msg:${string}` | `rx:${string}`;
 
+/**
+ * What `Type11Conveyance.handle` takes: messages to send, received MESSAGE and RESPONSE packets, pulls, timer
+ * expiries.
+ */
 export type Type11ConveyanceInput =
   | Type11SendInput
   /** A received packet: a MESSAGE (Type 11) or a RESPONSE (Type 13); any other packet is ignored. */
@@ -92,6 +97,7 @@ export interface Type11MessageOutput {
   readonly bytes: Uint8Array;
 }
 
+/** Why a message was not queued. */
 export type Type11Refusal =
   /** The contact is not a Type 11 contact. */
   | 'wrong-conveyance'
@@ -117,6 +123,10 @@ export type Type11Failure =
   /** A segment was answered RETRY more than `maxRetries` times. */
   | 'retry-limit';
 
+/**
+ * What a `Type11Conveyance` reports: messages sent, refused or failed, reassemblies timed out or refused,
+ * packets it drops, inputs it does not understand.
+ */
 export type Type11Event =
   /** Every segment of the message was answered DONE. */
   | { readonly name: 'sent'; readonly to: number; readonly mailbox: number; readonly letter: number; readonly segments: number; readonly id?: MessageId }
@@ -165,9 +175,12 @@ export type Type11Event =
   /** An input the engine does not understand. */
   | { readonly name: 'invalid-input'; readonly detail: string };
 
+/** The names of `Type11Event`. */
 export type Type11EventName = Type11Event['name'];
+/** A `Type11Event` as an output. */
 export type Type11EventOutput = { readonly kind: 'event' } & Type11Event;
 
+/** What `Type11Conveyance.handle` returns: packets to send, messages received, events, timer requests. */
 export type Type11ConveyanceOutput =
   /** A packet to transmit. */
   | { readonly kind: 'packet'; readonly packet: Type11Packet | Type13MessageResponse }
@@ -177,6 +190,7 @@ export type Type11ConveyanceOutput =
   | Type11EventOutput
   | TimerOutput<Type11TimerName>;
 
+/** The counters of a `Type11Conveyance`. */
 export type Type11CounterName =
   | 'messagesQueued'
   | 'messagesRefused'
@@ -208,3 +222,59 @@ export type Type11CounterName =
   | 'pulls'
   | 'idlePulls'
   | 'invalidInputs';
+
+/** A message being sent, as `Type11Conveyance.snapshot()` shows it. */
+export interface Type11MessageSnapshot {
+  readonly seq: number;
+  readonly id?: MessageId;
+  readonly to: number;
+  readonly mailbox: number;
+  readonly priority: SmpPriority;
+  /** -1 while the message waits for a letter. */
+  readonly letter: number;
+  /** Segment size in octets. */
+  readonly ssize: number;
+  readonly failed: boolean;
+  readonly queuedAt: Time;
+  /** Each segment's state; `at` (when it was sent, or may be retried) while sent or waiting to retry. */
+  readonly segments: readonly { readonly state: 'ready' | 'sent' | 'retry-wait' | 'done'; readonly at?: Time; readonly retries: number }[];
+}
+
+/** A message being reassembled (Part 2 §4.2), as `Type11Conveyance.snapshot()` shows it. */
+export interface Type11ReassemblySnapshot {
+  readonly from: number;
+  readonly letter: number;
+  readonly mailbox: number;
+  /** Segments of the message (msglen). */
+  readonly segments: number;
+  /** The ssize field of its packets. */
+  readonly ssize: number;
+  /** The msgseg numbers received. */
+  readonly received: readonly number[];
+  readonly octets: number;
+  readonly openedAt: Time;
+  readonly lastAt: Time;
+}
+
+/** `Type11Conveyance.snapshot()`. */
+export interface Type11ConveyanceSnapshot {
+  readonly nodeId: number;
+  readonly tt: number;
+  readonly segmentSize: number;
+  readonly letters: number;
+  readonly responseTimeout: number;
+  readonly retryDelay: number;
+  readonly maxRetries: number;
+  readonly maxReassemblies: number;
+  readonly reassemblyTimeout: number | null;
+  /** The mailboxes that receive. */
+  readonly mailboxes: readonly number[];
+  /** Messages holding a letter, and those waiting for one by queueing order. */
+  readonly active: readonly Type11MessageSnapshot[];
+  readonly waiting: readonly Type11MessageSnapshot[];
+  readonly reassemblies: readonly Type11ReassemblySnapshot[];
+  /** MESSAGE RESPONSEs waiting to be pulled. */
+  readonly responsesQueued: number;
+  readonly timers: readonly PendingTimer<Type11TimerName>[];
+  readonly stats: Counters<Type11CounterName>;
+}

@@ -299,8 +299,8 @@ test('riodp engine contract: snapshot() is plain JSON of the letters, queue, rea
   drain(a, 0);
   const snap = a.engine.snapshot();
   assert.deepEqual(JSON.parse(JSON.stringify(snap)), snap);
-  assert.deepEqual((snap['active'] as { id: string }[]).map((m) => m.id), ['one']);
-  assert.deepEqual((snap['waiting'] as { id: string }[]).map((m) => m.id), ['two']);
+  assert.deepEqual(snap.active.map((m) => m.id), ['one']);
+  assert.deepEqual(snap.waiting.map((m) => m.id), ['two']);
   assert.deepEqual(snap['timers'], [{ name: `msg:${B}/0/0`, at: 100_000_000 }]);
   const c = a.engine.counters();
   c.pulls = 99;

@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { describeInput, pullUpTo } from '../engine/input-checks.ts';
 import { Timers } from '../engine/timers.ts';
 import { FTYPE_MESSAGE } from '../wire/type11.ts';
@@ -8,7 +8,7 @@ import type { Type13MessageResponse, Type13Packet } from '../wire/type13.ts';
 import { resolveType11Config } from './type11-conveyance-config.ts';
 import type { ResolvedType11Config } from './type11-conveyance-config.ts';
 import type {
-  Type11ConveyanceConfig, Type11ConveyanceInput, Type11ConveyanceOutput, Type11CounterName, Type11TimerName,
+  Type11ConveyanceConfig, Type11ConveyanceInput, Type11ConveyanceOutput, Type11ConveyanceSnapshot, Type11CounterName, Type11TimerName,
 } from './type11-conveyance-types.ts';
 import { Type11Receiver } from './type11-receiver.ts';
 import { Type11Sender } from './type11-sender.ts';
@@ -30,8 +30,17 @@ type Out = Type11ConveyanceOutput[];
  *
  * Outputs of one input come in the order they happen: a received segment's delivery or event,
  * then its timer request; a pull's packets in transmit order, or one `idle`.
+ *
+ * @example
+ * ```ts
+ * import { Type11Conveyance } from 'riodp/engines';
+ *
+ * const t11 = new Type11Conveyance({ nodeId: 1 });
+ * t11.handle({ kind: 'send', to: 2, contact: { conveyance: 'type11', mailbox: 2 }, bytes: new Uint8Array(16), priority: 'normal' }, 0);
+ * t11.handle({ kind: 'pull' }, 1); // → the MESSAGE packet, and its response timer
+ * ```
  */
-export class Type11Conveyance implements Engine<Type11ConveyanceInput, Type11ConveyanceOutput> {
+export class Type11Conveyance implements ObservableEngine<Type11ConveyanceInput, Type11ConveyanceOutput, Type11ConveyanceSnapshot, Type11CounterName> {
   readonly #config: ResolvedType11Config;
   readonly #timers = new Timers<Type11TimerName>();
   readonly #counters: Counters<Type11CounterName> = zeroCounters(TYPE11_COUNTERS);
@@ -74,7 +83,7 @@ export class Type11Conveyance implements Engine<Type11ConveyanceInput, Type11Con
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): Type11ConveyanceSnapshot {
     const c = this.#config;
     return {
       nodeId: c.nodeId,

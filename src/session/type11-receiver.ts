@@ -6,7 +6,7 @@ import type { Type11Packet } from '../wire/type11.ts';
 import { RESPONSE_STATUS, messageResponseTo } from '../wire/type13.ts';
 import type { Type13MessageResponse } from '../wire/type13.ts';
 import type { ResolvedType11Config } from './type11-conveyance-config.ts';
-import type { Type11ConveyanceOutput, Type11CounterName, Type11Event, Type11TimerName } from './type11-conveyance-types.ts';
+import type { Type11ConveyanceOutput, Type11ConveyanceSnapshot, Type11CounterName, Type11Event, Type11TimerName } from './type11-conveyance-types.ts';
 
 /**
  * The receiving half of the Type 11 conveyance (see type11-conveyance-types.ts): collects the
@@ -123,7 +123,7 @@ export class Type11Receiver {
     event(out, { name: 'reassembly-timeout', from: r.from, letter: r.letter, mailbox: r.mbox, dropped: r.octets });
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): Pick<Type11ConveyanceSnapshot, 'reassemblies' | 'responsesQueued'> {
     return {
       reassemblies: [...this.#open.values()].map((r) => ({
         from: r.from, letter: r.letter, mailbox: r.mbox, segments: r.parts.length, ssize: r.ssize,

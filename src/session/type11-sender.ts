@@ -7,7 +7,8 @@ import { RESPONSE_STATUS } from '../wire/type13.ts';
 import type { Type13MessageResponse } from '../wire/type13.ts';
 import type { ResolvedType11Config } from './type11-conveyance-config.ts';
 import type {
-  MessageId, Type11ConveyanceOutput, Type11CounterName, Type11Event, Type11Failure, Type11Refusal, Type11SendInput, Type11TimerName,
+  MessageId, Type11ConveyanceOutput, Type11ConveyanceSnapshot, Type11CounterName, Type11Event, Type11Failure, Type11MessageSnapshot, Type11Refusal,
+  Type11SendInput, Type11TimerName,
 } from './type11-conveyance-types.ts';
 import {
   MULTI_SEGMENT_MAILBOXES, isMailbox, letterPoolKey, mboxOf, padToDoubleWords, segmentBounds, segmentPlan, xmboxOf,
@@ -185,8 +186,8 @@ export class Type11Sender {
     else this.#settle(m, out);
   }
 
-  snapshot(): Record<string, unknown> {
-    const show = (m: OutMessage): Record<string, unknown> => ({
+  snapshot(): Pick<Type11ConveyanceSnapshot, 'active' | 'waiting'> {
+    const show = (m: OutMessage): Type11MessageSnapshot => ({
       seq: m.seq,
       ...(m.id === undefined ? {} : { id: m.id }),
       to: m.to,

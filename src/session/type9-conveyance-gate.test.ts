@@ -62,7 +62,7 @@ test('Part 9 §2.4.5 rule 1, Part 10 §3.2.5 rule 1: a data PDU whose flow is ga
   assert.deepEqual(carry(a, b, 1).map((p) => p.segment), ['continuation', 'continuation', 'end']);
   assert.deepEqual([pdus(b).map((p) => p.pdu), pdus(c).map((p) => p.pdu)], [[toB], [toC]]);
   assert.deepEqual(named(a, 'sent').map((e) => e['to']), [C, B]);
-  const seg = a.engine.snapshot()['segmenter'] as { stopped: unknown[] };
+  const seg = a.engine.snapshot().segmenter;
   assert.deepEqual(seg.stopped, []);
 });
 

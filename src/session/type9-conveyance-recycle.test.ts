@@ -33,7 +33,7 @@ test('Part 10 §3.2.5 reassembly rule 2 (bufferPool): a multi-segment PDU given 
   assert.equal(second.buffer, first.buffer, 'the recycled memory holds the next PDU');
   assert.equal(b.engine.counters().recycled, 1);
   assert.equal(b.engine.counters().recyclesIgnored, 0);
-  assert.equal((b.engine.snapshot()['reassembler'] as Record<string, unknown>)['bufferPool'], 2);
+  assert.equal(b.engine.snapshot().reassembler.bufferPool, 2);
   assert.deepEqual(named(b, 'invalid-input'), []);
 });
 

@@ -1,6 +1,6 @@
-import type { TimerInput, TimerOutput } from '../engine/contract.ts';
-import type { IdleTimerName, ReassemblerEvent } from '../streaming/reassembler-types.ts';
-import type { SegmenterRefusal } from '../streaming/segmenter-types.ts';
+import type { Counters, TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { IdleTimerName, ReassemblerEvent, ReassemblerSnapshot } from '../streaming/reassembler-types.ts';
+import type { SegmenterRefusal, SegmenterSnapshot } from '../streaming/segmenter-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Type9DataPacket, Type9Packet } from '../wire/type9-types.ts';
 import type { SendMessageOutput, SendPduOutput } from './types.ts';
@@ -26,6 +26,7 @@ import type { SendMessageOutput, SendPduOutput } from './types.ts';
  * over by both.
  */
 
+/** The configuration of a `Type9Conveyance` (durations in the driver's time unit). */
 export interface Type9ConveyanceConfig {
   /** This end point's device ID: the sourceID of its segments; segments for other IDs are dropped. */
   readonly nodeId: number;
@@ -98,6 +99,10 @@ export interface Type9GateInput {
   readonly stopped: boolean;
 }
 
+/**
+ * What `Type9Conveyance.handle` takes: messages and PDUs to send, gates, received Type 9 packets, pulls,
+ * buffers given back, timer expiries.
+ */
 export type Type9ConveyanceInput =
   | Type9SendInput
   | Type9SendPduInput
@@ -146,6 +151,10 @@ export interface Type9PduOutput {
 /** What a sent unit was: a management message ('send') or a data PDU ('send-pdu'). */
 export type Type9Unit = 'message' | 'pdu';
 
+/**
+ * What a `Type9Conveyance` reports: units sent or refused, PDUs the reassembler found defective, segments for
+ * another node, inputs it does not understand.
+ */
 export type Type9Event =
   /** The unit's last segment was pulled. */
   | { readonly name: 'sent'; readonly unit: Type9Unit; readonly to: number; readonly streamID: number; readonly cos: number; readonly length: number; readonly id?: Type9Id }
@@ -163,8 +172,10 @@ export type Type9Event =
   | { readonly name: 'not-for-us'; readonly destinationID: number; readonly sourceID: number }
   | { readonly name: 'invalid-input'; readonly detail: string };
 
+/** A `Type9Event` as an output. */
 export type Type9EventOutput = { readonly kind: 'event' } & Type9Event;
 
+/** What `Type9Conveyance.handle` returns: segments to send, PDUs received, events, timer requests. */
 export type Type9ConveyanceOutput =
   /** A segment to transmit (payload without the P pad byte, which encodeType9 appends). */
   | { readonly kind: 'packet'; readonly packet: Type9DataPacket }
@@ -176,6 +187,7 @@ export type Type9ConveyanceOutput =
   | ReassemblerEvent
   | TimerOutput<IdleTimerName>;
 
+/** The counters of a `Type9Conveyance`. */
 export type Type9CounterName =
   | 'messagesQueued'
   | 'pdusQueued'
@@ -214,4 +226,17 @@ export interface FastPull {
   readonly frames: number;
   /** Whether a pull now would send more (false: the pull's idle step was counted). */
   readonly more: boolean;
+}
+
+/** `Type9Conveyance.snapshot()`: its configuration and the inner segmenter's and reassembler's snapshots. */
+export interface Type9ConveyanceSnapshot {
+  readonly nodeId: number;
+  readonly tt: number;
+  readonly highFlow: FlowIdLabel;
+  readonly normalFlow: FlowIdLabel;
+  /** Destination IDs besides `nodeId` this end point accepts (multicast groups). */
+  readonly multicastIds: readonly number[];
+  readonly segmenter: SegmenterSnapshot;
+  readonly reassembler: ReassemblerSnapshot;
+  readonly stats: Counters<Type9CounterName>;
 }

@@ -1,6 +1,6 @@
 import { booleanFlag, deviceIdForTt, fitsDeviceId, orDefault, transportType } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { describeInput, pullUpTo } from '../engine/input-checks.ts';
 import { Reassembler } from '../streaming/reassembler.ts';
 import type { ReassemblerOutput } from '../streaming/reassembler-types.ts';
@@ -12,8 +12,8 @@ import type { FlowIdLabel } from '../wire/flow-id.ts';
 import { TT } from '../wire/header.ts';
 import type { Type9Packet } from '../wire/type9-types.ts';
 import type {
-  Type9Backlog, Type9ConveyanceConfig, Type9ConveyanceInput, Type9ConveyanceOutput, Type9CounterName, Type9Event, Type9GateInput, Type9Id,
-  FastPull, Type9SendInput, Type9SendPduInput, Type9Unit,
+  Type9Backlog, Type9ConveyanceConfig, Type9ConveyanceInput, Type9ConveyanceOutput, Type9ConveyanceSnapshot, Type9CounterName, Type9Event,
+  Type9GateInput, Type9Id, FastPull, Type9SendInput, Type9SendPduInput, Type9Unit,
 } from './type9-conveyance-types.ts';
 import type { SmpPriority } from './types.ts';
 
@@ -72,8 +72,17 @@ function resolve(config: Type9ConveyanceConfig): ResolvedType9Config & { readonl
  *
  * Outputs of one input come in the order they happen: a pull's segments, each followed by the
  * `sent` event of the unit it ended; a received segment's PDU or reassembler events, then timers.
+ *
+ * @example
+ * ```ts
+ * import { Type9Conveyance } from 'riodp/engines';
+ *
+ * const t9 = new Type9Conveyance({ nodeId: 1, mtu: 64 });
+ * t9.handle({ kind: 'send-pdu', to: 2, streamID: 7, cos: 0, pdu: new Uint8Array(100) }, 0);
+ * t9.handle({ kind: 'pull', max: 4 }, 1); // → the start and end segments, then event `sent`
+ * ```
  */
-export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9ConveyanceOutput> {
+export class Type9Conveyance implements ObservableEngine<Type9ConveyanceInput, Type9ConveyanceOutput, Type9ConveyanceSnapshot, Type9CounterName> {
   readonly #config: ResolvedType9Config;
   readonly #segmenter: Segmenter;
   readonly #reassembler: Reassembler;
@@ -190,7 +199,7 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
     return this.#segmenter.busyFlows();
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): Type9ConveyanceSnapshot {
     const c = this.#config;
     return {
       nodeId: c.nodeId,
@@ -262,7 +271,7 @@ export class Type9Conveyance implements Engine<Type9ConveyanceInput, Type9Convey
    * (`more` false), of the idle pull that finds it so; a first frame that does not fit changes
    * nothing (0 frames, `more` true).
    */
-  pullInto(buf: Uint8Array, offset: number, budget: number, now: Time, out: Out): FastPull | null {
+  pullInto(buf: Uint8Array, offset: number, budget: number, now: Time, out: Type9ConveyanceOutput[]): FastPull | null {
     const seg = this.#segmenter;
     const high = this.#config.highFlow;
     for (const f of seg.busyFlows()) if (f.flowID === high) return null;

@@ -54,8 +54,13 @@ export interface ProtocolSupport {
   readonly data2Octet?: number;
 }
 
+/**
+ * How this end point establishes conduits: as peers (§3.4.2), or as the master or the slave of a master/slave
+ * configuration (§3.4.1).
+ */
 export type ConduitRole = 'peers' | 'master' | 'slave';
 
+/** The configuration of a `SessionEngine` (periods in the driver's time unit). */
 export interface SessionConfig {
   /** This end point's device ID (SourceID/DestID fields, §3.5.2.2). */
   readonly nodeId: number;
@@ -176,6 +181,7 @@ export interface ContactInput {
   readonly contact: Contact;
 }
 
+/** Send REQUEST to `to` (§4.2.1): ask which protocols it supports, or a protocol's attributes. */
 export interface RequestCommand {
   readonly kind: 'request';
   readonly to: number;
@@ -185,6 +191,10 @@ export interface RequestCommand {
   readonly attributes?: readonly AttributeLike[];
 }
 
+/**
+ * Open a stream to `to` for `protoID` (§3.5.3, OPEN §4.2.3); the outcome is an `opened`, `refused` or
+ * `timeout` event naming `ref`.
+ */
 export interface OpenCommand {
   readonly kind: 'open';
   readonly to: number;
@@ -197,6 +207,7 @@ export interface OpenCommand {
   readonly conduit?: boolean;
 }
 
+/** Close the stream (CLOSE, §4.2.7). */
 export interface CloseCommand {
   readonly kind: 'close';
   readonly stream: StreamRef;
@@ -225,6 +236,7 @@ export interface PeerLostCommand {
   readonly reason: string;
 }
 
+/** Send a PDU on an open tx stream (DATA messages or a Type 9 PDU, §4.3). */
 export interface SendCommand {
   readonly kind: 'send';
   readonly stream: StreamRef;
@@ -245,6 +257,7 @@ export interface FlowCommand {
   readonly stream: StreamRef;
 }
 
+/** Send a user-defined message (<CMD> 0xF0–0xFF, §4.2.9) to `to`. */
 export interface UserDefinedCommand {
   readonly kind: 'userdefined';
   readonly to: number;
@@ -253,8 +266,13 @@ export interface UserDefinedCommand {
   readonly data: Uint8Array;
 }
 
+/** Timer names of a `SessionEngine` (pending requests, flow control, RTS); opaque to the driver. */
 export type SessionTimerName = string;
 
+/**
+ * What `SessionEngine.handle` takes: received messages and PDUs, contacts found by discovery, the
+ * application's commands, timer expiries.
+ */
 export type SessionInput =
   | MessageInput
   | PduInput
@@ -300,6 +318,7 @@ export interface SendPduOutput {
   readonly pdu: Uint8Array;
 }
 
+/** A PDU received on an rx stream, for the application. */
 export interface DeliverOutput {
   readonly kind: 'deliver';
   readonly stream: StreamRef;
@@ -319,6 +338,10 @@ export type RefuseReason =
  */
 export type OpenRefusalReason = RefuseReason | 'validation' | 'no-stream-ids' | 'no-data-mailbox' | 'master-without-record' | 'slave-without-record';
 
+/**
+ * What a `SessionEngine` reports to the application: streams opened, refused and closed, flow control,
+ * STATUS, suspects, timeouts, dropped and malformed messages.
+ */
 export type SessionEvent =
   | { readonly event: 'advertised'; readonly node: number; readonly message: SmpMessage }
   | { readonly event: 'opened'; readonly stream: StreamInfo; readonly ref?: string }
@@ -349,14 +372,19 @@ export type SessionEvent =
   /** A broadcast asked for multicast but goes by unicast on StreamID 0xF000: this end point's conveyance is Type 11. */
   | { readonly event: 'multicast-unavailable'; readonly reason: string };
 
+/** A `SessionEvent` at time `at`. */
 export interface EventOutput {
   readonly kind: 'event';
   readonly at: Time;
   readonly detail: SessionEvent;
 }
 
+/**
+ * What `SessionEngine.handle` returns: messages and PDUs to send, PDUs to deliver, events, timer requests.
+ */
 export type SessionOutput = SendMessageOutput | SendPduOutput | DeliverOutput | EventOutput | TimerOutput;
 
+/** The names of a `SessionEngine`'s counters, in `counters()` order. */
 export const SESSION_COUNTERS = [
   'messagesIn',
   'messagesOut',
@@ -373,4 +401,5 @@ export const SESSION_COUNTERS = [
   /** ACCEPT or REFUSE that no outstanding OPEN was waiting for (a duplicate or a late answer, §3.5.3.7). */
   'staleResponses',
 ] as const;
+/** A counter of a `SessionEngine`. */
 export type SessionCounter = (typeof SESSION_COUNTERS)[number];

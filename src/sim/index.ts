@@ -3,6 +3,8 @@
  * scenario (the YAML `riodp sim` reads, or the built-in one), run it, and read the results that
  * `riodp sim` writes as results.json; or drive the kernel (`Scheduler`, seeded `RandomStreams`)
  * yourself. Results are deterministic for a given seed.
+ *
+ * @module riodp/sim
  */
 export { parseScenario, loadScenarioFile, withOverrides } from './scenario/load.ts';
 export type { Scenario, ScenarioVariant, ScenarioOverrides } from './scenario/load.ts';
@@ -11,8 +13,17 @@ export { runScenario, runVariant } from './scenario/run.ts';
 export type { RunOptions, ScenarioRun, VariantRun, Progress } from './scenario/run.ts';
 export type { RunConfig, TrafficEntry, TopologyConfig, SwitchSettings, EndpointSettings, LinkSettings, LinkOverride } from './scenario/schema.ts';
 export type * from './results/results-types.ts';
+export type { LatencySummary } from './results/histogram.ts';
+export type { OccupancySummary, OccupancySeries } from './results/occupancy.ts';
+export type { GroupSummary } from './scenario/groups.ts';
+export type { GroupSeries } from './scenario/group-collector.ts';
 export { parseGrid, loadGridFile } from './sweep/grid.ts';
 export type { Grid, Parameter } from './sweep/grid.ts';
 export { buildTopology, TOPOLOGY_KINDS } from './topology/index.ts';
-export type { TopologySpec } from './topology/index.ts';
+export type { TopologySpec, Fabric, TopoSwitch, TopoHost, TopoLink, TopoRoute, PortPeer, SwitchPortRef } from './topology/index.ts';
+export type { SingleSwitchSpec } from './topology/single-switch.ts';
+export type { LeafSpineSpec } from './topology/leaf-spine.ts';
+export type { ButterflySpec } from './topology/butterfly.ts';
+export type { RingSpec } from './topology/ring.ts';
+export type { MeshSpec } from './topology/mesh.ts';
 export * from './kernel/index.ts';

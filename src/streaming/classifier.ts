@@ -1,6 +1,7 @@
 import { booleanFlag, integerInRange, nonNegativeInteger, oneOf, orDefault } from '../engine/config-checks.ts';
 import { FLOW_ID_LABELS, channelPacketFields, flowIdChannel, packetForFlowId } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
+import type { ClassifierSnapshot } from './tm-snapshot-types.ts';
 import { cosBin, ingressCosId, sourceStreamKey } from './vsid.ts';
 
 /**
@@ -13,10 +14,15 @@ import { cosBin, ingressCosId, sourceStreamKey } from './vsid.ts';
  * follow from it.
  */
 
+/** A value of an application key. */
 export type AppValue = string | number | boolean;
 /** What the application knows a stream by: a flat object of named fields. */
 export type AppKey = Readonly<Record<string, AppValue>>;
 
+/**
+ * Where classified traffic goes: the destination, class of service, stream and flow of its PDUs (Part 10
+ * §3.3).
+ */
 export interface StreamTarget {
   readonly destinationID: number;
   /** 8-bit class of service. */
@@ -27,6 +33,7 @@ export interface StreamTarget {
   readonly flowID: FlowIdLabel;
 }
 
+/** A classification rule: traffic whose key has every field of `match` goes to `target`. */
 export interface ClassifierRule {
   /** Every field given here must equal the key's field (===); `{}` matches every key. */
   readonly match: AppKey;
@@ -43,6 +50,7 @@ export interface ClassifierRule {
  */
 export type QueueGranularity = { readonly mode: 'stream' } | { readonly mode: 'class'; readonly cosBits: number };
 
+/** The classification table of a `TmIngress` (Part 10 §3.3 ingress queuing). */
 export interface ClassifierConfig {
   /** Tried in order; the first whose `match` fits the key wins. Default none. */
   readonly rules?: readonly ClassifierRule[];
@@ -174,7 +182,7 @@ export class Classifier {
     return this.#default === undefined ? all : [...all, this.#default];
   }
 
-  toJSON(): Record<string, unknown> {
+  toJSON(): ClassifierSnapshot {
     return { rules: this.#rules, default: this.#default ?? null, granularity: this.granularity, crfSupported: this.crfSupported };
   }
 }

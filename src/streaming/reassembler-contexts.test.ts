@@ -116,7 +116,7 @@ test('Part 10 §3.2.5 optional time-out: closing a context cancels its timer; ru
   assert.deepEqual(r.handle({ kind: 'packet', packet: end(bytes(4), 36) }, 10), [{ kind: 'pdu', context: 'Dev8/src0/vc0/prio0/crf0', vsid: { sourceID: 0, destinationID: 0, cos: 0, streamID: 1 }, tt: 0, flowID: '0A', channel: 0, payload: new Uint8Array([...bytes(MTU), ...bytes(4)]), segments: 2 }, { kind: 'timer', name, at: null }]);
   r.handle({ kind: 'packet', packet: start(bytes(MTU), 1) }, 20);
   assert.deepEqual(kinds(r.handle({ kind: 'packet', packet: start(bytes(MTU), 2) }, 30)), ['rule 9', 'timer']);
-  assert.equal(r.snapshot()['timers'] !== undefined && (r.snapshot()['timers'] as { at: number }[])[0]?.at, 130);
+  assert.equal(r.snapshot().timers[0]?.at, 130);
   assert.deepEqual(kinds(r.handle({ kind: 'packet', packet: single(bytes(3), 3) }, 40)), ['rule 9', 'pdu', 'timer'], 'no context left: cancelled');
   r.handle({ kind: 'packet', packet: start(bytes(8), 4) }, 50);
   assert.deepEqual(r.handle({ kind: 'timer', name }, 150), [], 'the discarding context closes quietly');

@@ -1,4 +1,4 @@
-import type { Time, TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { Counters, PendingTimer, Time, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { FlowIdLabel, VcCount } from '../wire/flow-id.ts';
 import type { Type9Packet } from '../wire/type9-types.ts';
 import type { Vsid } from './vsid.ts';
@@ -29,6 +29,7 @@ export type ContextKey = string;
 /** Timer of one context: "idle:" + its key. */
 export type IdleTimerName = `idle:${ContextKey}`;
 
+/** The configuration of a `Reassembler` (durations in the driver's time unit). */
 export interface ReassemblerConfig {
   /**
    * MTU in bytes, 32..256 in steps of 4 (§5.5.1 Table 5-6 "0b0000_1000 - 32 byte block size" to
@@ -67,6 +68,10 @@ export interface ReassemblerConfig {
   readonly bufferPool?: number;
 }
 
+/**
+ * What `Reassembler.handle` takes: received Type 9 packets, an MTU change, buffers given back, timer
+ * expiries.
+ */
 export type ReassemblerInput =
   /**
    * A received Type 9 packet. Data segments are reassembled; TM and other extended packets
@@ -169,6 +174,10 @@ export interface DefectEvent {
   readonly length?: number;
 }
 
+/**
+ * The events a `Reassembler` reports: a defective PDU (§3.2.5, Part 8), an aborted PDU, an idle timeout, no
+ * free context, a packet that is not data, an input it does not understand.
+ */
 export type ReassemblerEvent =
   | DefectEvent
   /** "If the source wishes to abort a PDU transmission, it sends an end segment with no data payload and with the length field set to zero" (§3.2.5 segmentation rule 9): the open PDU is discarded, not a defect. */
@@ -186,8 +195,10 @@ export type ReassemblerEvent =
   /** An input the engine does not understand (unknown kind, `set-mtu` with a value that is not an MTU). */
   | { readonly kind: 'event'; readonly name: 'invalid-input'; readonly detail: string };
 
+/** The names of `ReassemblerEvent`. */
 export type ReassemblerEventName = ReassemblerEvent['name'];
 
+/** What `Reassembler.handle` returns: reassembled PDUs, events and idle timer requests. */
 export type ReassemblerOutput = ReassembledPdu | ReassemblerEvent | TimerOutput<IdleTimerName>;
 
 /** An open context, as `openContexts()` and `snapshot()` show it. */
@@ -208,6 +219,7 @@ export interface OpenContextInfo {
   readonly lastSegmentAt: Time;
 }
 
+/** The counters of a `Reassembler`. */
 export type ReassemblerCounterName =
   /** Data segments received (single, start, continuation, end, abort). */
   | 'segments'
@@ -228,3 +240,20 @@ export type ReassemblerCounterName =
   | 'discardedSegments'
   | 'notData'
   | 'invalidInputs';
+
+/** `Reassembler.snapshot()`. */
+export interface ReassemblerSnapshot {
+  readonly mtu: number;
+  /** SegSupport as a count of contexts. */
+  readonly contextLimit: number;
+  readonly destinationInContext: boolean;
+  readonly idleTimeout: number | null;
+  readonly vcCount: VcCount;
+  readonly crfSupported: boolean;
+  readonly openContexts: readonly OpenContextInfo[];
+  readonly timers: readonly PendingTimer<IdleTimerName>[];
+  /** With buffer recycling on (`bufferPool` > 0): the pool's size and the buffers it holds now. */
+  readonly bufferPool?: number;
+  readonly pooledBuffers?: number;
+  readonly stats: Counters<ReassemblerCounterName>;
+}

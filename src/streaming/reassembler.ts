@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { describeInput } from '../engine/input-checks.ts';
 import { Timers } from '../engine/timers.ts';
 import type { FrameColumns } from '../wire/frame-batch-types.ts';
@@ -9,7 +9,7 @@ import { resolveReassemblerConfig } from './reassembler-config.ts';
 import type { ResolvedReassemblerConfig } from './reassembler-config.ts';
 import type {
   ContextKey, DefectEvent, IdleTimerName, OpenContextInfo, ReassemblerConfig, ReassemblerCounterName, ReassemblerInput,
-  ReassemblerOutput,
+  ReassemblerOutput, ReassemblerSnapshot,
 } from './reassembler-types.ts';
 import { ReassemblyContext, contextKey, packetFlow } from './reassembly-context.ts';
 import { DEFECT_ERRORS } from './reassembly-defects.ts';
@@ -44,8 +44,19 @@ const CONTEXT_KEY = contextKey;
  * key string is built and looked up only when that fails. A PDU's buffer starts at the length of
  * the PDU delivered last, so a stream of equal PDUs is copied once into a buffer that needs no
  * regrowth.
+ *
+ * @example
+ * ```ts
+ * import { Reassembler } from 'riodp/engines';
+ *
+ * const r = new Reassembler({ mtu: 256, idleTimeout: 1_000_000 });
+ * for (const o of r.handle({ kind: 'packet', packet: segment }, now)) {  // a received Type 9 packet
+ *   if (o.kind === 'pdu') deliver(o.vsid, o.payload);
+ *   else if (o.kind === 'timer') armTimer(o.name, o.at);                    // the context's idle timer
+ * }
+ * ```
  */
-export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> {
+export class Reassembler implements ObservableEngine<ReassemblerInput, ReassemblerOutput, ReassemblerSnapshot, ReassemblerCounterName> {
   readonly #config: ResolvedReassemblerConfig;
   #mtu: number;
   readonly #open = new Map<ContextKey, ReassemblyContext>();
@@ -128,7 +139,7 @@ export class Reassembler implements Engine<ReassemblerInput, ReassemblerOutput> 
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): ReassemblerSnapshot {
     const c = this.#config;
     return {
       mtu: this.#mtu,

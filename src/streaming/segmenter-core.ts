@@ -14,7 +14,7 @@ import { resolveSegmenterConfig } from './segmenter-config.ts';
 import type { ResolvedSegmenterConfig } from './segmenter-config.ts';
 import { FlowRing, flowKey, pduRef, startedOutput } from './segmenter-queues.ts';
 import type { FlowQueue, Pdu, StreamQueue } from './segmenter-queues.ts';
-import type { PduRef, SegmenterConfig, SegmenterCounterName, SegmenterOutput } from './segmenter-types.ts';
+import type { ActivePdu, PduRef, SegmenterConfig, SegmenterCounterName, SegmenterOutput, SegmenterSnapshot } from './segmenter-types.ts';
 
 const COUNTER_NAMES: readonly SegmenterCounterName[] = [
   'pdusQueued', 'pdusRefused', 'pdusStarted', 'pdusDone', 'pdusAborted', 'pdusDropped',
@@ -25,15 +25,6 @@ const COUNTER_NAMES: readonly SegmenterCounterName[] = [
 const FLOW_CODE: ReadonlyMap<unknown, number> = new Map(Object.entries(FLOW_IDS));
 const FLOW_KEY = flowKey;
 const FITS_DEVICE_ID = fitsDeviceId;
-
-/** A PDU being segmented, as `activePdu` reports it. */
-export interface ActivePdu extends PduRef {
-  readonly queuedAt: Time;
-  readonly startedAt: Time;
-  readonly mtu: number;
-  readonly bytesSent: number;
-  readonly aborting: boolean;
-}
 
 export class SegmenterCore {
   protected readonly config: ResolvedSegmenterConfig;
@@ -97,7 +88,7 @@ export class SegmenterCore {
     return { ...this.count };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): SegmenterSnapshot {
     const c = this.config;
     const last = this.flows.get(this.lastServed);
     return {
@@ -114,7 +105,7 @@ export class SegmenterCore {
         return {
           destinationID: f.destinationID,
           flowID: f.flowID,
-          active: f.active === null ? null : this.activePdu(f.destinationID, f.flowID),
+          active: f.active === null ? null : this.activePdu(f.destinationID, f.flowID) ?? null,
           waiting: f.waiting.map((p) => ({ ...pduRef(p), queuedAt: p.queuedAt })),
         };
       }),

@@ -1,3 +1,4 @@
+import type { Counters, Time } from '../engine/contract.ts';
 import type { RegisterSpace } from '../registers/space.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Type9DataPacket } from '../wire/type9-types.ts';
@@ -56,6 +57,7 @@ export interface SegmenterConfig {
 /** A caller's label for a PDU, echoed in the PDU's outputs. */
 export type PduId = string | number;
 
+/** What `Segmenter.handle` takes: PDUs to send, pulls for the next segment, aborts, gates, MaxPDU changes. */
 export type SegmenterInput =
   /**
    * Queues a PDU. `payload` is not copied: the segments are `subarray` views of it, so the caller
@@ -128,6 +130,7 @@ export interface PduRef {
   readonly length: number;
 }
 
+/** Why a PDU was not queued (the `refused` output). */
 export type SegmenterRefusal =
   /** Table 4-1 length: "0x0001 - 1 byte" is the smallest PDU; an empty end segment is an abort (rule 9). */
   | 'empty-pdu'
@@ -146,6 +149,7 @@ export type SegmenterRefusal =
   /** payload is not a Uint8Array. */
   | 'invalid-payload';
 
+/** Why a pull found no segment to send (the `idle` output). */
 export type SegmenterIdleReason =
   /** Nothing is queued (on the flow, for `pull`; anywhere, for `pull-any`). */
   | 'empty'
@@ -159,6 +163,7 @@ export type SegmenterIdleReason =
   /** The flow has a segment to send but a `gate` input stopped it (for `pull-any`: every flow with one is stopped). */
   | 'flow-stopped';
 
+/** The events a `Segmenter` reports. */
 export type SegmenterEventName =
   /** `abort` found no PDU of the flow to abort (none queued, or the one named by `id` is not there). */
   | 'nothing-to-abort'
@@ -168,6 +173,7 @@ export type SegmenterEventName =
    */
   | 'invalid-input';
 
+/** What `Segmenter.handle` returns: segments to send and what happened to each PDU. */
 export type SegmenterOutput =
   /**
    * A segment to transmit. `packet.payload` is a view of the PDU payload (no copy) and excludes
@@ -201,6 +207,7 @@ export type SegmenterOutput =
   | { readonly kind: 'idle'; readonly reason: SegmenterIdleReason; readonly destinationID?: number; readonly flowID?: FlowIdLabel }
   | { readonly kind: 'event'; readonly name: SegmenterEventName; readonly destinationID?: number; readonly flowID?: string; readonly id?: PduId };
 
+/** The counters of a `Segmenter`. */
 export type SegmenterCounterName =
   | 'pdusQueued'
   | 'pdusRefused'
@@ -219,3 +226,40 @@ export type SegmenterCounterName =
   | 'idlePulls'
   | 'nothingToAbort'
   | 'invalidInputs';
+
+/** A PDU being segmented, as `activePdu` and `snapshot()` report it. */
+export interface ActivePdu extends PduRef {
+  readonly queuedAt: Time;
+  readonly startedAt: Time;
+  readonly mtu: number;
+  readonly bytesSent: number;
+  readonly aborting: boolean;
+}
+
+/** `Segmenter.snapshot()`. */
+export interface SegmenterSnapshot {
+  readonly sourceID: number;
+  readonly tt: number;
+  /** Where the MTU comes from: the configuration, or the Data Streaming Logical Layer Control CSR. */
+  readonly mtuSource: 'config' | 'register';
+  /** The MTU in force, in bytes; null when the register holds a reserved encoding. */
+  readonly mtu: number | null;
+  readonly defaultMaxPdu: number;
+  /** MaxPDU per destination, where it differs from the default, by destinationID. */
+  readonly maxPdu: readonly { readonly destinationID: number; readonly maxPdu: number }[];
+  readonly crfSupported: boolean;
+  /** The `seq` the next queued PDU takes. */
+  readonly nextSeq: number;
+  /** Flows with a PDU active or waiting, in `pull-any` order. */
+  readonly flows: readonly {
+    readonly destinationID: number;
+    readonly flowID: FlowIdLabel;
+    readonly active: ActivePdu | null;
+    readonly waiting: readonly (PduRef & { readonly queuedAt: Time })[];
+  }[];
+  /** The flow `pull-any` served last. */
+  readonly lastServed: { readonly destinationID: number; readonly flowID: FlowIdLabel } | null;
+  /** Flows a `gate` input stopped. */
+  readonly stopped: readonly { readonly destinationID: number; readonly flowID: FlowIdLabel }[];
+  readonly stats: Counters<SegmenterCounterName>;
+}

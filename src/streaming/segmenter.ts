@@ -1,5 +1,5 @@
 import { fitsDeviceId } from '../engine/config-checks.ts';
-import type { Engine, Time } from '../engine/contract.ts';
+import type { ObservableEngine, Time } from '../engine/contract.ts';
 import { pullCount } from '../engine/input-checks.ts';
 import { FLOW_IDS } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
@@ -10,7 +10,7 @@ import { SegmenterCore } from './segmenter-core.ts';
 import { abortTarget, canStart, doneOutput, flowKey, pduRef, queuedOutput, removeWaiting, shown } from './segmenter-queues.ts';
 import type { FlowQueue, Pdu } from './segmenter-queues.ts';
 import type {
-  PduId, SegmenterEventName, SegmenterIdleReason, SegmenterInput, SegmenterOutput,
+  PduId, SegmenterCounterName, SegmenterEventName, SegmenterIdleReason, SegmenterInput, SegmenterOutput, SegmenterSnapshot,
 } from './segmenter-types.ts';
 import { sourceStreamKey } from './vsid.ts';
 
@@ -22,7 +22,6 @@ const SEGMENT_OF = segmentOf;
 const PAYLOAD_VIEW = payloadView;
 const FLOW_KEY = flowKey;
 
-export type { ActivePdu } from './segmenter-core.ts';
 
 /**
  * The source side of Part 10 segmentation (§3.2.3–§3.2.5; see segmenter-types.ts for the
@@ -31,8 +30,21 @@ export type { ActivePdu } from './segmenter-core.ts';
  *
  * Outputs of a pull come in this order: `pdu-started` (when the pull starts a PDU), `send`, then
  * `pdu-done` (when the segment was the PDU's end or single segment); or one `idle`.
+ *
+ * @example
+ * ```ts
+ * import { Reassembler, Segmenter } from 'riodp/engines';
+ *
+ * const s = new Segmenter({ sourceID: 1, mtu: 64 });
+ * const r = new Reassembler({ mtu: 64 });
+ * s.handle({ kind: 'pdu', destinationID: 2, cos: 0, streamID: 7, flowID: '0A', payload: new Uint8Array(150) }, 0);
+ * for (const o of s.handle({ kind: 'pull', destinationID: 2, flowID: '0A', max: 10 }, 1)) {
+ *   if (o.kind !== 'send') continue;                               // three segments: start, continuation, end
+ *   for (const d of r.handle({ kind: 'packet', packet: o.packet }, 2)) if (d.kind === 'pdu') console.log(d.payload.length); // 150
+ * }
+ * ```
  */
-export class Segmenter extends SegmenterCore implements Engine<SegmenterInput, SegmenterOutput> {
+export class Segmenter extends SegmenterCore implements ObservableEngine<SegmenterInput, SegmenterOutput, SegmenterSnapshot, SegmenterCounterName> {
   /** pullInto's CRC pass, created on its first call. */
   #crcs: SegmentCrcs | null = null;
 

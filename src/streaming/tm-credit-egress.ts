@@ -1,4 +1,5 @@
 import type { TmDesignation } from './tm-operand-match.ts';
+import type { TmEgressCreditState } from './tm-snapshot-types.ts';
 
 /**
  * The egress side of credit based traffic management (Part 10 §3.4.4, §3.4.5 rule 7): the
@@ -11,6 +12,7 @@ import type { TmDesignation } from './tm-operand-match.ts';
  */
 export type EgressAuState = 'allocated' | 'open' | 'retiring';
 
+/** An allocation unit the egress issued (§3.4.4) and what it knows of its use. */
 export interface EgressAu {
   readonly allocationUnit: number;
   readonly credits: number;
@@ -156,7 +158,7 @@ export class EgressCreditContext {
     return closed;
   }
 
-  toJSON(): Record<string, unknown> {
+  toJSON(): TmEgressCreditState {
     return { designation: this.designation, nextAllocationUnit: this.#next, aus: [...this.#aus.values()].map((a) => ({ ...a })) };
   }
 }

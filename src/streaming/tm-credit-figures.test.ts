@@ -80,6 +80,6 @@ test('Part 10 §3.4.4 Figure 3-7: the egress moves the traffic from AU 0 to AU 1
     ...pdus(1, 1, 3),
   ]);
   assert.deepEqual(l.events, []);
-  const state = l.egress.creditState(Q) as { aus: { allocationUnit: number; received: number }[] };
+  const state = l.egress.creditState(Q)!;
   assert.deepEqual(state.aus.map((a) => [a.allocationUnit, a.received]), [[1, 3]]);
 });

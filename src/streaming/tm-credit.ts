@@ -14,6 +14,7 @@ export interface CreditStatus {
   readonly credits: number;
 }
 
+/** An allocation unit the ingress holds (§3.4.4): the credits of its ALLOCATE and those left. */
 export interface HeldAu {
   readonly allocationUnit: number;
   /** Credits of the ALLOCATE. */
@@ -132,7 +133,7 @@ export class IngressCreditContext {
     return [{ allocationUnit: au.allocationUnit, credits: 0 }];
   }
 
-  toJSON(): Record<string, unknown> {
+  toJSON(): { readonly designation: TmDesignation; readonly current: HeldAu | null; readonly waiting: readonly HeldAu[] } {
     return { designation: this.designation, current: this.#current === null ? null : { ...this.#current }, waiting: this.#waiting.map((a) => ({ ...a })) };
   }
 }

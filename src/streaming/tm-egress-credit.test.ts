@@ -88,7 +88,7 @@ test('Part 10 §3.4.4 "The egress may also track the number of incoming PDUs": P
   e.handle(qs(1), 0);
   e.handle(cs(0, 16), 1);
   for (let i = 0; i < 3; i++) assert.deepEqual(e.handle(pdu, 2), []);
-  assert.equal((e.creditState(CLASS_40) as { aus: { received: number }[] }).aus[0]?.received, 3);
+  assert.equal(e.creditState(CLASS_40)!.aus[0]?.received, 3);
   assert.equal(e.counters().pdus, 3);
 });
 

@@ -1,6 +1,6 @@
 import { fitsDeviceId } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { TM_OP } from '../wire/type9-tm.ts';
 import type { TmMessage } from '../wire/type9-tm.ts';
 import type { Type9TmPacket } from '../wire/type9-types.ts';
@@ -21,6 +21,7 @@ import { destinationStreamKey, egressCosId } from './vsid.ts';
 import type {
   TmEgressCommand, TmEgressConfig, TmEgressCounterName, TmEgressEventName, TmEgressInput, TmEgressOutput, TmEvent,
 } from './tm-types.ts';
+import type { TmEgressCreditState, TmEgressSnapshot } from './tm-snapshot-types.ts';
 
 const COUNTER_NAMES: readonly TmEgressCounterName[] = [
   'tmReceived', 'tmSent', 'qStatus', 'creditStatus', 'pdus', 'pdusWithoutCredit', 'allocations', 'retires', 'auClosed', 'auAssumedClosed',
@@ -57,8 +58,17 @@ interface SeenFlow {
  * `defaultFlow`.
  *
  * Outputs of one input: TM packets and events in the order they arise.
+ *
+ * @example
+ * ```ts
+ * import { TmEgress } from 'riodp/engines';
+ *
+ * const egress = new TmEgress({ localID: 2, policy: { onOff: { high: 240, low: 128 } } });
+ * // Its own queue for source 1, cos 0 is nearly full: XOFF to the ingress (§3.4.2).
+ * egress.handle({ kind: 'queue-level', sourceID: 1, cos: 0, streamID: 7, level: 250 }, 0); // → { kind: 'tm', packet }
+ * ```
  */
-export class TmEgress implements Engine<TmEgressInput, TmEgressOutput> {
+export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput, TmEgressSnapshot, TmEgressCounterName> {
   readonly #config: ResolvedTmEgressConfig;
   readonly #own = new Map<string, OwnQueue>();
   readonly #credit = new Map<string, EgressCreditContext>();
@@ -99,6 +109,7 @@ export class TmEgress implements Engine<TmEgressInput, TmEgressOutput> {
     return out;
   }
 
+  /** The TM Mode in force (from the configuration, or read from the registers at the last input). */
   mode(): TmModeSetting {
     return this.#mode;
   }
@@ -110,7 +121,7 @@ export class TmEgress implements Engine<TmEgressInput, TmEgressOutput> {
   }
 
   /** The credit context of a designation: next AU of the rotation and the AUs in use. */
-  creditState(d: TmDesignation): Record<string, unknown> | undefined {
+  creditState(d: TmDesignation): TmEgressCreditState | undefined {
     const key = designationKey(d);
     return key === undefined ? undefined : this.#credit.get(key)?.toJSON();
   }
@@ -125,7 +136,7 @@ export class TmEgress implements Engine<TmEgressInput, TmEgressOutput> {
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): TmEgressSnapshot {
     const c = this.#config;
     const sorted = <V>(m: ReadonlyMap<string, V>): [string, V][] => [...m].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return {

@@ -3,6 +3,7 @@ import { IngressCreditContext } from './tm-credit.ts';
 import type { CreditStatus, RetireResult } from './tm-credit.ts';
 import { coversQueue, specificity } from './tm-operand-match.ts';
 import type { QueueScope, TmDesignation } from './tm-operand-match.ts';
+import type { TmIngressCreditSnapshot } from './tm-snapshot-types.ts';
 
 /** CREDIT STATUS messages to send about one designation, in the flow of its data. */
 export interface StatusBatch {
@@ -92,8 +93,8 @@ export class IngressCreditBook {
     return status.length === 0 ? null : this.#batch(ctx, status);
   }
 
-  toJSON(): Record<string, unknown>[] {
-    return [...this.#contexts.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((c) => ({ key: c.key, ...c.toJSON(), flow: this.#flows.get(c.key) }));
+  toJSON(): TmIngressCreditSnapshot[] {
+    return [...this.#contexts.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((c) => ({ key: c.key, ...c.toJSON(), flow: this.#flows.get(c.key) as PacketFlow }));
   }
 
   #batch(ctx: IngressCreditContext, status: readonly CreditStatus[]): StatusBatch {

@@ -4,6 +4,7 @@ import type { IngressQueueId, PacketFlow, StreamTarget } from './classifier.ts';
 import { designationForQueue } from './tm-operand-match.ts';
 import type { QueueScope, TmDesignation } from './tm-operand-match.ts';
 import { TokenBucket } from './tm-rate.ts';
+import type { TmIngressQueueSnapshot } from './tm-snapshot-types.ts';
 import type { TmRateConfig } from './tm-types.ts';
 
 /**
@@ -65,7 +66,7 @@ export class IngressQueue {
     return Math.max(this.average.readyAt(head, now), this.peak.readyAt(head, now));
   }
 
-  toJSON(): Record<string, unknown> {
+  toJSON(): TmIngressQueueSnapshot {
     return {
       key: this.key,
       destinationID: this.id.destinationID,

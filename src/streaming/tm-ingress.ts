@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
 import { TM_OP } from '../wire/type9-tm.ts';
 import type { TmMessage } from '../wire/type9-tm.ts';
@@ -18,9 +18,9 @@ import { matchQueues } from './tm-operand-match.ts';
 import type { TmDesignation } from './tm-operand-match.ts';
 import { REJECTION_COUNTER, packetFlow, rawTmPacket, rejectionEvent, screenTm, tmPacket } from './tm-packet.ts';
 import type {
-  TmEvent, TmIngressCommand, TmIngressConfig, TmIngressCounterName, TmIngressEventName, TmIngressInput, TmIngressOutput,
-  TmRateTimerName, TmStreamRef,
+  TmEvent, TmIngressCommand, TmIngressConfig, TmIngressCounterName, TmIngressEventName, TmIngressInput, TmIngressOutput, TmRateTimerName, TmStreamRef,
 } from './tm-types.ts';
+import type { TmIngressCreditSnapshot, TmIngressQueueSnapshot, TmIngressSnapshot } from './tm-snapshot-types.ts';
 
 const COUNTER_NAMES: readonly TmIngressCounterName[] = [
   'tmReceived', 'tmSent', 'xoff', 'xon', 'duplicateXoff', 'duplicateXon', 'rateChanges', 'rateClamped', 'rateWhileOff', 'allocations',
@@ -42,8 +42,22 @@ type Out = TmIngressOutput[];
  * of AUs opened for queues with ready PDUs, then the Q_STATUS of queues that came to need credit,
  * then gate changes by queue key, then timer requests. A queue's gate starts as it is when the
  * queue is created (`mayTransmit` answers); `gate` outputs report later changes.
+ *
+ * @example
+ * ```ts
+ * import { TmEgress, TmIngress } from 'riodp/engines';
+ *
+ * const target = { destinationID: 2, cos: 0, streamID: 7, flowID: '0A' } as const;
+ * const ingress = new TmIngress({ localID: 1, classifier: { rules: [{ match: { app: 'video' }, target }] } });
+ * const egress = new TmEgress({ localID: 2 });
+ * ingress.handle({ kind: 'pdu-ready', stream: { app: { app: 'video' } }, bytes: 1000 }, 0);
+ * const to = { peer: 1, cos: 0, streamID: 7, wildcard: 0, mask: 0 };
+ * for (const o of egress.handle({ kind: 'command', to, command: { message: 'XOFF' } }, 1)) {
+ *   if (o.kind === 'tm') ingress.handle({ kind: 'tm', packet: o.packet }, 2); // → { kind: 'gate', open: false, reason: 'on-off' }
+ * }
+ * ```
  */
-export class TmIngress implements Engine<TmIngressInput, TmIngressOutput> {
+export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutput, TmIngressSnapshot, TmIngressCounterName> {
   readonly #config: ResolvedTmIngressConfig;
   readonly #queues = new Map<string, IngressQueue>();
   readonly #credit: IngressCreditBook;
@@ -103,12 +117,13 @@ export class TmIngress implements Engine<TmIngressInput, TmIngressOutput> {
     return t === undefined ? undefined : this.#config.classifier.queueOf(t).key;
   }
 
+  /** The keys of the ingress queues created so far, sorted. */
   queueKeys(): string[] {
     return [...this.#queues.keys()].sort();
   }
 
   /** A queue's state (on/off, rates, ready PDUs, gate) as plain data. */
-  queueState(queue: string): Record<string, unknown> | undefined {
+  queueState(queue: string): TmIngressQueueSnapshot | undefined {
     return this.#queues.get(queue)?.toJSON();
   }
 
@@ -117,15 +132,17 @@ export class TmIngress implements Engine<TmIngressInput, TmIngressOutput> {
     return this.#queues.get(queue)?.bucket(which).rate;
   }
 
+  /** Whether the queue is on (no XOFF, or an XON since, §3.4.2); undefined for an unknown queue. */
   isOn(queue: string): boolean | undefined {
     return this.#queues.get(queue)?.on;
   }
 
   /** The credit contexts (one per designation of an ALLOCATE) with their AUs. */
-  creditContexts(): Record<string, unknown>[] {
+  creditContexts(): TmIngressCreditSnapshot[] {
     return this.#credit.toJSON();
   }
 
+  /** The TM Mode in force (from the configuration, or read from the registers at the last input). */
   mode(): TmModeSetting {
     return this.#mode;
   }
@@ -134,7 +151,7 @@ export class TmIngress implements Engine<TmIngressInput, TmIngressOutput> {
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): TmIngressSnapshot {
     const c = this.#config;
     return {
       localID: c.localID,
@@ -145,7 +162,7 @@ export class TmIngress implements Engine<TmIngressInput, TmIngressOutput> {
       rate: c.rate,
       lowCredits: c.lowCredits,
       discard: c.discard,
-      queues: this.queueKeys().map((k) => this.#queues.get(k)?.toJSON()),
+      queues: this.queueKeys().map((k) => (this.#queues.get(k) as IngressQueue).toJSON()),
       credit: this.creditContexts(),
       timers: this.#timers.pending(),
       stats: this.counters(),

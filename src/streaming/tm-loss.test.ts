@@ -68,7 +68,7 @@ test('Part 10 §3.4.5 rule 7: a lost CREDIT STATUS <AU> <0>: the egress assumes 
     'I>E CREDIT CREDIT_STATUS 1 2', 'E>I CREDIT ALLOCATE 2 4',
   ]);
   assert.deepEqual(l.events, ['egress au-assumed-closed 0']);
-  const aus = (l.egress.creditState(Q) as { aus: { allocationUnit: number; state: string; received: number }[] }).aus;
+  const aus = l.egress.creditState(Q)!.aus;
   assert.deepEqual(aus.map((a) => [a.allocationUnit, a.state, a.received]), [[1, 'open', 2], [2, 'allocated', 0]]);
 });
 
@@ -78,7 +78,7 @@ test('Part 10 §3.4.5 rule 7: a lost CREDIT STATUS <AU+1> <N>: the egress assume
   l.send();
   assert.ok(l.trace.includes('I>E CREDIT CREDIT_STATUS 1 4 (lost)'));
   assert.deepEqual(l.events, ['egress au-assumed-open 1']);
-  const aus = (l.egress.creditState(Q) as { aus: { allocationUnit: number; state: string; received: number }[] }).aus;
+  const aus = l.egress.creditState(Q)!.aus;
   assert.deepEqual(aus.map((a) => [a.allocationUnit, a.state, a.received]), [[1, 'open', 2], [2, 'allocated', 0]], 'both PDUs of AU 1 counted against it');
 });
 
@@ -96,7 +96,7 @@ test('Part 10 §3.4.5 rule 7: a lost ALLOCATE is recovered by ALLOCATE <AU> <0>,
     'PDU 2/1', 'PDU 2/2', 'I>E CREDIT CREDIT_STATUS 2 2', 'E>I CREDIT ALLOCATE 3 4',
   ]);
   assert.deepEqual(l.events, ['egress allocate-lost 1', 'ingress retire-unknown']);
-  const aus = (l.egress.creditState(Q) as { aus: { allocationUnit: number }[] }).aus;
+  const aus = l.egress.creditState(Q)!.aus;
   assert.deepEqual(aus.map((a) => a.allocationUnit), [2, 3], 'AU 1 is free again');
 });
 

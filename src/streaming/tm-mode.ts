@@ -4,16 +4,19 @@ import { DESTINATION_OPERATIONS_OFFSET, OPERATIONS_BITS, SOURCE_OPERATIONS_OFFSE
 import { RegisterSpace } from '../registers/space.ts';
 import { TM_OP } from '../wire/type9-tm.ts';
 import type { TmOp } from '../wire/type9-tm.ts';
+import type { TmModeSnapshot } from './tm-snapshot-types.ts';
 
 /**
  * Traffic management modes and the TM OPs each uses (Part 10 §3.4.2–§3.4.5, §5.5.1 Table 5-6:
  * TM Types Supported and TM Mode of the Data Streaming Logical Layer Control CSR).
  */
 export const TM_MODE_SETTINGS = ['DISABLED', 'BASIC', 'RATE', 'CREDIT', 'CREDIT_RATE'] as const;
+/** A TM Mode (Table 5-6). */
 export type TmModeSetting = (typeof TM_MODE_SETTINGS)[number];
 
 /** §3.4.5 "the valid combinations for supporting traffic management" (and NONE: "Supporting traffic management is entirely optional"). */
 export const TM_TYPES_SETTINGS = ['NONE', 'BASIC', 'BASIC_RATE', 'BASIC_CREDIT', 'BASIC_RATE_CREDIT'] as const;
+/** A TM Types Supported combination (Table 5-6, §3.4.5). */
 export type TmTypesSetting = (typeof TM_TYPES_SETTINGS)[number];
 
 const TYPE_BITS: Readonly<Record<TmTypesSetting, number>> = {
@@ -130,6 +133,6 @@ export function currentMode(src: TmModeSource): TmModeSetting {
 }
 
 /** For snapshots: the mode source as plain data. */
-export function modeSourceJson(src: TmModeSource): Record<string, unknown> {
+export function modeSourceJson(src: TmModeSource): TmModeSnapshot {
   return src.from === 'config' ? { from: 'config', mode: src.mode, types: src.types } : { from: 'registers', side: src.side, mode: currentMode(src) };
 }

@@ -45,6 +45,7 @@ export interface TmCommonConfig {
 
 // ---- ingress -------------------------------------------------------------------------------
 
+/** Rate based traffic management at the ingress (§3.4.3): the token buckets of each queue. */
 export interface TmRateConfig {
   /** Time units per rate period: rates are bytes per `unit` time units. Default 1_000_000_000. */
   readonly unit?: number;
@@ -114,8 +115,12 @@ export type TmUserCommand =
   /** TM OP 0b0011 with raw parameters (Table 4-3). */
   | { readonly message: 'APPLICATION_DEFINED'; readonly parameter1: number; readonly parameter2: number };
 
+/** Timer names of a `TmIngress`: `rate:<queue>`, when a rate-limited queue may send again. */
 export type TmRateTimerName = `rate:${string}`;
 
+/**
+ * What `TmIngress.handle` takes: received TM packets, the application's PDUs and commands, timer expiries.
+ */
 export type TmIngressInput =
   /** A received TM packet addressed to this end point. */
   | { readonly kind: 'tm'; readonly packet: Type9TmPacket }
@@ -131,6 +136,7 @@ export type TmIngressInput =
 /** The mechanism that opened or closed a gate. */
 export type TmGateReason = 'on-off' | 'credit' | 'rate' | 'mode';
 
+/** The events a `TmIngress` reports. */
 export type TmIngressEventName =
   /** TM packet while the mode is DISABLED. */
   | 'tm-disabled'
@@ -172,6 +178,7 @@ export type TmIngressEventName =
   /** A command or input field out of range. */
   | 'bad-command';
 
+/** An event of a `TmIngress` or `TmEgress`, with the fields of the packet or command it is about. */
 export interface TmEvent<N extends string> {
   readonly kind: 'event';
   readonly name: N;
@@ -189,6 +196,7 @@ export interface TmEvent<N extends string> {
   readonly detail?: string;
 }
 
+/** What `TmIngress.handle` returns: TM packets to send, gate changes, timer requests, events. */
 export type TmIngressOutput =
   | { readonly kind: 'tm'; readonly packet: Type9TmPacket }
   /** Whether the queue may send its oldest ready PDU now (`mayTransmit`), and what changed it. */
@@ -196,6 +204,7 @@ export type TmIngressOutput =
   | TimerOutput<TmRateTimerName>
   | TmEvent<TmIngressEventName>;
 
+/** The counters of a `TmIngress`. */
 export type TmIngressCounterName =
   | 'tmReceived' | 'tmSent' | 'xoff' | 'xon' | 'duplicateXoff' | 'duplicateXon' | 'rateChanges' | 'rateClamped' | 'rateWhileOff'
   | 'allocations' | 'retires' | 'allocateDuplicate' | 'retireUnknown' | 'creditStatusSent' | 'qStatusSent' | 'userDefined'
@@ -243,6 +252,10 @@ export interface TmCreditPolicy {
   readonly lowCredits: number;
 }
 
+/**
+ * When a `TmEgress` sends TM messages of its own accord, from its queues' levels (§3.4.2–§3.4.4); each policy
+ * off when null.
+ */
 export interface TmEgressPolicy {
   /** null: no automatic XOFF/XON. Default { high: 240, low: 128 }. */
   readonly onOff?: TmOnOffPolicy | null;
@@ -276,6 +289,10 @@ export type TmEgressCommand =
   | { readonly message: 'RETIRE'; readonly allocationUnit: number }
   | TmUserCommand;
 
+/**
+ * What `TmEgress.handle` takes: received TM packets, data PDUs as they arrive, the levels of its own queues,
+ * the application's commands.
+ */
 export type TmEgressInput =
   /** A received TM packet addressed to this end point. */
   | { readonly kind: 'tm'; readonly packet: Type9TmPacket }
@@ -286,6 +303,7 @@ export type TmEgressInput =
   /** `to.peer` is the ingress; the packet's VSID is `to`'s cos and streamID with its wildcard and mask. */
   | { readonly kind: 'command'; readonly to: TmDesignation; readonly command: TmEgressCommand };
 
+/** The events a `TmEgress` reports. */
 export type TmEgressEventName =
   | 'tm-disabled'
   | 'op-not-in-mode'
@@ -315,8 +333,10 @@ export type TmEgressEventName =
   | 'application-defined'
   | 'bad-command';
 
+/** What `TmEgress.handle` returns: TM packets to send and events. */
 export type TmEgressOutput = { readonly kind: 'tm'; readonly packet: Type9TmPacket } | TmEvent<TmEgressEventName>;
 
+/** The counters of a `TmEgress`. */
 export type TmEgressCounterName =
   | 'tmReceived' | 'tmSent' | 'qStatus' | 'creditStatus' | 'pdus' | 'pdusWithoutCredit' | 'allocations' | 'retires' | 'auClosed'
   | 'auAssumedClosed' | 'auAssumedOpen' | 'allocateLost' | 'csUnknownAu' | 'auBusy' | 'xoffSent' | 'xonSent' | 'rateSent' | 'userDefined'

@@ -46,6 +46,16 @@ export interface CongestionDetector {
   snapshot(): unknown;
 }
 
+/** What the built-in detectors' `snapshot()` gives: the watermarks and the queues congested now. */
+export type DetectorSnapshot =
+  | { readonly kind: 'output-queue'; readonly high: number; readonly low: number; readonly congested: readonly { readonly port: number; readonly vc: number }[] }
+  | {
+    readonly kind: 'input-voq';
+    readonly high: number;
+    readonly low: number;
+    readonly congested: readonly { readonly input: number; readonly output: number; readonly vc: number }[];
+  };
+
 /** Largest VC number (VC0–VC8, Part 6). */
 export const MAX_VC = 8;
 
@@ -101,7 +111,7 @@ export class OutputQueueDetector implements CongestionDetector {
     return false;
   }
 
-  snapshot(): unknown {
+  snapshot(): DetectorSnapshot {
     return { kind: 'output-queue', high: this.#marks.high, low: this.#marks.low, congested: this.#marks.keys().map((k) => ({ port: Math.floor(k / VCS), vc: k % VCS })) };
   }
 }
@@ -130,7 +140,7 @@ export class InputVoqDetector implements CongestionDetector {
     return false;
   }
 
-  snapshot(): unknown {
+  snapshot(): DetectorSnapshot {
     return {
       kind: 'input-voq',
       high: this.#marks.high,

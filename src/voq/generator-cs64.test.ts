@@ -68,7 +68,7 @@ test('Part 12 §4.2 d: ports 0..N-1 occupy group 0 with N = 20 - TX Port Group S
   assert.deepEqual([o.message?.group, o.message?.portStatus, o.symbol?.voq?.congestedPorts], [0, 1 << 19, [19]]);
   // Port 20 is beyond what a 20-bit status with no group bits can name.
   assert.deepEqual(congest(g, 20), []);
-  assert.equal((g.snapshot()['links'] as { reach: number }[])[0]?.reach, 20);
+  assert.equal(g.snapshot().links[0]?.reach, 20);
 });
 
 test('Part 12 §4.2 d: with TX Port Group Size 6 the groups hold 14 ports: port 13 ends group 0 and port 14 starts group 1', () => {

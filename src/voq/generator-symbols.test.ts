@@ -143,7 +143,7 @@ test('Part 12 §3.1 (decision): ports a TX Port Group Size cannot name are never
   const g = gen({ format: 'part12-rev4.1', ports: 16, portSettings: NORMAL });
   const out = g.handle({ kind: 'queue-depth', port: 14, depth: 4 }, 0);
   assert.deepEqual(out, []);
-  assert.equal((g.snapshot()['links'] as { reach: number }[])[0]?.reach, 13);
+  assert.equal(g.snapshot().links[0]?.reach, 13);
 });
 
 test('Part 12 Table 5-3 bits 26–28: TX Port Group Size "shall be changed only when Enable VoQ Symbol Generation is cleared"', () => {

@@ -1,4 +1,4 @@
-import type { TimerInput, TimerOutput } from '../engine/contract.ts';
+import type { Counters, PendingTimer, TimerInput, TimerOutput } from '../engine/contract.ts';
 import type { ControlSymbol } from '../wire/symbol.ts';
 import type { ControlSymbol64 } from '../wire/symbol64.ts';
 import type { VoqSymbolForm } from '../wire/voq-cs64.ts';
@@ -34,6 +34,7 @@ export interface VoqPortSettings {
   readonly txPortGroupSize?: number;
 }
 
+/** The configuration of a `VoqGenerator` (durations in the driver's time unit). */
 export interface VoqGeneratorConfig {
   /** stype2 format (DECISIONS §5). Default 'seed'. */
   readonly format?: VoqFormat;
@@ -78,6 +79,10 @@ export interface CarrierFields {
   readonly cmd: number;
 }
 
+/**
+ * What `VoqGenerator.handle` takes: queue depth observations, link and register changes, requests for the
+ * next stype2 or CS64 symbol, timer expiries.
+ */
 export type VoqGeneratorInput =
   /** Output-queue detector: the depth of egress port `port`'s queue (of VC `vc`, default 0). */
   | { readonly kind: 'queue-depth'; readonly port: number; readonly depth: number; readonly vc?: number }
@@ -109,6 +114,7 @@ export type VoqGeneratorInput =
  */
 export type SendReason = 'change' | 'timer' | 'link-recovery' | 'restart';
 
+/** A backpressure message (one port group's status) as the generator sends it. */
 export interface VoqMessage {
   readonly group: number;
   /** The VC the message is linked to (§3.2), null when the link does not link VCs. */
@@ -119,6 +125,7 @@ export interface VoqMessage {
   readonly reason: SendReason;
 }
 
+/** The events a `VoqGenerator` reports. */
 export type VoqGeneratorEventName =
   /** An input named a port, input or output the device does not have. */
   | 'unknown-port'
@@ -137,6 +144,7 @@ export type VoqGeneratorEventName =
   /** A CS48 input ('next-stype2', 'fill') to a `symbol: 'cs64'` generator, or 'next-cs64' to a CS48 one: nothing is sent or consumed. */
   | 'symbol-form-mismatch';
 
+/** What `VoqGenerator.handle` returns. */
 export type VoqGeneratorOutput =
   /**
    * The stype2 for the symbol asked for: a backpressure message, or 0 (seed NOP; Part 12 "set to
@@ -168,7 +176,42 @@ export type VoqGeneratorOutput =
     readonly detail?: string;
   };
 
+/** The counters of a `VoqGenerator`. */
 export type VoqGeneratorCounterName =
   | 'messages' | 'nops' | 'changeTriggers' | 'timerRefreshes' | 'linkRecoveries'
   | 'unknownPort' | 'unknownVc' | 'detectorIgnored' | 'carrierRefused' | 'invalidSymbol' | 'invalidControl' | 'groupSizeChangeRefused'
   | 'symbolFormMismatch';
+
+/** One link of the generator, as `VoqGenerator.snapshot()` shows it. */
+export interface VoqLinkSnapshot {
+  readonly port: number;
+  /** Table 5-3 bit 8 "Enable VoQ Symbol Generation". */
+  readonly enabled: boolean;
+  /** VC linking (§3.2): messages per VC. */
+  readonly linking: boolean;
+  readonly portsPerGroup: number;
+  readonly groups: number;
+  /** Ports this link can report on: 0..reach-1. */
+  readonly reach: number;
+  /** The status last sent for each (VC, group) that reported congestion; vc null without linking. */
+  readonly sent: readonly { readonly vc: number | null; readonly group: number; readonly portStatus: number }[];
+  /** Groups waiting for a symbol, oldest first. */
+  readonly pending: readonly { readonly group: number; readonly vc: number | null; readonly reason: SendReason }[];
+}
+
+/** `VoqGenerator.snapshot()`. */
+export interface VoqGeneratorSnapshot {
+  readonly format: VoqFormat;
+  readonly symbol: VoqSymbolForm;
+  readonly ports: number;
+  readonly refreshPeriod: number | null;
+  readonly resendOnLinkRecovery: boolean;
+  readonly activeVcs: 0 | 1 | 2 | 4 | 8;
+  /** Each port's Port n VoQ Control CSR fields in force (Table 5-3). */
+  readonly portSettings: readonly Required<VoqPortSettings>[];
+  readonly links: readonly VoqLinkSnapshot[];
+  /** The detector's own `snapshot()`: a `DetectorSnapshot` for the built-in detectors. */
+  readonly detector: unknown;
+  readonly timers: readonly PendingTimer<'refresh'>[];
+  readonly stats: Counters<VoqGeneratorCounterName>;
+}

@@ -211,8 +211,8 @@ test('VoQ Backpressure §4.2: counters() is a copy and snapshot() is plain JSON'
   assert.equal(g.counters().changeTriggers, 7);
   const snap = g.snapshot();
   assert.deepEqual(JSON.parse(JSON.stringify(snap)), snap);
-  const links = snap['links'] as { pending: unknown[]; groups: number }[];
+  const links = snap.links;
   assert.deepEqual(links[0]?.pending, [{ group: 1, vc: null, reason: 'change' }]);
   assert.equal(links[0].groups, 2);
-  assert.deepEqual(snap['timers'], [{ name: 'refresh', at: 100 }]);
+  assert.deepEqual(snap.timers, [{ name: 'refresh', at: 100 }]);
 });

@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
 import { buildSymbol } from '../wire/symbol.ts';
 import { Stype0, vcOfVcid } from '../wire/symbol-types.ts';
@@ -12,7 +12,7 @@ import { ALL_VCS, LinkState, activeVcList } from './generator-link.ts';
 import type { PendingGroup } from './generator-link.ts';
 import type {
   CarrierFields, SendReason, VoqGeneratorConfig, VoqGeneratorCounterName, VoqGeneratorEventName, VoqGeneratorInput,
-  VoqGeneratorOutput, VoqMessage, VoqPortSettings,
+  VoqGeneratorOutput, VoqGeneratorSnapshot, VoqMessage, VoqPortSettings,
 } from './generator-types.ts';
 
 const COUNTER_NAMES: readonly VoqGeneratorCounterName[] = [
@@ -37,8 +37,21 @@ const NOP = 0;
  *
  * The first input's outputs begin with the `symbol-wanted` of groups the configuration already
  * makes due and the first `refresh` timer request; an engine cannot output from its constructor.
+ *
+ * @example
+ * ```ts
+ * import { VoqGenerator } from 'riodp/engines';
+ *
+ * const g = new VoqGenerator({
+ *   ports: 8,
+ *   detector: { kind: 'output-queue', high: 8, low: 4 },
+ *   portSettings: { generation: true, participation: true },
+ * });
+ * g.handle({ kind: 'queue-depth', port: 3, depth: 8 }, 0);        // port 3 congested: symbol-wanted on every link
+ * g.handle({ kind: 'next-stype2', port: 0, stype0: 4 }, 1);        // → stype2 with portStatus 0b1000 (port 3)
+ * ```
  */
-export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutput> {
+export class VoqGenerator implements ObservableEngine<VoqGeneratorInput, VoqGeneratorOutput, VoqGeneratorSnapshot, VoqGeneratorCounterName> {
   readonly #config: ResolvedGeneratorConfig;
   readonly #detector: CongestionDetector;
   readonly #settings: PortSettings[];
@@ -120,6 +133,9 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
     return (this.#links[link]?.pending() ?? []).map((e) => ({ group: e.group, vc: e.scope === ALL_VCS ? null : e.scope, reason: e.reason }));
   }
 
+  /**
+   * The Port n VoQ Control CSR fields in force for `port` (Table 5-3); undefined for a port the device lacks.
+   */
   settings(port: number): PortSettings | undefined {
     return this.#settings[port];
   }
@@ -128,7 +144,7 @@ export class VoqGenerator implements Engine<VoqGeneratorInput, VoqGeneratorOutpu
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): VoqGeneratorSnapshot {
     const c = this.#config;
     return {
       format: c.format,

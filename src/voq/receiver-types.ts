@@ -1,3 +1,4 @@
+import type { Counters } from '../engine/contract.ts';
 import type { ControlSymbol } from '../wire/symbol.ts';
 import type { ControlSymbol64 } from '../wire/symbol64.ts';
 import type { VoqSymbolForm } from '../wire/voq-cs64.ts';
@@ -59,6 +60,7 @@ export interface VoqRoute {
   readonly downstreamPort: number;
 }
 
+/** The configuration of a `VoqReceiver`. */
 export interface VoqReceiverConfig {
   /** stype2 format (DECISIONS §5). Default 'seed'. */
   readonly format?: VoqFormat;
@@ -89,6 +91,10 @@ export interface VoqReceiverConfig {
   readonly symbol?: VoqSymbolForm;
 }
 
+/**
+ * What `VoqReceiver.handle` takes: packets to stage, transmit opportunities, received control symbols, link
+ * changes.
+ */
 export type VoqReceiverInput =
   /**
    * A control symbol received on a local port. The stype2 field is decoded here with the
@@ -116,8 +122,13 @@ export type VoqReceiverInput =
   /** A write of the port's VoQ Control CSR fields the receiver depends on (Table 5-3 bits 11, 29–31). */
   | { readonly kind: 'control'; readonly port: number; readonly enableVcLinking?: boolean; readonly rxPortGroupSize?: number };
 
+/**
+ * What unblocked or blocked a staging queue: a backpressure message, or a link-up that cleared the port's
+ * congestion state (§4.2 g).
+ */
 export type QueueChangeCause = 'backpressure' | 'link-up';
 
+/** The events a `VoqReceiver` reports. */
 export type VoqReceiverEventName =
   /** stype2 CMD NOP (seed 0b000; Part 12 an all-zero field): no VoQ message. A 'cs64' symbol whose stype0 is not VoQ-backpressure carries none either. */
   | 'nop'
@@ -153,6 +164,7 @@ export type VoqReceiverEventName =
   /** A 'cs64' input whose symbol is not a Control Symbol 64 with 4-bit stype0 and 12-bit parameters. */
   | 'invalid-symbol';
 
+/** What `VoqReceiver.handle` returns. */
 export type VoqReceiverOutput =
   /** The packet the link may carry now: the oldest head of an unblocked queue of the port. */
   | {
@@ -178,7 +190,55 @@ export type VoqReceiverOutput =
     readonly detail?: string;
   };
 
+/** The counters of a `VoqReceiver`. */
 export type VoqReceiverCounterName =
   | 'backpressure' | 'nop' | 'reservedCmd' | 'notExtended' | 'invalidStype2' | 'unknownPort' | 'receptionUnsupported'
   | 'unlinkedBackpressure' | 'unknownVc' | 'noRoute' | 'staged' | 'transmitted' | 'idle' | 'linkDownOpportunity'
   | 'controlRejected' | 'blocked' | 'unblocked' | 'linkUpClears' | 'reservedVcInd' | 'symbolFormMismatch' | 'invalidSymbol';
+
+/** A staged packet, as `VoqReceiver.snapshot()` lists it. */
+export interface VoqStagedPacketSnapshot {
+  readonly packetId: number | string;
+  readonly destID: number;
+  readonly vc: number;
+  readonly downstreamPort: number;
+  readonly stagedAt: number;
+}
+
+/** One set of staging queues of a port: per VC with `perVcStaging` (§2.4), else one for every VC (`vc` null). */
+export interface VoqLaneSnapshot {
+  readonly vc: number | null;
+  /** Downstream ports reported congested in this lane. */
+  readonly congested: readonly number[];
+  readonly queues: readonly {
+    readonly queue: number;
+    /** Stopped by backpressure: a congested downstream port maps to it (§4.3 e). */
+    readonly blocked: boolean;
+    readonly packets: readonly VoqStagedPacketSnapshot[];
+  }[];
+}
+
+/** One local egress port, as `VoqReceiver.snapshot()` shows it. */
+export interface VoqReceiverPortSnapshot {
+  readonly port: number;
+  readonly queues: number;
+  readonly reverseMap: ReverseMap;
+  readonly reception: boolean;
+  readonly perVcStaging: boolean;
+  readonly enableVcLinking: boolean;
+  readonly rxPortGroupSize: number;
+  readonly linkUp: boolean;
+  readonly lanes: readonly VoqLaneSnapshot[];
+}
+
+/** `VoqReceiver.snapshot()`. */
+export interface VoqReceiverSnapshot {
+  readonly format: VoqFormat;
+  readonly symbol: VoqSymbolForm;
+  readonly vcs: 0 | 1 | 2 | 4 | 8;
+  readonly clearOnLinkUp: boolean;
+  /** The forward lookup, by destID. */
+  readonly routes: readonly VoqRoute[];
+  readonly ports: readonly VoqReceiverPortSnapshot[];
+  readonly stats: Counters<VoqReceiverCounterName>;
+}

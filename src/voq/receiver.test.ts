@@ -348,7 +348,7 @@ test('riodp engine contract: snapshot is plain JSON of the state, counters a cop
   r.handle(pkt(3, 'p', 1), 42);
   const snap = r.snapshot();
   assert.deepEqual(JSON.parse(JSON.stringify(snap)), snap);
-  const port = (snap['ports'] as { lanes: { vc: number; congested: number[]; queues: { blocked: boolean; packets: { stagedAt: number }[] }[] }[] }[])[0]!;
+  const port = snap.ports[0]!;
   assert.deepEqual(port.lanes.map((l) => [l.vc, l.congested, l.queues.map((q) => q.blocked)]), [[0, [1], [false, true]], [1, [1], [false, true]]]);
   assert.equal(port.lanes[1]!.queues[1]!.packets[0]!.stagedAt, 42);
   const c = r.counters();
@@ -358,9 +358,9 @@ test('riodp engine contract: snapshot is plain JSON of the state, counters a cop
 
 test('VoQ Backpressure §2.3 Figure 2-3, Table 5-3 reset values: defaults are 4 staging queues, a decoder reverse map, reception on, linking off, RX group size 0 (decision)', () => {
   const r = new VoqReceiver({ ports: [{}], routes: [] });
-  const port = (r.snapshot()['ports'] as Record<string, unknown>[])[0]!;
+  const port = r.snapshot().ports[0]!;
   assert.deepEqual(
-    [port['queues'], port['reverseMap'], port['reception'], port['perVcStaging'], port['enableVcLinking'], port['rxPortGroupSize'], r.snapshot()['format'], r.snapshot()['clearOnLinkUp']],
+    [port.queues, port.reverseMap, port.reception, port.perVcStaging, port.enableVcLinking, port.rxPortGroupSize, r.snapshot().format, r.snapshot().clearOnLinkUp],
     [4, { mode: 'decoder' }, true, false, false, 0, 'seed', true],
   );
 });

@@ -1,5 +1,5 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, Engine, Time } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import type { ControlSymbol } from '../wire/symbol.ts';
 import type { ControlSymbol64 } from '../wire/symbol64.ts';
 import { Stype0, vcOfVcid } from '../wire/symbol-types.ts';
@@ -8,7 +8,8 @@ import { resolveConfig, reverseMapQueue } from './receiver-config.ts';
 import { readCs64 } from './receiver-cs64.ts';
 import type { ResolvedPortConfig, ResolvedVoqReceiverConfig } from './receiver-config.ts';
 import type {
-  QueueChangeCause, VoqReceiverConfig, VoqReceiverCounterName, VoqReceiverEventName, VoqReceiverInput, VoqReceiverOutput, VoqRoute,
+  QueueChangeCause, VoqReceiverConfig, VoqReceiverCounterName, VoqReceiverEventName, VoqReceiverInput, VoqReceiverOutput, VoqReceiverSnapshot,
+  VoqRoute,
 } from './receiver-types.ts';
 import { PortStaging } from './staging.ts';
 import type { QueueChange, StagedPacket } from './staging.ts';
@@ -37,8 +38,17 @@ interface PortState {
  *
  * Outputs of one input: `blocked`/`unblocked` changes (by VC, then queue), then at most one
  * `transmit` or event.
+ *
+ * @example
+ * ```ts
+ * import { VoqReceiver } from 'riodp/engines';
+ *
+ * const r = new VoqReceiver({ ports: [{ queues: 4 }], routes: [{ destID: 5, localPort: 0, downstreamPort: 3 }] });
+ * r.handle({ kind: 'packet', destID: 5, packetId: 'p1' }, 0);        // staged in queue 3 (decoder reverse map)
+ * r.handle({ kind: 'transmit-opportunity', port: 0 }, 1);          // → { kind: 'transmit', packetId: 'p1', … }
+ * ```
  */
-export class VoqReceiver implements Engine<VoqReceiverInput, VoqReceiverOutput> {
+export class VoqReceiver implements ObservableEngine<VoqReceiverInput, VoqReceiverOutput, VoqReceiverSnapshot, VoqReceiverCounterName> {
   readonly #config: ResolvedVoqReceiverConfig;
   readonly #ports: PortState[];
   readonly #routes = new Map<number, VoqRoute>();
@@ -121,6 +131,7 @@ export class VoqReceiver implements Engine<VoqReceiverInput, VoqReceiverOutput> 
     return this.#ports[port]?.staging.size ?? 0;
   }
 
+  /** Whether the local port's link is up (a `link-up` input, and no `link-down` since). */
   isLinkUp(port: number): boolean {
     return this.#ports[port]?.linkUp ?? false;
   }
@@ -129,7 +140,7 @@ export class VoqReceiver implements Engine<VoqReceiverInput, VoqReceiverOutput> 
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): VoqReceiverSnapshot {
     const c = this.#config;
     return {
       format: c.format,
@@ -147,7 +158,7 @@ export class VoqReceiver implements Engine<VoqReceiverInput, VoqReceiverOutput> 
         rxPortGroupSize: p.rxPortGroupSize,
         linkUp: p.linkUp,
         lanes: Array.from({ length: p.staging.lanes }, (_, lane) => ({
-          vc: p.config.perVcStaging ? this.#vcList[lane] : null,
+          vc: p.config.perVcStaging ? (this.#vcList[lane] as number) : null,
           congested: p.staging.congestedPorts(lane),
           queues: Array.from({ length: p.config.queues }, (_, queue) => ({
             queue,

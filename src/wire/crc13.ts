@@ -14,6 +14,7 @@
  * one per input chunk (three bytes of `high`, then `low`).
  */
 export const CRC13_POLY = 0x0525;
+/** The register's preset: all 0s (§3.6.3). */
 export const CRC13_INIT = 0;
 
 /** Bit-serial reference, one shift per data bit. */

@@ -15,7 +15,9 @@
 import { EARLY_AT, KERNEL_SLICES, STAGE, STAGE_BYTES, TAB_CAP, loadKernel } from './crc16-kernel.ts';
 import type { Kernel } from './crc16-kernel.ts';
 
+/** x^16+x^12+x^5+1 without its x^16 term. */
 export const CRC16_POLY = 0x1021;
+/** The register's preset: all 1s. */
 export const CRC16_INIT = 0xffff;
 
 /**

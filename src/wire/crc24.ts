@@ -16,6 +16,7 @@
  * look-ups (three bytes of `high`, the upper 6 and lower 8 bits of `low`).
  */
 export const CRC24_POLY = 0x5d6dcb;
+/** The register's preset: all 1s (§3.6.5). */
 export const CRC24_INIT = 0xffffff;
 export const CRC24_DATA_BITS = 38;
 /** The alignment bits 28–29 inside `low` (bit 28 worth 2^9, bit 29 worth 2^8). */

@@ -14,6 +14,7 @@
  * constant). L splits into two table look-ups on the upper 11 and lower 8 data bits.
  */
 export const CRC5_POLY = 0x15;
+/** The register's preset: all 1s (§3.6.1). */
 export const CRC5_INIT = 0x1f;
 export const CRC5_DATA_BITS = 19;
 

@@ -14,6 +14,10 @@ export const WireErrorCode = {
 } as const;
 export type WireErrorCode = (typeof WireErrorCode)[keyof typeof WireErrorCode];
 
+/**
+ * What every decoder (and encoder) throws: `code` says what is wrong, `field` and `offset` where, `clause`
+ * the rule, `detail` the rest.
+ */
 export class WireError extends Error {
   readonly code: WireErrorCode;
   readonly field: string;
@@ -43,6 +47,10 @@ export type DecodeResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly error: WireError };
 
+/**
+ * Runs a codec call and returns its value or the `WireError` it threw, as a `DecodeResult`; any other
+ * exception is rethrown.
+ */
 export function attempt<T>(fn: () => T): DecodeResult<T> {
   try {
     return { ok: true, value: fn() };

@@ -25,10 +25,12 @@ export const FLOW_IDS = {
   '7A': 0b1000111,
   '8A': 0b1001000,
 } as const;
+/** A flowID of Part 9 Table 3-1 (`0A`–`0F`, `1A`–`8A`). */
 export type FlowIdLabel = keyof typeof FLOW_IDS;
 /** A decoded flowID: its Table 3-1 name, or 'RESERVED' for the remaining encodings. */
 export type FlowIdName = FlowIdLabel | 'RESERVED';
 
+/** Every Table 3-1 flowID, in table order. */
 export const FLOW_ID_LABELS = Object.keys(FLOW_IDS) as readonly FlowIdLabel[];
 export const CLAUSE_FLOW_ID = 'Part 9 §3.2 Table 3-1';
 
@@ -43,6 +45,7 @@ export function flowIdLabel(code: number): FlowIdName {
   return BY_CODE[code] ?? 'RESERVED';
 }
 
+/** The 7-bit code of a flowID (Table 3-1). */
 export function flowIdCode(label: FlowIdLabel): number {
   return FLOW_IDS[label];
 }
@@ -58,6 +61,7 @@ export function flowIdChannel(label: FlowIdName): number | undefined {
   return label.startsWith('0') ? 0 : Number(label[0]);
 }
 
+/** The header fields that decide a packet's flow (Table 3-1): prio, CRF, and VC when VCs are in use. */
 export interface PacketFlowFields {
   readonly prio: number;
   readonly crf: number;
@@ -67,6 +71,7 @@ export interface PacketFlowFields {
   readonly crfSupported?: boolean;
 }
 
+/** A packet's flow as `flowIdForPacket` reads it from Table 3-1. */
 export interface FlowMapping {
   /**
    * The flowID to put in a CCP. For a response, whose request flow the table only bounds, it is
@@ -114,6 +119,7 @@ export function flowIdForPacket(p: PacketFlowFields): FlowMapping | undefined {
   return mapping(out);
 }
 
+/** The prio, CRF and VC a packet of a given flow carries (`packetForFlowId`). */
 export interface FlowPacketFields {
   readonly prio: number;
   readonly crf: number;
@@ -141,6 +147,7 @@ export function ccpPrioCrf(crfSupported = true): FlowPacketFields {
 
 /** Number of VC1–VC8 channels a link runs (Part 6 §6.4.2): 0 is single VC mode. */
 export type VcCount = 0 | 1 | 2 | 4 | 8;
+/** The VC counts a link may run (Part 6: VC0 alone, or VC0 and 1, 2, 4 or 8 more). */
 export const VC_COUNTS: readonly VcCount[] = [0, 1, 2, 4, 8];
 const CHANNEL_MASK: Readonly<Record<VcCount, number>> = { 0: 0, 1: 0b000, 2: 0b100, 4: 0b110, 8: 0b111 };
 

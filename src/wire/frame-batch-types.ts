@@ -24,8 +24,11 @@ export const FRAME_DEFECT = {
   /** Any other structural error of the body (WireError `invalid`, `trailing-bytes`, `undefined`, `range`). */
   malformed: 7,
 } as const;
+/** A `FRAME_DEFECT` value. */
 export type FrameDefect = (typeof FRAME_DEFECT)[keyof typeof FRAME_DEFECT];
+/** The name of each `FRAME_DEFECT` value, indexed by it. */
 export const FRAME_DEFECT_NAMES = ['ok', 'crc', 'earlyCrc', 'truncated', 'length', 'reserved', 'unsupported', 'malformed'] as const;
+/** How many `FRAME_DEFECT` values there are. */
 export const FRAME_DEFECT_COUNT = FRAME_DEFECT_NAMES.length;
 
 /** The defect a WireError of the object decoder stands for. */
@@ -51,6 +54,7 @@ export function frameDefectOf(e: WireError): FrameDefect {
  * Table 4-1): S(1) | E(1) | rsrv/xtype(3) | xh(1) | O(1) | P(1).
  */
 export const T9_FLAG = { start: 0x80, end: 0x40, xtypeMask: 0x38, xh: 0x04, odd: 0x02, pad: 0x01 } as const;
+/** A `T9_FLAG` bit. */
 export type T9Flag = (typeof T9_FLAG)[keyof typeof T9_FLAG];
 
 /** Frames a batch holds unless told otherwise: a 64 KiB chunk of 16-byte frames. */

@@ -20,6 +20,7 @@ import { CLAUSE_FRAME, FRAME_LENGTH_BYTES, MAX_FRAME_LENGTH_FIELD, MAX_SENT_FRAM
 export const DEFAULT_MAX_FRAME_SIZE = 1024;
 /** The limit cannot be set below the largest frame riodp sends, nor above what 16 bits can state. */
 export const MIN_MAX_FRAME_SIZE = MAX_SENT_FRAME;
+/** The largest `maxFrameSize`: the whole 16-bit length field's reach. */
 export const MAX_MAX_FRAME_SIZE = FRAME_LENGTH_BYTES + MAX_FRAME_LENGTH_FIELD;
 
 /**
@@ -29,11 +30,16 @@ export const MAX_MAX_FRAME_SIZE = FRAME_LENGTH_BYTES + MAX_FRAME_LENGTH_FIELD;
  */
 export type FrameSink = (bytes: Uint8Array, offset: number, end: number) => unknown;
 
+/** Options of a `FrameReader`. */
 export interface FrameReaderOptions {
   /** Largest frame accepted, length field included; 287 to 65537, default 1024. */
   readonly maxFrameSize?: number;
 }
 
+/**
+ * Cuts a TCP byte stream into link frames (docs/net-framing.md): `push` each chunk as it arrives; the sink
+ * gets every complete frame, length field included, and a frame split over chunks is put together.
+ */
 export class FrameReader {
   readonly maxFrameSize: number;
   /** A frame begun in an earlier chunk, sized to it. */

@@ -38,13 +38,16 @@ const CLAUSE_LENGTH = CLAUSE_FRAME.length;
 
 /** The length field and the kind byte. */
 export const FRAME_HEADER_BYTES = 3;
+/** Octets of a frame's length field. */
 export const FRAME_LENGTH_BYTES = 2;
 /** The largest value of the 16-bit length field. */
 export const MAX_FRAME_LENGTH_FIELD = 0xffff;
 /** The largest frame riodp sends: a packet frame around a 284-byte LP-Serial packet (Part 6 §2.5). */
 export const MAX_SENT_FRAME = FRAME_HEADER_BYTES + MAX_SERIAL_PACKET;
 
+/** The frame kinds (docs/net-framing.md §2). */
 export const FRAME_KIND = { packet: 0x01, cs48: 0x02, cs64: 0x03, hello: 0x10, close: 0x11 } as const;
+/** The name of a frame kind. */
 export type FrameKindName = keyof typeof FRAME_KIND;
 const KIND_NAMES = new Map<number, FrameKindName>(Object.entries(FRAME_KIND).map(([n, k]) => [k, n as FrameKindName]));
 
@@ -54,28 +57,35 @@ export const LINK_VERSION = 1;
 export const HELLO_MAGIC: readonly number[] = [0x52, 0x49, 0x4f, 0x44];
 const HELLO_BYTES = HELLO_MAGIC.length + 1;
 
+/** Why a link is closed (the CLOSE frame's reason, docs/net-framing.md). */
 export const CLOSE_REASON = { normal: 0, protocol: 1, version: 2, application: 3 } as const;
+/** A `CLOSE_REASON` value. */
 export type CloseReason = (typeof CLOSE_REASON)[keyof typeof CLOSE_REASON];
+/** The name of a close reason; RESERVED for a value the table lacks. */
 export type CloseReasonName = keyof typeof CLOSE_REASON | 'RESERVED';
 const REASON_NAMES = new Map<number, CloseReasonName>(Object.entries(CLOSE_REASON).map(([n, r]) => [r, n as CloseReasonName]));
 /** Bytes of UTF-8 a CLOSE may carry: the whole frame stays within MAX_SENT_FRAME. */
 export const CLOSE_TEXT_MAX = 255;
 
+/** A frame carrying one LP-Serial packet. */
 export interface PacketFrame<P extends Packet = Packet> {
   readonly kind: typeof FRAME_KIND.packet;
   readonly kindName: 'packet';
   readonly packet: P;
 }
+/** A frame carrying one Control Symbol 48. */
 export interface Cs48Frame<S extends SymbolFields = SymbolFields> {
   readonly kind: typeof FRAME_KIND.cs48;
   readonly kindName: 'cs48';
   readonly symbol: S;
 }
+/** A frame carrying one Control Symbol 64. */
 export interface Cs64Frame<S extends Symbol64Fields = Symbol64Fields> {
   readonly kind: typeof FRAME_KIND.cs64;
   readonly kindName: 'cs64';
   readonly symbol: S;
 }
+/** The first frame each side sends: the link protocol's magic and version. */
 export interface HelloFrame {
   readonly kind: typeof FRAME_KIND.hello;
   readonly kindName: 'hello';
@@ -83,6 +93,7 @@ export interface HelloFrame {
   /** Body bytes after the version (§3.4: a later version may add fields); present only when not empty. */
   readonly ext?: Uint8Array;
 }
+/** The last frame a side sends: why, and a short text. */
 export interface CloseFrame {
   readonly kind: typeof FRAME_KIND.close;
   readonly kindName: 'close';
@@ -97,7 +108,9 @@ export interface ReservedFrame {
   readonly body: Uint8Array;
 }
 
+/** A frame to encode. */
 export type Frame = PacketFrame | Cs48Frame | Cs64Frame | HelloFrame | CloseFrame | ReservedFrame;
+/** A frame as `decodeFrame` returns it: packets and symbols decoded with their CRCs checked. */
 export type DecodedFrame = PacketFrame<SerialPacket> | Cs48Frame<ControlSymbol> | Cs64Frame<ControlSymbol64> | HelloFrame | CloseFrame | ReservedFrame;
 
 export interface FrameDecodeOptions extends DecodeOptions {
@@ -107,18 +120,25 @@ export interface FrameDecodeOptions extends DecodeOptions {
   readonly part12GroupSize?: number;
 }
 
+/** A packet frame. */
 export const packetFrame = <P extends Packet>(packet: P): PacketFrame<P> => ({ kind: FRAME_KIND.packet, kindName: 'packet', packet });
+/** A CS48 frame. */
 export const cs48Frame = <S extends SymbolFields>(symbol: S): Cs48Frame<S> => ({ kind: FRAME_KIND.cs48, kindName: 'cs48', symbol });
+/** A CS64 frame. */
 export const cs64Frame = <S extends Symbol64Fields>(symbol: S): Cs64Frame<S> => ({ kind: FRAME_KIND.cs64, kindName: 'cs64', symbol });
+/** A HELLO frame (this implementation's link version by default). */
 export const helloFrame = (version: number = LINK_VERSION): HelloFrame => ({ kind: FRAME_KIND.hello, kindName: 'hello', version });
+/** A CLOSE frame. */
 export function closeFrame(reason: CloseReason, text = ''): CloseFrame {
   return { kind: FRAME_KIND.close, kindName: 'close', reason, reasonName: reasonName(reason), text };
 }
 
+/** The name of a frame kind; RESERVED for an unknown one. */
 export function frameKindName(kind: number): FrameKindName | 'RESERVED' {
   return KIND_NAMES.get(kind) ?? 'RESERVED';
 }
 
+/** The name of a close reason; RESERVED for an unknown one. */
 export function reasonName(reason: number): CloseReasonName {
   return REASON_NAMES.get(reason) ?? 'RESERVED';
 }

@@ -39,8 +39,11 @@ export interface PacketDecodeOptions extends DecodeOptions {
   readonly ackIdBits?: 5 | 6;
 }
 
+/** The tt field (Part 3 §2.4): the size of the device IDs. */
 export const TT = { dev8: 0, dev16: 1, dev32: 2 } as const;
+/** A tt value. */
 export type Tt = (typeof TT)[keyof typeof TT];
+/** The name of each tt value, indexed by it. */
 export const TT_NAMES = ['Dev8', 'Dev16', 'Dev32'] as const;
 
 const CLAUSE_PREFIX = 'Part 6 §2.2 Table 2-1';

@@ -13,6 +13,7 @@ export function parseHex(text: string): Uint8Array {
   return Uint8Array.from(Buffer.from(clean, 'hex'));
 }
 
+/** The bytes as lower-case hex, two digits each, no separators. */
 export function toHex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }

@@ -18,6 +18,7 @@ import type { Type13Packet } from './type13.ts';
 
 /** Every packet format riodp decodes, by ftype. */
 export type Packet = Type7Packet | Type8Packet | Type9Packet | Type10Packet | Type11Packet | Type13Packet;
+/** A packet with its serial framing fields (`decodeSerialPacket`). */
 export type SerialPacket = Packet & SerialFields;
 
 // Indexed by ftype (4 bits): an array look-up keeps dispatch off the CCP decode budget.
@@ -26,6 +27,7 @@ for (const c of [type7Codec, type8Codec, type9Codec, type10Codec, type11Codec, t
   CODECS[c.ftype] = c;
 }
 
+/** The ftypes `decodePacket` and `encodePacket` handle: 7, 8, 9, 10, 11 and 13. */
 export const SUPPORTED_FTYPES: readonly number[] = CODECS.flatMap((c) => (c ? [c.ftype] : []));
 
 export function codecFor(ftype: number, offset = 1): LogicalCodec<Packet> {
@@ -51,28 +53,82 @@ function ftypeAt(bytes: Uint8Array, offset: number, end: number): number {
   return (bytes[offset + 1] as number) & 0xf;
 }
 
-/** A transport-level packet: from the prefix to the last logical field, no CRC, no pad. */
+/**
+ * Decodes a transport-level packet in [offset, end) of `bytes`: from the prefix to the last
+ * logical field, no CRC, no pad. The result is a union over the ftypes of `SUPPORTED_FTYPES`;
+ * `ftype` narrows it. Throws a `WireError` (its code, field, offset and clause) on anything the
+ * layouts do not allow; `opts.strict` also refuses reserved values.
+ *
+ * @example
+ * ```ts
+ * import { decodePacket } from 'riodp/wire';
+ *
+ * const bytes = Uint8Array.from([0x00, 0x0a, 0x05, 0x01, 0x00, 0x07, 0xbe, 0xef]);
+ * const p = decodePacket(bytes, 0, bytes.length);
+ * if (p.ftype === 10) console.log(p.destinationID, p.sourceID, p.info.toString(16)); // 5 1 beef
+ * ```
+ */
 export function decodePacket(bytes: Uint8Array, offset: number, end: number, opts: PacketDecodeOptions = {}): Packet {
   return codecFor(ftypeAt(bytes, offset, end), offset + 1).decode(bytes, offset, end, opts);
 }
 
-/** A whole LP-Serial packet: CRC(s) verified, pad removed. */
+/**
+ * Decodes a whole LP-Serial packet (Part 6 §2.3–§2.5) in [offset, end): its CRC-16, and the early
+ * CRC of a packet longer than 80 bytes, are checked, the pad removed; `crc` and `earlyCrc` say what
+ * they were. Throws a `WireError` with code `crc` when a CRC does not match.
+ *
+ * @example
+ * ```ts
+ * import { decodeSerialPacket } from 'riodp/wire';
+ *
+ * // A doorbell as a link carries it: the packet, its CRC-16 (0x9f73) and the 2-byte pad.
+ * const bytes = Uint8Array.from([0x00, 0x0a, 0x05, 0x01, 0x00, 0x07, 0xbe, 0xef, 0x9f, 0x73, 0x00, 0x00]);
+ * const p = decodeSerialPacket(bytes, 0, bytes.length);
+ * console.log(p.ftype, p.crc.toString(16)); // 10 9f73
+ * ```
+ */
 export function decodeSerialPacket(bytes: Uint8Array, offset: number, end: number, opts: PacketDecodeOptions = {}): SerialPacket {
   return decodeSerial(codecFor(ftypeAt(bytes, offset, end), offset + 1), bytes, offset, end, opts);
 }
 
+/** Bytes `encodePacket` writes for `p`. */
 export function packetLength(p: Packet): number {
   return codecFor(p.ftype, 0).encodedLength(p);
 }
 
+/**
+ * Bytes `encodeSerialPacket` writes for `p`: with the CRC(s), and the pad that makes it a multiple of 4
+ * bytes.
+ */
 export function serialPacketLength(p: Packet): number {
   return serialLength(packetLength(p));
 }
 
+/**
+ * Writes `p` from its prefix to its last logical field (no CRC, no pad) at `offset` of `bytes`
+ * and returns the bytes written; throws a `WireError` when a field does not fit its width or the
+ * buffer is too short. `ackIdBits`: the ackID's width, 5 or 6 bits.
+ *
+ * @example
+ * ```ts
+ * import { encodePacket, packetLength } from 'riodp/wire';
+ * import type { Type10Packet } from 'riodp/wire';
+ *
+ * const doorbell: Type10Packet = {
+ *   ackID: 0, vc: 0, crf: 0, prio: 0, tt: 0, ftype: 10, destinationID: 5, sourceID: 1, rsrv: 0, srcTID: 7, info: 0xbeef,
+ * };
+ * const bytes = new Uint8Array(packetLength(doorbell));
+ * encodePacket(doorbell, bytes, 0); // 00 0a 05 01 00 07 be ef
+ * ```
+ */
 export function encodePacket(p: Packet, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6 = 6): number {
   return codecFor(p.ftype, 0).encode(p, bytes, offset, ackIdBits);
 }
 
+/**
+ * Writes `p` as a whole LP-Serial packet (Part 6 §2.3–§2.5): the packet, the early CRC after byte 80 of a
+ * long packet, the final CRC-16 and the pad; returns the bytes written.
+ */
 export function encodeSerialPacket(p: Packet, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6 = 6): number {
   return encodeSerial(codecFor(p.ftype, 0), p, bytes, offset, ackIdBits);
 }

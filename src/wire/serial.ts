@@ -16,6 +16,7 @@ const CLAUSE_CRC = 'Part 6 §2.4.1';
 const CLAUSE_LEN = 'Part 6 §2.3';
 const CLAUSE_MAX = 'Part 6 §2.5';
 
+/** The fields of a packet's serial framing (Part 6 §2.4–§2.5). */
 export interface SerialFields {
   /** The final CRC-16. */
   readonly crc: number;

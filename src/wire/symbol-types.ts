@@ -5,6 +5,7 @@ import { WireError, WireErrorCode } from './errors.ts';
  * meaning of parameter0/parameter1 for each stype0. Names are the spec's function names.
  */
 export const LINKS = ['cs24', 'cs48'] as const;
+/** A control symbol form of Part 6: Control Symbol 24 or 48. */
 export type Link = (typeof LINKS)[number];
 
 /** parameter0/parameter1 width: "5-bit fields in the Control Symbol 24 and 6-bit fields in the Control Symbol 48" (§3.3). */
@@ -27,6 +28,7 @@ export const Stype0 = {
   implementationDefined: 7,
 } as const;
 export type Stype0 = (typeof Stype0)[keyof typeof Stype0];
+/** The name of each stype0 value (Table 3-2), indexed by it. */
 export const STYPE0_NAMES = [
   'packet-accepted',
   'packet-retry',
@@ -37,6 +39,7 @@ export const STYPE0_NAMES = [
   'link-response',
   'implementation-defined',
 ] as const;
+/** The name of an stype0 function. */
 export type Stype0Name = (typeof STYPE0_NAMES)[number];
 
 /** Table 3-17; 0b110 is reserved. */
@@ -51,6 +54,7 @@ export const Stype1 = {
   nop: 7,
 } as const;
 export type Stype1 = (typeof Stype1)[keyof typeof Stype1];
+/** The name of each stype1 value (Table 3-17), indexed by it. */
 export const STYPE1_NAMES = [
   'start-of-packet',
   'stomp',
@@ -61,8 +65,10 @@ export const STYPE1_NAMES = [
   'RESERVED',
   'NOP',
 ] as const;
+/** The name of an stype1 function. */
 export type Stype1Name = (typeof STYPE1_NAMES)[number];
 
+/** Every cmd function name of Table 3-17 and its sub-tables. */
 export const CMD_NAMES = [
   'start-of-packet',
   'stomp',
@@ -77,6 +83,7 @@ export const CMD_NAMES = [
   'NOP',
   'RESERVED',
 ] as const;
+/** The name of a (stype1, cmd) function; RESERVED for a reserved combination. */
 export type CmdName = (typeof CMD_NAMES)[number];
 
 const R = 'RESERVED';
@@ -96,6 +103,7 @@ const CMD_TABLE: readonly (readonly CmdName[])[] = [
   ['NOP', R, R, R, R, R, R, R],
 ];
 
+/** The function of a (stype1, cmd) pair (Table 3-17, Table 3-23, Table 3-24). */
 export function cmdName(stype1: number, cmd: number): CmdName {
   return CMD_TABLE[stype1 & 7]?.[cmd & 7] ?? R;
 }
@@ -118,17 +126,23 @@ export const CAUSES = {
   7: 'loss-of-descrambler-sync', // Loss of descrambler sync
   31: 'general-error', // General error
 } as const;
+/** The name of a packet-not-accepted cause (Table 3-8); RESERVED for another value. */
 export type CauseName = (typeof CAUSES)[keyof typeof CAUSES] | 'RESERVED';
+/** Every cause name. */
 export const CAUSE_NAMES: readonly CauseName[] = [...Object.values(CAUSES), R];
 
 /** Table 3-14 (Control Symbol 24 and 48 port_status). */
 export const PORT_STATUSES = { 2: 'Error', 4: 'Retry-stopped', 5: 'Error-stopped', 16: 'OK' } as const;
+/** The name of a port_status value (Table 3-14); RESERVED for another value. */
 export type PortStatusName = (typeof PORT_STATUSES)[keyof typeof PORT_STATUSES] | 'RESERVED';
+/** Every port_status name. */
 export const PORT_STATUS_NAMES: readonly PortStatusName[] = [...Object.values(PORT_STATUSES), R];
 
+/** The name of a cause value. */
 export function causeName(cause: number): CauseName {
   return (CAUSES as Partial<Record<number, CauseName>>)[cause] ?? R;
 }
+/** The name of a port_status value. */
 export function portStatusName(status: number): PortStatusName {
   return (PORT_STATUSES as Partial<Record<number, PortStatusName>>)[status] ?? R;
 }
@@ -136,6 +150,7 @@ export function portStatusName(status: number): PortStatusName {
 export function causeOf(name: string): number | undefined {
   return valueOf(CAUSES, name);
 }
+/** The port_status value of a name; undefined for an unknown name. */
 export function portStatusOf(name: string): number | undefined {
   return valueOf(PORT_STATUSES, name);
 }

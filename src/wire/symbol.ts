@@ -62,6 +62,7 @@ const CLAUSE_CS48 = 'Part 6 §3.3 Figure 3-2';
 const CLAUSE_CRC5 = 'Part 6 §3.6.1';
 const CLAUSE_CRC13 = 'Part 6 §3.6.3';
 
+/** Bytes of a control symbol: 3 for CS24, 6 for CS48. */
 export function symbolLength(link: Link): 3 | 6 {
   return link === 'cs24' ? 3 : 6;
 }

@@ -7,6 +7,7 @@ import type { CauseName, Stype0Name, Writable } from './symbol-types.ts';
  * 24/48 functions and names; stype1 is 8 bits and folds in the CS24/48 cmd.
  */
 export const LINK_CS64 = 'cs64';
+/** The Control Symbol 64 form. */
 export type Link64 = typeof LINK_CS64;
 
 export const CLAUSE_STYPE0_64 = 'Part 6 §3.4 Table 3-3';
@@ -21,8 +22,10 @@ export const Stype0_64 = {
 export type Stype0_64 = (typeof Stype0_64)[keyof typeof Stype0_64];
 
 const R = 'RESERVED';
+/** The name of each CS64 stype0 value (Table 3-3), indexed by it. */
 export const STYPE0_64_NAMES = [...STYPE0_NAMES, R, R, R, 'loop-response', R, 'VoQ-backpressure', R, R] as const;
-export type Stype0Name64 = Stype0Name | 'loop-response' | 'VoQ-backpressure' | typeof R;
+/** The name of a CS64 stype0 function. */
+export type Stype0Name64 = Stype0Name | 'loop-response' | 'VoQ-backpressure' | 'RESERVED';
 
 /**
  * Table 3-18. Start-of-packet is "0b10, ackID[0:5]" (unpadded) or "0b11, ackID[0:5]" (padded):
@@ -59,6 +62,7 @@ const STYPE1_64_TABLE: Readonly<Record<number, string>> = {
   0x2b: 'loop-timing-request',
   0x38: 'NOP',
 };
+/** Every CS64 stype1 function name (Table 3-18). */
 export const STYPE1_64_NAMES = [
   'stomp',
   'end-of-packet-unpadded',
@@ -75,8 +79,10 @@ export const STYPE1_64_NAMES = [
   'start-of-packet-padded',
   R,
 ] as const;
+/** The name of a CS64 stype1 function. */
 export type Stype1Name64 = (typeof STYPE1_64_NAMES)[number];
 
+/** The function of an 8-bit CS64 stype1 (Table 3-18); RESERVED for a reserved value. */
 export function stype1Name64(stype1: number): Stype1Name64 {
   if (stype1 >= 0x80 && stype1 <= 0xff) return stype1 >= 0xc0 ? 'start-of-packet-padded' : 'start-of-packet-unpadded';
   return (STYPE1_64_TABLE[stype1] as Stype1Name64 | undefined) ?? R;
@@ -95,6 +101,7 @@ export function stype1Of64(name: string, ackIDHigh = 0): number | undefined {
  * condition, 0b01 retry-stopped, 0b10 error-stopped, 0b11 fatal error.
  */
 export const PORT_CONDITION_NAMES = ['none', 'retry-stopped', 'error-stopped', 'fatal-error'] as const;
+/** A port's condition in a CS64 status (Table 3-15). */
 export type PortConditionName = (typeof PORT_CONDITION_NAMES)[number];
 
 /**

@@ -28,6 +28,7 @@ import type { VoqCs64 } from './voq-cs64.ts';
  */
 export type { Link64 } from './symbol64-types.ts';
 
+/** Bytes of a Control Symbol 64. */
 export const SYMBOL64_LENGTH = 8;
 
 export interface Symbol64Options extends DecodeOptions {

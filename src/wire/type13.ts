@@ -20,7 +20,9 @@ const FIXED = 2;
 /** The largest data payload of any request (Part 1 Table 4-3: 256 bytes). */
 export const RESPONSE_MAX_DATA = 256;
 
+/** The RESPONSE transaction types riodp builds (Part 1 Table 4-9, Part 2 Table 4-6). */
 export const TYPE13_TRANSACTION = { response: 0, messageResponse: 1, responseWithData: 8 } as const;
+/** The name of a RESPONSE transaction type; RESERVED for another. */
 export type Type13TransactionName = 'RESPONSE_NO_DATA' | 'MESSAGE_RESPONSE' | 'RESPONSE_WITH_DATA' | 'RESERVED';
 
 /** 0b0000 no data (Part 1, Part 2), 0b0001 MESSAGE RESPONSE (Part 2), 0b1000 with data (Part 1). */
@@ -30,7 +32,9 @@ export function type13TransactionName(transaction: number): Type13TransactionNam
   return transaction === TYPE13_TRANSACTION.responseWithData ? 'RESPONSE_WITH_DATA' : 'RESERVED';
 }
 
+/** RESPONSE status values: DONE, RETRY (Part 2 only), ERROR. */
 export const RESPONSE_STATUS = { done: 0, retry: 3, error: 7 } as const;
+/** The name of a RESPONSE status. */
 export type Type13StatusName = 'DONE' | 'RETRY' | 'ERROR' | 'IMPLEMENTATION_DEFINED' | 'RESERVED';
 
 /** DONE 0b0000, RETRY 0b0011 (Part 2 only), ERROR 0b0111, 0b1100–1111 implementation-defined. */
@@ -50,12 +54,14 @@ interface Type13Common extends PacketHeader {
   readonly statusName: Type13StatusName;
 }
 
+/** A RESPONSE to a Part 1 request, with or without data. */
 export interface Type13Response extends Type13Common {
   readonly transactionName: 'RESPONSE_NO_DATA' | 'RESPONSE_WITH_DATA' | 'RESERVED';
   readonly targetTID: number;
   readonly payload: Uint8Array;
 }
 
+/** A MESSAGE RESPONSE (Part 2 §4.3.3): the answer to one message segment. */
 export interface Type13MessageResponse extends Type13Common {
   readonly transactionName: 'MESSAGE_RESPONSE';
   /** The raw 8 bits: letter(2) | mbox(2) | msgseg(4). */
@@ -67,6 +73,7 @@ export interface Type13MessageResponse extends Type13Common {
   readonly payload: Uint8Array;
 }
 
+/** A Type 13 RESPONSE packet. */
 export type Type13Packet = Type13Response | Type13MessageResponse;
 
 /** The raw bit fields of a Type 13 packet. */

@@ -29,7 +29,12 @@ export const TYPE7_COMMAND = {
   requestMultiPdu: 'REQUEST_MULTI_PDU',
   undefined: 'UNDEFINED',
 } as const;
+/**
+ * A Type 7 command, from its XON/XOFF and FAM bits (Part 9 Table 3-2); UNDEFINED for an undefined
+ * combination.
+ */
 export type Type7Command = (typeof TYPE7_COMMAND)[keyof typeof TYPE7_COMMAND];
+/** A Type 7 command Table 3-2 defines. */
 export type Type7DefinedCommand = Exclude<Type7Command, 'UNDEFINED'>;
 
 export interface Type7Packet extends PacketHeader {
@@ -185,6 +190,7 @@ export const type7Codec: LogicalCodec<Type7Packet> = {
   oddHalfwords: (bytes, offset, available) => isDev8Prefix(bytes, offset, available, CLAUSE),
 };
 
+/** What `makeCcp` builds a Type 7 packet from. */
 export interface CcpFields {
   readonly destinationID: number;
   readonly tgtdestinationID: number;

@@ -55,6 +55,10 @@ function access(count: number, byteOffset: number): { size: number; wdptr: numbe
   return { size, wdptr, word: ((byteOffset >>> 3) << 3) | (wdptr << 2) };
 }
 
+/**
+ * A MAINTENANCE read request (Part 1 §4.1.10) of `byteCount` bytes at `byteOffset` (an aligned word, or 8 to
+ * 64 bytes, aligned), with rdsize and wdptr set from them.
+ */
 export function maintenanceReadRequest(a: MaintenanceRequestArgs & { readonly byteCount: 4 | 8 | 16 | 32 | 64 }): Type8ReadRequest {
   const { size, word } = access(a.byteCount, a.byteOffset);
   const p = build(a, 0, TYPE8_TRANSACTION.readRequest, size, a.srcTID, word, new Uint8Array(0));
@@ -88,6 +92,7 @@ export interface MaintenanceResponseArgs extends HeaderArgs {
   readonly payload?: Uint8Array;
 }
 
+/** A MAINTENANCE read or write response (Part 1 §4.1.10). */
 export function maintenanceResponse(a: MaintenanceResponseArgs): Type8Response {
   const read = a.transactionName === 'MAINTENANCE_READ_RESPONSE';
   const transaction = read ? TYPE8_TRANSACTION.readResponse : TYPE8_TRANSACTION.writeResponse;

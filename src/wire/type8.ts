@@ -24,10 +24,12 @@ const FIXED = 6;
 /** "multiple double-word quantities up to a limit of 64 bytes" (Part 1 §4.1.10) */
 export const MAINTENANCE_MAX_BYTES = 64;
 
+/** The MAINTENANCE transaction types (Part 1 Table 4-7). */
 export const TYPE8_TRANSACTION = { readRequest: 0, writeRequest: 1, readResponse: 2, writeResponse: 3, portWriteRequest: 4 } as const;
 /** Indexed by transaction (Table 4-7). */
 export const TYPE8_TRANSACTION_NAMES = ['MAINTENANCE_READ_REQUEST', 'MAINTENANCE_WRITE_REQUEST', 'MAINTENANCE_READ_RESPONSE',
   'MAINTENANCE_WRITE_RESPONSE', 'MAINTENANCE_PORT_WRITE_REQUEST'] as const;
+/** The name of a MAINTENANCE transaction type. */
 export type Type8TransactionName = (typeof TYPE8_TRANSACTION_NAMES)[number] | 'RESERVED';
 
 /** Table 4-7: 0b0101–1111 reserved. */
@@ -35,7 +37,9 @@ export function type8TransactionName(transaction: number): Type8TransactionName 
   return TYPE8_TRANSACTION_NAMES[transaction] ?? 'RESERVED';
 }
 
+/** MAINTENANCE response status values: DONE and ERROR (Table 4-7). */
 export const MAINTENANCE_STATUS = { done: 0, error: 7 } as const;
+/** The name of a MAINTENANCE response status. */
 export type Type8StatusName = 'DONE' | 'ERROR' | 'IMPLEMENTATION_DEFINED' | 'RESERVED';
 
 /** Table 4-7: 0b0000 DONE, 0b0111 ERROR, 0b1100–1111 implementation-defined, others reserved. */
@@ -115,6 +119,7 @@ interface Type8RequestCommon extends Type8Common {
   readonly byteLanes?: number;
 }
 
+/** A MAINTENANCE read request (Part 1 §4.1.10). */
 export interface Type8ReadRequest extends Type8RequestCommon {
   readonly transactionName: 'MAINTENANCE_READ_REQUEST';
   readonly rdsize: number;
@@ -122,6 +127,7 @@ export interface Type8ReadRequest extends Type8RequestCommon {
   readonly byteOffset: number;
 }
 
+/** A MAINTENANCE write request (Part 1 §4.1.10). */
 export interface Type8WriteRequest extends Type8RequestCommon {
   readonly transactionName: 'MAINTENANCE_WRITE_REQUEST';
   readonly wrsize: number;
@@ -134,6 +140,7 @@ export interface Type8PortWriteRequest extends Type8RequestCommon {
   readonly wrsize: number;
 }
 
+/** A MAINTENANCE read or write response (Part 1 §4.1.10). */
 export interface Type8Response extends Type8Common {
   readonly transactionName: 'MAINTENANCE_READ_RESPONSE' | 'MAINTENANCE_WRITE_RESPONSE';
   readonly status: number;
@@ -151,9 +158,12 @@ export interface Type8Reserved extends Type8Common {
   readonly rsrv: number;
 }
 
+/** A MAINTENANCE request: read, write or port-write. */
 export type Type8Request = Type8ReadRequest | Type8WriteRequest | Type8PortWriteRequest;
+/** A Type 8 MAINTENANCE packet. */
 export type Type8Packet = Type8Request | Type8Response | Type8Reserved;
 
+/** Whether the packet is a read or write response. */
 export function isType8Response(p: Type8Packet): p is Type8Response {
   return p.transactionName === 'MAINTENANCE_READ_RESPONSE' || p.transactionName === 'MAINTENANCE_WRITE_RESPONSE';
 }

@@ -14,14 +14,19 @@ export const CLAUSE_CREDIT = 'Part 10 §4.3.4 Table 4-6';
 
 /** TM OP (Table 4-3): 0b0100–0b1111 reserved. */
 export const TM_OP = { basic: 0, rate: 1, credit: 2, application: 3 } as const;
+/** A TM OP value (Part 10 Table 4-3). */
 export type TmOp = (typeof TM_OP)[keyof typeof TM_OP];
+/** The name of each TM OP value, indexed by it. */
 export const TM_OP_NAMES = ['BASIC', 'RATE', 'CREDIT', 'APPLICATION'] as const;
+/** The name of a TM OP; RESERVED for 0b0100–0b1111. */
 export type TmOpName = (typeof TM_OP_NAMES)[number] | 'RESERVED';
 
+/** The name of a TM OP value. */
 export function tmOpName(tmOp: number): TmOpName {
   return TM_OP_NAMES[tmOp] ?? 'RESERVED';
 }
 
+/** The value of a TM OP name. */
 export function tmOpCode(name: Exclude<TmOpName, 'RESERVED'>): TmOp {
   return TM_OP_NAMES.indexOf(name) as TmOp;
 }
@@ -53,8 +58,10 @@ export type TmMessage =
   | { readonly message: 'APPLICATION_DEFINED' }
   /** A reserved TM OP, parameter 1 or parameter 2 value; `field` names which. */
   | { readonly message: 'RESERVED'; readonly field: 'tmOp' | 'parameter1' | 'parameter2' };
+/** The name of a TM message. */
 export type TmMessageName = TmMessage['message'];
 
+/** Every TM message name. */
 export const TM_MESSAGE_NAMES: readonly TmMessageName[] = [
   'XOFF', 'XON', 'USER_DEFINED', 'Q_STATUS', 'MAINTAIN', 'REDUCE', 'INCREASE', 'DOUBLE',
   'ALLOCATE', 'CREDIT_STATUS', 'APPLICATION_DEFINED', 'RESERVED',
@@ -194,7 +201,12 @@ export type TmOperand =
   /** < xx >< xx >< xx > + <wc = 111> + <m = xx>: all traffic from this source. */
   | { readonly scope: 'source' }
   | { readonly scope: 'INVALID'; readonly problem: 'wildcard' | 'mask' };
+/**
+ * What a TM message's operand designates (§4.3.1): one stream, a class, a class group, a destination, a
+ * source, or INVALID.
+ */
 export type TmScope = TmOperand['scope'];
+/** Every operand scope. */
 export const TM_SCOPES: readonly TmScope[] = ['stream', 'class', 'classGroup', 'destination', 'source', 'INVALID'];
 
 /** Table 4-3 masks: 0x00, 0x01, 0x03, … 0xFF (ones from the least significant end). */

@@ -55,6 +55,10 @@ export interface Type9EndPacket extends Type9Base {
   readonly padByte?: number;
 }
 
+/**
+ * An end segment with no payload and length 0: the source aborts the PDU (Part 10 §3.2.5 segmentation rule
+ * 9).
+ */
 export interface Type9AbortPacket extends Type9Base {
   readonly segment: 'abort';
   readonly rsrv: number;
@@ -89,7 +93,11 @@ export interface Type9ExtendedPacket extends Type9Base {
   readonly payload: Uint8Array;
 }
 
+/** A data segment (Part 10 §4.2): single, start, continuation, end, or abort. */
 export type Type9DataPacket = Type9StartPacket | Type9ContinuationPacket | Type9EndPacket | Type9AbortPacket;
+/**
+ * A Type 9 DATA STREAMING packet: a data segment, a traffic management packet, or another extended packet.
+ */
 export type Type9Packet = Type9DataPacket | Type9TmPacket | Type9ExtendedPacket;
 
 /** The segment a header describes (DECISIONS §4): xh first, then S/E; abort is an empty end with length 0. */

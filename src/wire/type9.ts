@@ -47,6 +47,7 @@ const CLAUSE_PAYLOAD = 'Part 10 §4.2';
 
 /** "The maximum … MTU … 0x08–0x40 valid" in 4-byte units (Part 10 §5.5.1): 32 to 256 bytes. */
 export const MTU_MIN = 32;
+/** The largest MTU, 256 bytes (0x40). */
 export const MTU_MAX = 256;
 /** Bytes of the TM header after streamID (Figure 4-5): "The TM packet adds a fixed 4 bytes". */
 export const TM_BYTES = 4;

@@ -25,6 +25,9 @@ export const VOQ_CS64 = { stype0: 0b1101, parameterBits: 20, vcIndBits: 4, vc0: 
  * using VoQ backpressure shall support Control Symbol 48 and/or Control Symbol 64."
  */
 export const VOQ_SYMBOL_FORMS = ['cs48', 'cs64'] as const;
+/**
+ * The control symbol a VoQ backpressure message rides in: the CS48 stype2 field, or a CS64 symbol (Part 12).
+ */
 export type VoqSymbolForm = (typeof VOQ_SYMBOL_FORMS)[number];
 
 export const CLAUSE_CS64_VOQ = 'Part 12 §3.2 Figure 3-4';
@@ -39,8 +42,10 @@ export const VC_IND_NAMES = [
   'VC1', 'VC2', 'VC3', 'VC4', 'VC5', 'VC6', 'VC7', 'VC8', 'VC0',
   'RESERVED', 'RESERVED', 'RESERVED', 'RESERVED', 'RESERVED', 'RESERVED', 'ALL_VCS',
 ] as const;
+/** The name of a VC_Ind value. */
 export type VcIndName = (typeof VC_IND_NAMES)[number];
 
+/** The name of a VC_Ind value (Table 3-3). */
 export function vcIndName(vcInd: number): VcIndName {
   return VC_IND_NAMES[vcInd & 0xf] as VcIndName;
 }
@@ -60,6 +65,7 @@ export function vcIndOfVc(vc: number | 'all'): number {
   return vc === 0 ? VOQ_CS64.vc0 : vc - 1;
 }
 
+/** A decoded CS64 VoQ backpressure symbol's parameters (Part 12 §3.2). */
 export interface VoqCs64 {
   readonly format: 'part12-rev4.1';
   /** Bits devoted to the port group (the RX Port Group Size used to split the 20 bits). */
@@ -84,6 +90,7 @@ export interface VoqCs64Fields {
   readonly portStatus: number;
 }
 
+/** Options of `decodeVoqCs64`. */
 export interface VoqCs64Options {
   /** RX Port Group Size in bits, 0–6; default 0 (its reset value). */
   readonly part12GroupSize?: number;

@@ -17,13 +17,20 @@ import { WireError, WireErrorCode, checkRange } from './errors.ts';
  * Values are 14-bit integers, stype2 bit 0 worth 2^13.
  */
 export const VOQ_FORMATS = ['seed', 'part12-rev4.1'] as const;
+/** The VoQ backpressure format: the seed document's (`seed`) or Part 12 rev 4.1's (DECISIONS §5). */
 export type VoqFormat = (typeof VOQ_FORMATS)[number];
 
+/** The names of a VoQ stype2 CMD. */
 export const VoqCmdName = { nop: 'NOP', backpressure: 'VOQ_BACKPRESSURE', reserved: 'RESERVED' } as const;
 export type VoqCmdName = (typeof VoqCmdName)[keyof typeof VoqCmdName];
 
+/** Bits of the CS48 stype2 field. */
 export const STYPE2_BITS = 14;
+/**
+ * The seed format's constants (VoQ Backpressure §3.1): CMD values, 6 ports per group, 32 groups, 192 ports.
+ */
 export const SEED_VOQ = { cmdNop: 0, cmdBackpressure: 1, portsPerGroup: 6, groups: 32, maxPorts: 192 } as const;
+/** Part 12's stype2 constants (§3.1): the CMD value, 13 parameter bits, port group size up to 6 bits. */
 export const PART12_VOQ = { cmdBackpressure: 1, parameterBits: 13, maxGroupSize: 6 } as const;
 
 export const CLAUSE_SEED = 'VoQ Backpressure §3.1 Table 3-1';
@@ -40,16 +47,20 @@ interface VoqCommon {
   /** Ports marked congested, ascending; empty unless cmdName is VOQ_BACKPRESSURE. */
   readonly congestedPorts: readonly number[];
 }
+/** A VoQ backpressure message in the seed format. */
 export interface SeedVoq extends VoqCommon {
   readonly format: 'seed';
 }
+/** A VoQ backpressure message in Part 12's format. */
 export interface Part12Voq extends VoqCommon {
   readonly format: 'part12-rev4.1';
   /** Bits devoted to the port group (the RX Port Group Size used to split the 13 bits). */
   readonly portGroupSize: number;
 }
+/** A decoded VoQ stype2 field. */
 export type VoqStype2 = SeedVoq | Part12Voq;
 
+/** Options of `decodeStype2`: the format, and Part 12's RX Port Group Size. */
 export interface VoqOptions {
   readonly voqFormat?: VoqFormat;
   readonly part12GroupSize?: number;

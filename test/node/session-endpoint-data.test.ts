@@ -71,7 +71,7 @@ test('Annex 2 §4.3.1, Part 2 §2.3.1 (decision P13): with the Type 11 conveyanc
   assert.deepEqual(commands(net, 1, 2).filter((c) => c.startsWith('DATA')), ['DATA', 'DATA', 'DATA', 'DATA', 'DATA']);
   const data = net.packets(1, 2, 11).map((w) => w.packet).filter((p) => p.ftype === 11 && p.msglen > 0);
   assert.ok(data.length > 0 && data.every((p) => p.ftype === 11 && p.segmentSize === 64 && p.msglen <= 15 && p.payload.length <= 64));
-  assert.equal((net.node(1).snapshot()['type11'] as { segmentSize: number }).segmentSize, 64);
+  assert.equal(net.node(1).snapshot().type11?.segmentSize, 64);
   assert.throws(() => new SessionEndpoint(type11Node(1, 1, { session: { type11SegmentSize: 256 }, type11: { segmentSize: 64 } })), /^RangeError: session\.type11SegmentSize must equal the Type 11 conveyance's segmentSize \(64\)/);
   assert.doesNotThrow(() => new SessionEndpoint(type11Node(1, 1, { session: { type11SegmentSize: 64 }, type11: { segmentSize: 64 } })));
 });

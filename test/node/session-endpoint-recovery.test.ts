@@ -178,7 +178,7 @@ test('Annex 2 §4.3.1 "PDUs in a multi-segment transfer must be sent in order", 
     return { net, pdu };
   };
   const one = run(undefined);
-  assert.equal((one.net.node(1).snapshot()['type11'] as { letters: number }).letters, 1);
+  assert.equal(one.net.node(1).snapshot().type11?.letters, 1);
   assert.deepEqual(one.net.deliveriesTo(2).map((d) => d.pdu), [one.pdu]);
   const four = run(4);
   assert.deepEqual(four.net.deliveriesTo(2), []);

@@ -75,7 +75,7 @@ test('Annex 2 §3.3: "the end point is then expected to contact remote end point
   net.input(1, { kind: 'discover' });
   net.input(2, { kind: 'discover' });
   net.settle();
-  const contacts = (n: number) => (net.node(n).snapshot()['session'] as { contacts: unknown[] }).contacts;
+  const contacts = (n: number) => net.node(n).snapshot().session.contacts;
   assert.deepEqual(contacts(1), [{ node: 2, contact: { conveyance: 'type11', mailbox: 2 } }]);
   assert.deepEqual(contacts(2), [{ node: 1, contact: { conveyance: 'type11', mailbox: 1 } }]);
   net.input(1, { kind: 'open', to: 2, protoID: PROTO, ref: 'late' });

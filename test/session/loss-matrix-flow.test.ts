@@ -14,7 +14,7 @@ import type { NetMessage, SessionNet } from '../support/session-pair.ts';
  */
 
 const isFlow = (m: NetMessage, name: string, from: number): boolean => m.message?.command === 'FLOW_CONTROL' && m.message.flowControlName === name && m.from === from;
-const xoffOf = (net: SessionNet, node: number): boolean[] => (net.engine(node).snapshot()['streams'] as { xoff: boolean }[]).map((s) => s.xoff);
+const xoffOf = (net: SessionNet, node: number): boolean[] => net.engine(node).snapshot().streams.map((s) => s.xoff);
 
 describe('Annex 2 §3.7.1 loss matrix, FLOW_CONTROL (§3.5.3.6, §4.2.6)', () => {
   for (const k of KS) {

@@ -19,8 +19,8 @@ const P: ProtocolSupport = { protoID: PROTO, attributes: [] };
 type Lose = 'request' | 'answer';
 
 const streams = (net: SessionNet, node: number): StreamRef[] =>
-  (net.engine(node).snapshot()['streams'] as StreamRef[]).map((s) => ({ remote: s.remote, direction: s.direction, streamID: s.streamID }));
-const conduits = (net: SessionNet, node: number): unknown[] => net.engine(node).snapshot()['conduits'] as unknown[];
+  net.engine(node).snapshot().streams.map((s) => ({ remote: s.remote, direction: s.direction, streamID: s.streamID }));
+const conduits = (net: SessionNet, node: number): readonly unknown[] => net.engine(node).snapshot().conduits;
 
 /**
  * The expected sends of one exchange from `base`: attempt j at j × 250 ms, its answer 1 ns later;

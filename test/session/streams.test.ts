@@ -23,7 +23,7 @@ test('Annex 2 §2.3: "A stream may be persistent, existing even though there is 
   net.run(net.now + 3600 * SECOND);
   assert.equal(net.trace.length, sentBefore, 'nothing is sent while the stream is idle');
   assert.deepEqual(net.eventsOf('closed'), []);
-  const streams = (node: number): unknown[] => net.engine(node).snapshot()['streams'] as unknown[];
+  const streams = (node: number): readonly unknown[] => net.engine(node).snapshot().streams;
   assert.equal(streams(1).length, 1);
   assert.equal(streams(2).length, 1);
   net.input(1, { kind: 'send', stream: tx, pdu: Uint8Array.of(1, 2, 3) });
@@ -57,7 +57,7 @@ test('Annex 2 §3.5.2.2, §4.2.3 (decision): an OPEN is answered to the node it 
   assert.equal(sent.to, 1);
   assert.deepEqual(sent.contact, { conveyance: 'type11', mailbox: 1 });
   const accept = as(sent.message, 'ACCEPT');
-  const streams = net.engine(2).snapshot()['streams'] as { remote: number; direction: string; streamID: number }[];
+  const streams = net.engine(2).snapshot().streams;
   assert.deepEqual(streams.map((s) => [s.remote, s.direction, s.streamID]), [[1, 'rx', accept.streamID]]);
 });
 

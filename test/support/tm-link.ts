@@ -36,11 +36,11 @@ export class TmLink {
   send(max = Infinity): number {
     const queue = this.ingress.queueOf({ target: this.stream }) as string;
     let n = 0;
-    while (n < max && this.ingress.mayTransmit(queue) && ((this.ingress.queueState(queue)?.['ready'] as number | undefined) ?? 0) > 0) {
-      const ctx = this.ingress.creditContexts()[0] as { current: { allocationUnit: number; credits: number; remaining: number } | null } | undefined;
+    while (n < max && this.ingress.mayTransmit(queue) && (this.ingress.queueState(queue)?.ready ?? 0) > 0) {
+      const ctx = this.ingress.creditContexts()[0];
       const cur = ctx?.current;
       this.trace.push(cur == null ? 'PDU' : `PDU ${cur.allocationUnit}/${cur.credits - cur.remaining + 1}`);
-      this.#fromEgress(this.egress.handle({ kind: 'pdu', sourceID: this.ingress.snapshot()['localID'] as number, cos: this.stream.cos, streamID: this.stream.streamID }, this.now));
+      this.#fromEgress(this.egress.handle({ kind: 'pdu', sourceID: this.ingress.snapshot().localID, cos: this.stream.cos, streamID: this.stream.streamID }, this.now));
       this.#fromIngress(this.ingress.handle({ kind: 'pdu-sent', stream: { target: this.stream }, bytes: 64 }, this.now));
       this.pump();
       n++;
@@ -56,7 +56,7 @@ export class TmLink {
 
   /** The egress's own queue for the stream is now `level`/255 full. */
   egressLevel(level: number): void {
-    this.#fromEgress(this.egress.handle({ kind: 'queue-level', sourceID: this.ingress.snapshot()['localID'] as number, cos: this.stream.cos, streamID: this.stream.streamID, level }, this.now));
+    this.#fromEgress(this.egress.handle({ kind: 'queue-level', sourceID: this.ingress.snapshot().localID, cos: this.stream.cos, streamID: this.stream.streamID, level }, this.now));
     this.pump();
   }
 

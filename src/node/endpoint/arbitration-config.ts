@@ -68,6 +68,7 @@ export interface EndpointArbitrationConfig {
   readonly idleTimeout?: number | null;
 }
 
+/** Flow arbitration settings of an end point with defaults applied, as its snapshot shows them. */
 export interface ResolvedArbitrationConfig {
   readonly mode: ArbMode;
   readonly resources: number;

@@ -9,7 +9,7 @@
  */
 import type { Counters, TimerOutput } from '../../engine/contract.ts';
 import { Reassembler } from '../../streaming/reassembler.ts';
-import type { ReassemblerConfig, ReassemblerOutput } from '../../streaming/reassembler-types.ts';
+import type { ReassemblerConfig, ReassemblerOutput, ReassemblerSnapshot } from '../../streaming/reassembler-types.ts';
 import type { Type9Packet } from '../../wire/type9-types.ts';
 import type { NodePacket } from './packet.ts';
 
@@ -63,7 +63,7 @@ export class DataRx {
     if (this.#reassembler !== null) this.#apply(this.#reassembler.handle({ kind: 'timer', name: name as `idle:${string}` }, now), -1, now, now);
   }
 
-  snapshot(): Record<string, unknown> | null {
+  snapshot(): ReassemblerSnapshot | null {
     return this.#reassembler?.snapshot() ?? null;
   }
 

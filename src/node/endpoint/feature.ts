@@ -111,5 +111,6 @@ export interface EndpointFeature {
   /** A timer the feature asked for through `FeatureHost.timer` is due. */
   timer(name: string, now: number): void;
   counters(): Record<string, number>;
-  snapshot(): Record<string, unknown>;
+  /** The feature's state as a plain JSON object (the host adds its own parts). */
+  snapshot(): object;
 }

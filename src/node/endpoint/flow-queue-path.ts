@@ -7,7 +7,7 @@
  * bits (feature.ts).
  */
 import type { Counters, TimerOutput } from '../../engine/contract.ts';
-import type { ReassemblerConfig } from '../../streaming/reassembler-types.ts';
+import type { ReassemblerConfig, ReassemblerSnapshot } from '../../streaming/reassembler-types.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import type { BufferSpec } from '../switch/config-types.ts';
 import type { EndpointPath } from './core.ts';
@@ -125,7 +125,7 @@ export class FlowQueuePath implements EndpointPath<NodePacket> {
     this.#rx.timer(name, now);
   }
 
-  reassemblerSnapshot(): Record<string, unknown> | null {
+  reassemblerSnapshot(): ReassemblerSnapshot | null {
     return this.#rx.snapshot();
   }
 }

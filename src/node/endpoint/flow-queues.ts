@@ -16,7 +16,7 @@
 import type { Counters } from '../../engine/contract.ts';
 import { Ring } from '../../engine/ring.ts';
 import { Segmenter } from '../../streaming/segmenter.ts';
-import type { SegmenterInput, SegmenterOutput } from '../../streaming/segmenter-types.ts';
+import type { SegmenterInput, SegmenterOutput, SegmenterSnapshot } from '../../streaming/segmenter-types.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import { serialLength } from '../../wire/serial.ts';
 import { type9Length } from '../../wire/type9.ts';
@@ -229,7 +229,7 @@ export class FlowQueues {
     return this.#queuedBytes;
   }
 
-  segmenterSnapshot(): Record<string, unknown> | null {
+  segmenterSnapshot(): SegmenterSnapshot | null {
     return this.#segmenter?.snapshot() ?? null;
   }
 

@@ -209,7 +209,7 @@ export class SessionFeatures {
     return Object.fromEntries(this.#features.map((f) => [f.name, f.counters()]));
   }
 
-  snapshot(name: string): Record<string, unknown> | null {
+  snapshot(name: string): object | null {
     const f = this.#features.find((x) => x.name === name);
     if (f === undefined) return null;
     return { ...f.snapshot(), outbox: this.#outbox.length, flows: this.#list.map((x) => ({ destinationID: x.dst, flowID: x.flowID, blocked: (x.blocked & PDU_START_BLOCKS) !== 0, queued: x.queue.length })) };

@@ -52,6 +52,7 @@ export const SIM_TM_CLOCK: TmClock = { tick: TM_TICK, rateLevelPeriod: RATE_LEVE
 /** The software fabric: ns. */
 export const NS_TM_CLOCK: TmClock = { tick: 1, rateLevelPeriod: DEFAULT_TM_RATE_LEVEL_PERIOD };
 
+/** Traffic management of an end point: its ingress and egress engines' settings. */
 export interface EndpointTmConfig {
   /** TM Mode of both engines (Part 10 §5.5.1 Table 5-6). Default 'BASIC'. */
   readonly mode?: TmModeSetting;

@@ -7,7 +7,7 @@
  * in the rate modes the reports must come at a pace, not at every packet the driver buffers.
  */
 import type { Time } from '../../engine/contract.ts';
-import type { TmLevelInput } from '../fabric-endpoint-types.ts';
+import type { FabricTmSnapshot, TmLevelInput } from '../fabric-endpoint-types.ts';
 
 /** A level for the egress's `queue-level` input. */
 export interface LevelFeed {
@@ -76,7 +76,7 @@ export class EgressLevels {
     return { levels, timer: now + this.#period };
   }
 
-  snapshot(): Record<string, unknown>[] {
+  snapshot(): FabricTmSnapshot['levels'] {
     return [...this.#queues.values()].map((q) => ({ sourceID: q.sourceID, cos: q.cos, streamID: this.#streamOf(q), level: q.level, fed: q.fed }));
   }
 

@@ -18,6 +18,7 @@
 import { flowIdForChannel, flowIdForPacket } from '../../wire/flow-id.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import type { Type9TmPacket } from '../../wire/type9-types.ts';
+import type { FabricTmSnapshot } from '../fabric-endpoint-types.ts';
 
 interface Entry {
   readonly packet: Type9TmPacket;
@@ -97,7 +98,7 @@ export class TmOutbox {
     return undefined;
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): FabricTmSnapshot['outbox'] {
     return {
       waiting: this.#entries.length,
       unstarted: [...this.#unstarted].sort((a, b) => a[0] - b[0]).map(([destinationID, seqs]) => ({ destinationID, pdus: seqs.length })),

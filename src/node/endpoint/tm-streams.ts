@@ -37,7 +37,7 @@ import type { FabricTmConfig, FabricTmFacts, ResolvedFabricTm } from './tm-confi
 import { EgressLevels } from './tm-egress-levels.ts';
 import { TmOutbox } from './tm-outbox.ts';
 import { TM_ENDPOINT_COUNTERS } from '../fabric-endpoint-types.ts';
-import type { FabricEndpointOutput, FabricTmCounters, TmCommandInput, TmEndpointCounter, TmLevelInput } from '../fabric-endpoint-types.ts';
+import type { FabricEndpointOutput, FabricTmCounters, FabricTmSnapshot, TmCommandInput, TmEndpointCounter, TmLevelInput } from '../fabric-endpoint-types.ts';
 import type { SessionEndpoint } from '../session-endpoint.ts';
 import type { EndpointPacket, SessionEndpointOutput } from '../session-endpoint-types.ts';
 
@@ -72,9 +72,8 @@ interface TmStream extends TmQueueLevel {
 export function fabricTm(config: FabricTmConfig | undefined, endpoint: SessionEndpoint, crfSupported: boolean, host: TmHost): FabricTm | undefined {
   if (config === undefined) return undefined;
   const snap = endpoint.snapshot();
-  const type9 = snap['type9'] as { readonly normalFlow?: FlowIdLabel } | null;
-  const facts: FabricTmFacts = { id: snap['nodeId'] as number, tt: snap['tt'] as number, crfSupported, dataFlow: type9?.normalFlow ?? '0A' };
-  return new FabricTm(resolveFabricTm(facts, config), facts, new Set(snap['managementStreams'] as number[]), host);
+  const facts: FabricTmFacts = { id: snap.nodeId, tt: snap.tt, crfSupported, dataFlow: snap.type9?.normalFlow ?? '0A' };
+  return new FabricTm(resolveFabricTm(facts, config), facts, new Set(snap.managementStreams), host);
 }
 
 type SessionEvent = Extract<SessionEndpointOutput, { readonly kind: 'event' }>;
@@ -224,7 +223,7 @@ export class FabricTm {
     return { endpoint: { ...this.#counters }, ingress: this.#tm.ingress.counters(), egress: this.#tm.egress.counters() };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): FabricTmSnapshot {
     return {
       mode: this.#tm.ingress.mode(),
       queuePdus: this.#queuePdus,

@@ -22,6 +22,7 @@ import type { Arbitration } from './arbiters.ts';
  */
 export type Queueing = 'output-queued' | 'input-fifo' | 'input-voq' | 'cioq-voq-backpressure';
 
+/** Every switch architecture, as `queueing` takes them. */
 export const QUEUEINGS: readonly Queueing[] = ['output-queued', 'input-fifo', 'input-voq', 'cioq-voq-backpressure'];
 
 /** A routing table entry: the output port, and the next switch's egress port for VoQ staging. */
@@ -35,6 +36,7 @@ export interface SwitchRoute {
   readonly next?: number;
 }
 
+/** One port of a switch. */
 export interface SwitchPortConfig {
   /**
    * issue 8 §3 "A switch port accepts only the source IDs configured for it and drops (and
@@ -97,6 +99,7 @@ export interface SwitchMaintenanceBudget {
   readonly interval: number;
 }
 
+/** How an output chooses among the inputs that have a packet for it (issue 15). */
 export interface SwitchArbitrationSettings {
   /** Default 'round-robin'. */
   readonly policy?: Arbitration;
@@ -114,6 +117,7 @@ export interface SwitchArbitrationSettings {
   readonly seed?: number;
 }
 
+/** The configuration of a `SwitchElement` (durations in the driver's time unit). */
 export interface SwitchConfig {
   /** Names the switch in messages, probes and random streams. Default 'switch'. */
   readonly name?: string;

@@ -1,5 +1,5 @@
 import { CongestionPoint } from '../../flow/congestion-point.ts';
-import type { CongestionPointConfig, CongestionPointOutput } from '../../flow/congestion-point-types.ts';
+import type { CongestionPointConfig, CongestionPointOutput, CongestionPointSnapshot } from '../../flow/congestion-point-types.ts';
 import { within } from '../session-endpoint-config.ts';
 import type { SwitchPacket } from './packet.ts';
 
@@ -70,7 +70,7 @@ export class SwitchCongestion {
     return this.#feed(k, p, 'dequeue', now);
   }
 
-  snapshot(): (Record<string, unknown> | null)[] {
+  snapshot(): (CongestionPointSnapshot | null)[] {
     return this.#points.map((p) => p?.snapshot() ?? null);
   }
 

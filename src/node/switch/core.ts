@@ -8,6 +8,7 @@ import type { ArbiterRandom } from './arbiters.ts';
 import { isInputQueued, resolveSwitchConfig } from './config.ts';
 import type { ResolvedSwitchConfig } from './config.ts';
 import type { BufferSpec, SwitchConfig } from './config-types.ts';
+import type { SwitchCoreSnapshot } from './element-types.ts';
 import { SwitchCongestion } from './congestion.ts';
 import { Matcher } from './matcher.ts';
 import type { MatchHost } from './matcher.ts';
@@ -147,7 +148,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     return this.#staging?.isBlocked(o, queue) ?? false;
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): SwitchCoreSnapshot {
     return snapshotSwitch(this.config, this.inputs, this.outputs, this.#up, this.routes, {
       deviceId: baseDeviceId(this.registers, this.config.tt), matcher: this.#matcher.snapshot(), congestion: this.#congestion.snapshot(),
       staging: this.#staging, voq: this.#voq, maintenanceBudget: this.#own.budgetSnapshot(), counters: this.counters(),

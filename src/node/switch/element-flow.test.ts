@@ -36,7 +36,7 @@ test('Part 9 Annex A.1, §2.4.6 rule 1, §3.2: an output\'s congestion point sen
   assert.deepEqual(third.flatMap((o) => (o.kind === 'event' ? [o.event.name] : [])), ['congestion', 'ccp-sent']);
   assert.deepEqual(third.filter((o) => o.kind === 'ready'), [{ kind: 'ready', port: 0 }]);
   // Decision: the points see the output buffers, not the switch's own CCPs (queued apart at port 0).
-  const snap = r.sw.snapshot() as { congestion: ({ occupancy: number } | null)[] };
+  const snap = r.sw.snapshot();
   assert.deepEqual([r.sw.occupancy(0), snap.congestion[0]?.occupancy, snap.congestion[3]?.occupancy], [0, 0, 3]);
   const [xoff] = ccpsOf(r.drain(0));
   // §3.2: CCP destinationID = the packets' sourceID, tgtdestinationID = their destinationID, SOC 0 from a switch; §2.4.2 prio 3, CRF 1.
@@ -94,7 +94,7 @@ test('Part 9 Annex A.1 (configuration): per-port congestion settings put a conge
   assert.equal(r.events('ccp-sent').length, 0);
   for (let i = 0; i < 3; i++) r.send(0, message(0, 2));
   assert.equal(r.events('ccp-sent').length, 1);
-  const s = r.sw.snapshot() as { congestion: unknown[] };
+  const s = r.sw.snapshot();
   assert.deepEqual(s.congestion.map((c) => c !== null), [false, false, true, false]);
 });
 

@@ -1,15 +1,17 @@
 import { zeroCounters } from '../../engine/contract.ts';
-import type { Counters, Engine, Time } from '../../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../../engine/contract.ts';
 import { describeInput } from '../../engine/input-checks.ts';
 import { Timers } from '../../engine/timers.ts';
 import type { RegisterSpace } from '../../registers/space.ts';
 import type { Packet } from '../../wire/packet.ts';
 import { SwitchCore } from './core.ts';
 import { ELEMENT_COUNTERS } from './element-types.ts';
-import type { ElementCounter, SwitchElementConfig, SwitchInput, SwitchOutput, SwitchTimerName } from './element-types.ts';
+import type {
+  ElementCounter, SwitchElementConfig, SwitchElementCounter, SwitchElementSnapshot, SwitchInput, SwitchOutput, SwitchTimerName,
+} from './element-types.ts';
 import type { Priority, SwitchPacket } from './packet.ts';
 import { packetProblem, senderOf } from './receive.ts';
-import type { SwitchCounter, SwitchEvent, SwitchHost } from './types.ts';
+import type { SwitchEvent, SwitchHost } from './types.ts';
 import { voqMessageOf } from './voq-symbol-in.ts';
 import { BatchPacket } from './batch-packet.ts';
 import type { FrameColumns } from '../../wire/frame-batch-types.ts';
@@ -35,7 +37,6 @@ function framePacket(packet: Packet, octets: number, raw: unknown): FramePacket 
   };
 }
 
-export type SwitchElementCounter = SwitchCounter | ElementCounter;
 
 /**
  * The switch element (`SwitchCore`, core.ts) as a sans-IO engine: the switch of the software
@@ -49,8 +50,21 @@ export type SwitchElementCounter = SwitchCounter | ElementCounter;
  * nothing is dropped for lack of space, and a driver that reads on anyway finds the input buffer's
  * limit (`inputBuffer.packets`, `hold-overrun`). Outputs of one input come in the order they are
  * caused, with `ready` and the pause changes last.
+ *
+ * @example
+ * ```ts
+ * import { SwitchElement } from 'riodp/node';
+ * import type { Type10Packet } from 'riodp/wire';
+ *
+ * const sw = new SwitchElement({ deviceId: 0x50, ports: 2, routes: { 1: 0, 2: 1 } });
+ * sw.handle({ kind: 'link-up', port: 0 }, 0);
+ * sw.handle({ kind: 'link-up', port: 1 }, 0);
+ * const doorbell: Type10Packet = { ackID: 0, vc: 0, crf: 0, prio: 0, tt: 1, ftype: 10, destinationID: 2, sourceID: 1, rsrv: 0, srcTID: 0, info: 1 };
+ * sw.handle({ kind: 'packet', port: 0, packet: doorbell, octets: 12 }, 10); // → { kind: 'ready', port: 1 }
+ * sw.handle({ kind: 'pull', port: 1 }, 20);                                // → { kind: 'packet', port: 1, packet: doorbell }
+ * ```
  */
-export class SwitchElement implements Engine<SwitchInput, SwitchOutput>, SwitchHost<FramePacket> {
+export class SwitchElement implements ObservableEngine<SwitchInput, SwitchOutput, SwitchElementSnapshot, SwitchElementCounter>, SwitchHost<FramePacket> {
   readonly #core: SwitchCore<FramePacket>;
   readonly #ports: number;
   readonly #timers = new Timers<SwitchTimerName>();
@@ -138,7 +152,11 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput>, SwitchH
     return this.#core.registers;
   }
 
-  /** The switch element itself (its configuration, stages, routes). */
+  /**
+   * The switch element itself (its configuration, stages, routes), for riodp's own drivers and tests.
+   *
+   * @internal
+   */
   get core(): SwitchCore<FramePacket> {
     return this.#core;
   }
@@ -153,51 +171,63 @@ export class SwitchElement implements Engine<SwitchInput, SwitchOutput>, SwitchH
     return this.#core.inputWaiting(port);
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): SwitchElementSnapshot {
     const core = this.#core.snapshot();
-    const ports = core['ports'] as Record<string, unknown>[];
     return {
       ...core,
-      ports: ports.map((p, port) => ({ ...p, paused: this.#paused[port] === 1, announced: this.#announced[port] === 1 })),
+      ports: core.ports.map((p, port) => ({ ...p, paused: this.#paused[port] === 1, announced: this.#announced[port] === 1 })),
       timers: this.#timers.pending(),
       counters: this.counters(),
     };
   }
 
   // ---- SwitchHost ------------------------------------------------------------------------------
+  // The core's callbacks (types.ts SwitchHost), not for drivers: @internal keeps them out of the API reference.
 
+  /** @internal */
   kick(o: number): void {
     this.#touched.add(o);
   }
 
+  /** @internal */
   requestDecide(): void {
     this.#decide = true;
   }
 
+  /** @internal */
   transfer(i: number): void {
     this.#transfers.push(i);
   }
 
+  /** @internal */
   released(): void {}
 
-  /** Output buffer 0: the driver pulls the register's packet when its link can take it. */
+  /**
+   * Output buffer 0: the driver pulls the register's packet when its link can take it.
+   *
+   * @internal
+   */
   linkAccepts(): boolean {
     return true;
   }
 
+  /** @internal */
   voqWanted(port: number): void {
     this.#touched.add(port);
   }
 
+  /** @internal */
   voqTimer(at: number | null): void {
     if (at === null) this.#timers.cancel('voq:refresh', this.#out);
     else this.#timers.arm('voq:refresh', at, this.#out);
   }
 
+  /** @internal */
   make(wire: Packet, bytes: number): FramePacket {
     return framePacket(wire, bytes, undefined);
   }
 
+  /** @internal */
   event(event: SwitchEvent, at: number): void {
     this.#out.push({ kind: 'event', at, event });
   }

@@ -47,7 +47,7 @@ export class MaintenanceBudget {
     return this.#dropped[port] ?? 0;
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): { readonly burst: number; readonly interval: number; readonly dropped: readonly number[] } {
     return { burst: this.burst, interval: this.interval, dropped: [...this.#dropped] };
   }
 }

@@ -1,6 +1,7 @@
 import { OutputArbiters, seededRandom } from './arbiters.ts';
 import type { ArbiterRandom } from './arbiters.ts';
 import type { ResolvedSwitchConfig } from './config.ts';
+import type { SwitchCoreSnapshot } from './element-types.ts';
 import { Islip } from './islip.ts';
 import { classOf } from './packet.ts';
 import type { SwitchPacket } from './packet.ts';
@@ -66,7 +67,7 @@ export class Matcher<P extends SwitchPacket> {
     return this.#islip !== null ? this.#matchIslip(inputs, now, atSlot) : this.#matchFifo(inputs, now, atSlot);
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): SwitchCoreSnapshot['crossbar'] {
     return {
       arbiter: this.#arbiters === null ? null : { policy: this.#arbiters.policy, pointers: this.#arbiters.pointers() },
       islip: this.#islip === null ? null : { grant: this.#islip.grantPointers(), accept: this.#islip.acceptPointers() },

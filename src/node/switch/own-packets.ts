@@ -8,6 +8,7 @@ import type { Type8ReadRequest, Type8WriteRequest } from '../../wire/type8.ts';
 import { untag } from '../endpoint-input.ts';
 import { answerMaintenance } from '../maintenance.ts';
 import type { SwitchMaintenanceBudget } from './config-types.ts';
+import type { SwitchCoreSnapshot } from './element-types.ts';
 import { MaintenanceBudget } from './maintenance-budget.ts';
 import type { SwitchPacket } from './packet.ts';
 import { decide } from './receive.ts';
@@ -104,7 +105,7 @@ export class OwnPackets<P extends SwitchPacket> {
   }
 
   /** The maintenance budget's state (null without one): its settings and the requests each port had dropped. */
-  budgetSnapshot(): Record<string, unknown> | null {
+  budgetSnapshot(): SwitchCoreSnapshot['maintenanceBudget'] {
     return this.#budget?.snapshot() ?? null;
   }
 

@@ -8,6 +8,7 @@ import { FTYPE_MAINTENANCE } from '../../wire/type8.ts';
  */
 export type Priority = 0 | 1 | 2 | 3;
 
+/** What a switch needs of a packet it holds: its header fields and size. */
 export interface SwitchPacket {
   /** Format type (Part 1 §3.1): 7 and 8 have ordering rules of their own (queues below). */
   readonly ftype: number;

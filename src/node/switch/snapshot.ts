@@ -1,4 +1,5 @@
 import type { ResolvedSwitchConfig } from './config.ts';
+import type { SwitchCoreSnapshot } from './element-types.ts';
 import type { SwitchPacket } from './packet.ts';
 import type { RouteTable } from './routes.ts';
 import type { InputStage, OutputStage } from './stages.ts';
@@ -8,19 +9,18 @@ import type { VoqStaging } from './voq-staging.ts';
 /** What `SwitchCore.snapshot` gathers besides the stages. */
 export interface SnapshotParts<P extends SwitchPacket> {
   readonly deviceId: number;
-  readonly matcher: Record<string, unknown>;
-  readonly congestion: (Record<string, unknown> | null)[];
+  readonly matcher: SwitchCoreSnapshot['crossbar'];
+  readonly congestion: SwitchCoreSnapshot['congestion'];
   readonly staging: VoqStaging<P> | null;
   readonly voq: SwitchVoq | null;
-  /** `{burst, interval, dropped}` (dropped: per port), or null without a budget. */
-  readonly maintenanceBudget: Record<string, unknown> | null;
-  readonly counters: Readonly<Record<string, number>>;
+  readonly maintenanceBudget: SwitchCoreSnapshot['maintenanceBudget'];
+  readonly counters: SwitchCoreSnapshot['counters'];
 }
 
 /** The switch element's state, JSON-serialisable (for `riodp status`-like views, tests and reports). */
 export function snapshotSwitch<P extends SwitchPacket>(
   cfg: ResolvedSwitchConfig, inputs: readonly InputStage<P>[], outputs: readonly OutputStage<P>[], up: Uint8Array, routes: RouteTable, s: SnapshotParts<P>,
-): Record<string, unknown> {
+): SwitchCoreSnapshot {
   return {
     name: cfg.name,
     deviceId: s.deviceId,

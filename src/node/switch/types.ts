@@ -61,10 +61,19 @@ export type SwitchSymbol =
   | { readonly form: 'cs48'; readonly stype2: number; readonly symbol: ControlSymbol }
   | { readonly form: 'cs64'; readonly symbol: ControlSymbol64 };
 
-type CongestionEvent = Untagged<Extract<CongestionPointOutput, { kind: 'event' }>>;
+/** An event of one of the switch's congestion points (`CongestionPointOutput`), without its kind. */
+export type CongestionEvent = Untagged<Extract<CongestionPointOutput, { kind: 'event' }>>;
 
+/**
+ * Why the switch dropped a CCP it made: its CCP queue was full (§2.4.6 rule 2), no route, the port is down,
+ * or it is not a flow control participant (§4.3).
+ */
 export type CcpDropReason = 'ccp-queue-full' | 'no-route' | 'port-down' | 'not-participant';
 
+/**
+ * What a switch reports: packets dropped and why, CCPs, congestion, maintenance, VoQ backpressure, inputs it
+ * does not understand.
+ */
 export type SwitchEvent =
   /** issue 8 §3: a packet whose sourceID (Type 7: tgtdestinationID) the port does not accept. */
   | { readonly name: 'source-rejected'; readonly port: number; readonly ftype: number; readonly id: number }
@@ -104,6 +113,7 @@ export type SwitchEvent =
   | { readonly name: 'voq'; readonly voqEvent: VoqGeneratorEventName; readonly port?: number; readonly detail?: string }
   | { readonly name: 'invalid-input'; readonly detail: string };
 
+/** The names of a switch's counters. */
 export const SWITCH_COUNTERS = [
   'packetsIn',
   /** Packets from the inputs sent on an output. */
@@ -139,4 +149,5 @@ export const SWITCH_COUNTERS = [
   /** Inputs a host handed over that the element cannot take. */
   'invalidInputs',
 ] as const;
+/** A counter of a switch. */
 export type SwitchCounter = (typeof SWITCH_COUNTERS)[number];

@@ -2,7 +2,7 @@ import type { Time } from '../../engine/contract.ts';
 import type { RegisterSpace } from '../../registers/space.ts';
 import { VOQ_LAYOUT } from '../../registers/voq-block.ts';
 import { generatorConfigFromRegisters, portControlInput } from '../../voq/generator-config.ts';
-import type { VoqGeneratorEventName, VoqGeneratorInput, VoqGeneratorOutput } from '../../voq/generator-types.ts';
+import type { VoqGeneratorEventName, VoqGeneratorInput, VoqGeneratorOutput, VoqGeneratorSnapshot } from '../../voq/generator-types.ts';
 import { VoqGenerator } from '../../voq/generator.ts';
 import { Stype0, Stype1 } from '../../wire/symbol-types.ts';
 import type { ResolvedVoq } from './config.ts';
@@ -105,7 +105,7 @@ export class SwitchVoq {
     return null;
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): VoqGeneratorSnapshot {
     return this.generator.snapshot();
   }
 

@@ -1,5 +1,5 @@
 import { VoqReceiver } from '../../voq/receiver.ts';
-import type { VoqReceiverOutput, VoqRoute } from '../../voq/receiver-types.ts';
+import type { VoqReceiverOutput, VoqReceiverSnapshot, VoqRoute } from '../../voq/receiver-types.ts';
 import type { ControlSymbol64 } from '../../wire/symbol64.ts';
 import type { VoqSymbolForm } from '../../wire/voq-cs64.ts';
 import type { VoqFormat } from '../../wire/voq-stype2.ts';
@@ -128,7 +128,7 @@ export class VoqStaging<P extends SwitchPacket> {
     return (this.#rx[0] as VoqReceiver).congestedPorts(o);
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): { readonly classes: readonly VoqReceiverSnapshot[] } {
     return { classes: this.#rx.map((r) => r.snapshot()) };
   }
 }

@@ -7,6 +7,7 @@
  * Offered load: a PDU is offered when its traffic source generates it (`EndpointProbe.offered`),
  * whether its flow's queue takes it or, full, drops it at the source.
  */
+import type { SegmenterSnapshot } from '../../streaming/segmenter-types.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import type { Scheduler, Target } from '../kernel/scheduler.ts';
 import { makeDestinations } from '../traffic/destinations.ts';
@@ -184,7 +185,7 @@ export class EndpointSource implements Target, FlowQueuesHost {
     return this.queues.queuedBytes;
   }
 
-  segmenterSnapshot(): Record<string, unknown> | null {
+  segmenterSnapshot(): SegmenterSnapshot | null {
     return this.queues.segmenterSnapshot();
   }
 }

@@ -31,6 +31,10 @@ const TWO_53 = 2 ** 53;
 const INV_53 = 2 ** -53;
 const LEMIRE_MAX = 2 ** 21;
 
+/**
+ * One seeded random stream (xoroshiro128+): uniform draws, integers, Bernoulli, exponential, geometric,
+ * choice, shuffle. Get one from `RandomStreams.stream`.
+ */
 export class Rng {
   readonly name: string;
   private readonly g: RandomGenerator;
@@ -122,6 +126,10 @@ export class Rng {
   }
 }
 
+/**
+ * The random streams of one run, each derived from the master seed and its name alone, so that a run replays
+ * exactly from its seed.
+ */
 export class RandomStreams {
   readonly seed: number;
   readonly #streams = new Map<string, Rng>();

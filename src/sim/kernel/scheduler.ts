@@ -45,11 +45,17 @@ export type EventId = number;
 
 /** Receives events. One object per component, not a closure per event. */
 export interface Target {
+  /** Handles event `kind` with its `data`, at simulated time `now`. */
   onEvent(kind: number, data: unknown, now: number): void;
 }
 
+/**
+ * Why `Scheduler.run` returned: `until` reached, `events` run, the `when` predicate, steady state, `stop()`,
+ * or no event left.
+ */
 export type StopReason = 'time' | 'events' | 'predicate' | 'steady' | 'stopped' | 'empty';
 
+/** When `Scheduler.run` ends; with none given it runs until no event is left. */
 export interface StopCondition {
   /** End of the simulated interval [now, until), integer ps. */
   readonly until?: number;
@@ -61,6 +67,7 @@ export interface StopCondition {
   readonly steady?: SteadyCheck;
 }
 
+/** What `Scheduler.run` returns. */
 export interface RunResult {
   readonly reason: StopReason;
   /** Simulated time when the run ended. */
@@ -69,6 +76,7 @@ export interface RunResult {
   readonly events: number;
 }
 
+/** Options of a `Scheduler`. */
 export interface SchedulerOptions {
   /** Initial number of event slots (grown by doubling). */
   readonly capacity?: number;
@@ -146,11 +154,16 @@ export class Scheduler {
     return this.size > 0 ? this.hTime[0] : undefined;
   }
 
+  /**
+   * Schedules event `kind` (with `data`) for `target` at time `at` (an integer, not before now); events at
+   * one time run in the order they were scheduled.
+   */
   schedule(at: number, target: Target, kind: number, data?: unknown): EventId {
     if (!(at >= this.time && Number.isSafeInteger(at))) throw new RangeError(`at must be an integer time in ps not before now (${this.time}): got ${at}`);
     return this.push(at, target, kind, data);
   }
 
+  /** Schedules event `kind` (with `data`) for `target` `delay` after now. */
   after(delay: number, target: Target, kind: number, data?: unknown): EventId {
     const at = this.time + delay;
     if (!(delay >= 0 && Number.isSafeInteger(delay) && Number.isSafeInteger(at))) throw new RangeError(`delay must be a non-negative integer in ps with now + delay a safe integer: got ${delay}`);
@@ -179,6 +192,7 @@ export class Scheduler {
     this.stopping = this.running;
   }
 
+  /** Runs events in time order until a stop condition holds; may be called again to continue. */
   run(stop: StopCondition = {}): RunResult {
     if (this.running) throw new Error('Scheduler.run called from an event handler');
     const until = stop.until === undefined ? Infinity : this.checkUntil(stop.until);

@@ -21,9 +21,11 @@ import { positiveInteger } from '../../engine/config-checks.ts';
 export interface SteadyCheck {
   /** Simulated time between samples, in picoseconds (a positive integer). */
   readonly interval: number;
+  /** Called at each `interval` boundary; true ends the run with reason `steady`. */
   sample(now: number): boolean;
 }
 
+/** Options of a `SteadyState` check. */
 export interface SteadyStateOptions {
   /** Picoseconds of simulated time between samples. */
   readonly interval: number;
@@ -71,10 +73,12 @@ export class SteadyState implements SteadyCheck {
     return this.#calm >= this.windows;
   }
 
+  /** Reads the metric at `now` and records it (`add`). */
   sample(now: number): boolean {
     return this.add(this.#metric(now));
   }
 
+  /** Whether the last `windows` samples were calm. */
   get steady(): boolean {
     return this.#calm >= this.windows;
   }

@@ -17,6 +17,7 @@
  * latencies in picoseconds takes a few kilobytes.
  */
 
+/** A latency distribution (ps): count, extremes, mean and quantiles. */
 export interface LatencySummary {
   readonly count: number;
   readonly min: number;

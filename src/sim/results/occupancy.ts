@@ -10,6 +10,7 @@
  *   first update after t arrives, with the value set by the last update at or before t.
  */
 
+/** One buffer's occupancy over the measured window: time-weighted mean and maximum, in packets and octets. */
 export interface OccupancySummary {
   readonly component: string;
   readonly meanPackets: number;
@@ -18,6 +19,7 @@ export interface OccupancySummary {
   readonly maxBytes: number;
 }
 
+/** One buffer's occupancy sampled at `t` (ps), in packets and octets. */
 export interface OccupancySeries {
   readonly component: string;
   readonly t: number[];

@@ -9,6 +9,7 @@ import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import type { LatencySummary } from './histogram.ts';
 import type { OccupancySeries, OccupancySummary } from './occupancy.ts';
 
+/** Traffic offered, dropped and delivered over the measured window. */
 export interface TrafficTotals {
   readonly offeredPdus: number;
   /** PDU payload bytes generated. */
@@ -28,6 +29,7 @@ export interface TrafficTotals {
   readonly payloadBps: number;
 }
 
+/** One flow's results (a flow: source, destination, prio, CRF). */
 export interface FlowResult extends TrafficTotals {
   readonly flow: number;
   /** Absent for a flow no end point registered. */
@@ -48,12 +50,14 @@ export interface FlowResult extends TrafficTotals {
   readonly xoffCount: number;
 }
 
+/** The results over every flow. */
 export interface AggregateResult extends TrafficTotals {
   readonly packetLatency: LatencySummary;
   readonly pduLatency: LatencySummary;
   readonly xoffTime: number;
 }
 
+/** The results of one variant, as `riodp sim` writes them to results.json. */
 export interface SimResults {
   /** The measured window [warmup, end], ps. */
   readonly window: { readonly warmup: number; readonly end: number; readonly duration: number };

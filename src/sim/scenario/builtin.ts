@@ -86,6 +86,7 @@ variants:
           low: 4
 `;
 
+/** The built-in scenario (`riodp sim` with no argument), parsed. */
 export function builtinScenario(): Scenario {
   return parseScenario(BUILTIN_SCENARIO_TEXT);
 }

@@ -18,12 +18,14 @@ import { checkAgainstFabric } from './semantic.ts';
  * `<path>` (then it is reported once, for the base).
  */
 
+/** One variant of a scenario: its merged, checked configuration and its fabric. */
 export interface ScenarioVariant {
   readonly name: string;
   readonly config: RunConfig;
   readonly fabric: Fabric;
 }
 
+/** A scenario, checked in full: its variants, each ready to run. */
 export interface Scenario {
   readonly name: string;
   /** The file as the user wrote it, for the report. */
@@ -50,6 +52,7 @@ function checkRun(raw: unknown): { config: RunConfig; fabric: Fabric } | { issue
   return issues.length > 0 ? { issues } : { config: r.data, fabric };
 }
 
+/** Reads a scenario from its YAML text; a ConfigError lists every bad field (`path: expectation`). */
 export function parseScenario(text: string): Scenario {
   const raw = parseYamlText(text);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError([{ path: '', message: 'expected a scenario mapping' }]);
@@ -83,6 +86,18 @@ export function parseScenario(text: string): Scenario {
   return { name: (variants[0] as ScenarioVariant).config.name, text, variants };
 }
 
+/**
+ * Reads a scenario file (the YAML `riodp sim` takes, docs/simulator.md); a ConfigError lists every
+ * bad field.
+ *
+ * @example
+ * ```ts
+ * import { loadScenarioFile, runScenario } from 'riodp/sim';
+ *
+ * const scenario = loadScenarioFile('scenarios/tm.yaml');
+ * console.log(scenario.variants.map((v) => v.name));
+ * ```
+ */
 export function loadScenarioFile(path: string): Scenario {
   return parseScenario(readTextFile(path));
 }

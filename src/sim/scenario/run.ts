@@ -23,6 +23,7 @@ export const TOP_BUFFERS = 6;
 /** Default progress period: every 10 µs of simulated time. */
 export const PROGRESS_EVERY = 10_000_000;
 
+/** Where a run is, for `RunOptions.onProgress`. */
 export interface Progress {
   readonly variant: string;
   /** 0-based index of the variant and how many there are. */
@@ -33,12 +34,15 @@ export interface Progress {
   readonly end: number;
 }
 
+/** Options of `runScenario` and `runVariant`. */
 export interface RunOptions {
   /** ps of simulated time between progress callbacks. Default `PROGRESS_EVERY`. */
   readonly progressEvery?: number;
+  /** Called every `progressEvery` ps of simulated time. */
   readonly onProgress?: (p: Progress) => void;
 }
 
+/** The run of one variant: its results and the series `riodp sim` charts. */
 export interface VariantRun {
   readonly name: string;
   readonly seed: number;
@@ -58,6 +62,7 @@ export interface VariantRun {
   };
 }
 
+/** The runs of a scenario's variants, in order. */
 export interface ScenarioRun {
   readonly name: string;
   readonly variants: readonly VariantRun[];
@@ -109,11 +114,23 @@ export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { i
   };
 }
 
+/** Builds one variant's fabric and runs it to its end. */
 export function runVariant(v: ScenarioVariant, options: RunOptions = {}, position?: { index: number; variants: number }): VariantRun {
   return runBuilt(buildVariant(v), options, position);
 }
 
-/** Runs every variant in order. */
+/**
+ * Runs every variant of a scenario in order, as `riodp sim` does; the results are deterministic
+ * for the scenario's seed.
+ *
+ * @example
+ * ```ts
+ * import { builtinScenario, runScenario } from 'riodp/sim';
+ *
+ * const run = runScenario(builtinScenario(), { onProgress: (p) => console.error(p.variant, p.now, p.end) });
+ * for (const v of run.variants) console.log(v.name, v.results.aggregate.payloadBps, v.results.headline.ccpsSent);
+ * ```
+ */
 export function runScenario(s: Scenario, options: RunOptions = {}): ScenarioRun {
   return {
     name: s.name,

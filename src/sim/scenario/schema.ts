@@ -166,10 +166,17 @@ export const variantSchema = z.strictObject({
   overrides: z.record(z.string(), z.unknown(), { error: expecting('a mapping of scenario fields') }).default({}),
 }, { error: expecting('a variant {name, overrides}') });
 
+/** A scenario's run configuration, checked and with defaults (docs/simulator.md). */
 export type RunConfig = z.output<typeof runSchema>;
+/** One traffic source of `RunConfig.traffic`. */
 export type TrafficEntry = RunConfig['traffic'][number];
+/** The `topology` of a run. */
 export type TopologyConfig = RunConfig['topology'];
+/** The `switch` settings of a run, shared by every switch. */
 export type SwitchSettings = RunConfig['switch'];
+/** The `endpoints` settings of a run, shared by every end point. */
 export type EndpointSettings = RunConfig['endpoints'];
+/** The `link` settings of a run, shared by every link. */
 export type LinkSettings = RunConfig['link'];
+/** Settings of chosen links (`linkOverrides`). */
 export type LinkOverride = RunConfig['linkOverrides'][number];

@@ -32,12 +32,14 @@ const gridSchema = z.strictObject({
 const variantsValue = z.union([z.literal('all'), z.array(z.string().min(1)).min(1)], { error: 'expected "all" or a non-empty list of variant names' });
 const valuesList = z.array(z.unknown(), { error: 'expected a non-empty list of values' }).min(1, { error: 'expected a non-empty list of values' });
 
+/** A parameter swept by a grid: a scenario path and its values. */
 export interface Parameter {
   /** Dotted path into the scenario. */
   readonly path: string;
   readonly values: readonly unknown[];
 }
 
+/** A parameter sweep (`riodp sweep`): a base scenario and the parameters whose combinations it runs. */
 export interface Grid {
   readonly name: string;
   /** The grid file as the user wrote it, for the report. */
@@ -122,6 +124,7 @@ export function parseGrid(text: string, dir: string): Grid {
   };
 }
 
+/** Reads a grid file; its scenario path is resolved against the file's folder. */
 export function loadGridFile(path: string): Grid {
   return parseGrid(readTextFile(path), dirname(resolve(path)));
 }

@@ -14,10 +14,13 @@ import { singleSwitch } from './single-switch.ts';
 import type { SingleSwitchSpec } from './single-switch.ts';
 import type { Fabric } from './types.ts';
 
+/** A topology as a scenario's `topology` describes it (docs/simulator.md). */
 export type TopologySpec = SingleSwitchSpec | LeafSpineSpec | ButterflySpec | RingSpec | MeshSpec;
 
+/** The topology kinds. */
 export const TOPOLOGY_KINDS = ['switch', 'leaf-spine', 'butterfly', 'ring', 'mesh'] as const;
 
+/** The fabric of a topology: its switches, hosts, links and routing tables. */
 export function buildTopology(spec: TopologySpec): Fabric {
   switch (spec.kind) {
     case 'switch':

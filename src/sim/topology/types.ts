@@ -10,11 +10,13 @@
  * Host device IDs are 0 … hosts − 1 in the order the topology lists them.
  */
 
+/** A switch of the fabric and its port count. */
 export interface TopoSwitch {
   readonly name: string;
   readonly ports: number;
 }
 
+/** An end point of the fabric: its device ID and the switch port it hangs on. */
 export interface TopoHost {
   readonly name: string;
   readonly id: number;
@@ -23,6 +25,7 @@ export interface TopoHost {
   readonly port: number;
 }
 
+/** A port of a switch (by the switch's index). */
 export interface SwitchPortRef {
   readonly switch: number;
   readonly port: number;
@@ -42,6 +45,7 @@ export interface TopoRoute {
 /** What is at the far end of a switch port. */
 export type PortPeer = { readonly kind: 'host'; readonly id: number } | { readonly kind: 'switch'; readonly switch: number; readonly port: number };
 
+/** A fabric description: switches, hosts, links and routing tables. */
 export interface Fabric {
   /** The topology kind and its parameters, for reports. */
   readonly kind: string;

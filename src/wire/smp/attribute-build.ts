@@ -33,6 +33,7 @@ export function smpAttribute(id: number, value: Uint8Array, protoID = 0): SmpAtt
   return attributeFromValue(id, Uint8Array.from(value), protoID);
 }
 
+/** A VENDOR or DATA_OFFSET_VENDOR value (§3.5.3): an IEEE OUI, or a name. */
 export type VendorValue = { readonly oui: number } | { readonly name: string | Uint8Array };
 
 /** OUI format: "assigned to the second, third, and fourth octets of the attribute, and the remaining four octets set to zero"; NAME format: seven non-zero octets (§3.5.3.1). */
@@ -53,10 +54,12 @@ export function vendorValue(v: VendorValue): Uint8Array {
   return out;
 }
 
+/** A VENDOR attribute (§3.5.3.1). */
 export function attrVendor(v: VendorValue): VendorAttribute {
   return attributeFromValue(ATTRIBUTE_ID.VENDOR, vendorValue(v), 0) as VendorAttribute;
 }
 
+/** A DATA_OFFSET_VENDOR attribute (§3.5.3.2): the vendor whose DATA_OFFSET octets follow. */
 export function attrDataOffsetVendor(v: VendorValue): VendorAttribute {
   return attributeFromValue(ATTRIBUTE_ID.DATA_OFFSET_VENDOR, vendorValue(v), 0) as VendorAttribute;
 }

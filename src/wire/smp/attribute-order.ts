@@ -22,6 +22,7 @@ export type AttributeRule =
   | 'vendor-conveyance'
   | 'accept-duplicates';
 
+/** A breach of the attribute list rules (§3.5.3, §3.8.2) that `checkAttributeOrder` found. */
 export interface AttributeViolation {
   /** Index of the offending attribute; the list length when an attribute is missing. */
   readonly index: number;

@@ -8,6 +8,7 @@ import { CLAUSE, PROTO_ID, put16, put32, u16, u32 } from './header.ts';
  * in the remaining 7, 6 or 4 octets.
  */
 export type AttributeIdBits = 8 | 16 | 32;
+/** Octets of one attribute: its ID and value (§3.5.3 Table 3-2). */
 export const ATTRIBUTE_BYTES = 8;
 
 const CLAUSE_SIZES = 'Annex 2 §3.5.3 Table 3-2';
@@ -44,6 +45,7 @@ export const ATTRIBUTE_ID = {
   CONDUIT_STREAM: 0xf0000004,
   DATA_HEADER_FORMAT: 0xf0000005,
 } as const;
+/** The name of an attribute this annex defines (§3.5.3). */
 export type NamedAttribute = keyof typeof ATTRIBUTE_ID;
 /**
  * VENDOR_SPECIFIC: the Table 3-3 ranges. PROTOCOL_SPECIFIC: an ID this annex leaves to the
@@ -92,14 +94,17 @@ interface AttributeBase {
   /** The Attribute Value octets after the ID (7, 6 or 4); a view of the decoded input. Authoritative on encode. */
   readonly value: Uint8Array;
 }
+/** A VENDOR or DATA_OFFSET_VENDOR attribute: an OUI or a name. */
 export interface VendorAttribute extends AttributeBase {
   readonly name: 'VENDOR' | 'DATA_OFFSET_VENDOR';
   readonly vendorFormat: VendorFormat;
   readonly oui?: number;
 }
+/** An attribute riodp keeps as raw octets: PROTOCOL_NAME, vendor or protocol specific, reserved. */
 export interface OpaqueAttribute extends AttributeBase {
   readonly name: 'PROTOCOL_NAME' | 'VENDOR_SPECIFIC' | 'PROTOCOL_SPECIFIC' | 'RESERVED';
 }
+/** CONVEYANCE (§3.5.3.10): the channel DATA and FLOW_CONTROL travel on. */
 export interface ConveyanceAttribute extends AttributeBase {
   readonly name: 'CONVEYANCE';
   readonly channel: number;
@@ -108,30 +113,39 @@ export interface ConveyanceAttribute extends AttributeBase {
   /** For channel 0x0001 (message): "0x0000_00nn; nn indicates a mailbox". */
   readonly mailbox?: number;
 }
+/** MTU (§7.2.1): the Ethernet MTU of a stream. */
 export interface MtuAttribute extends AttributeBase {
   readonly name: 'MTU';
   /** "Only the lowest two octets should be used" (§7.2.1): the upper four octets. */
   readonly rsrv: number;
   readonly mtu: number;
 }
+/** DATA_OFFSET (§3.5.3.3): octets appended to each DATA header. */
 export interface DataOffsetAttribute extends AttributeBase {
   readonly name: 'DATA_OFFSET';
   readonly offset: number;
   /** Vendor0..Vendor4 (Table 3-6). */
   readonly vendor: Uint8Array;
 }
+/** MAC_ADDRESS (§7.2.3). */
 export interface MacAddressAttribute extends AttributeBase {
   readonly name: 'MAC_ADDRESS';
   readonly macAddress: Uint8Array;
 }
+/**
+ * A period attribute in microseconds: REQUEST_RETRY_PERIOD, REQUEST_TIMEOUT_PERIOD,
+ * FLOW_CONTROL_XON_TIMEOUT_PERIOD (§3.5.3.4–§3.5.3.6).
+ */
 export interface PeriodAttribute extends AttributeBase {
   readonly name: 'REQUEST_RETRY_PERIOD' | 'REQUEST_TIMEOUT_PERIOD' | 'FLOW_CONTROL_XON_TIMEOUT_PERIOD';
   readonly microseconds: number;
 }
+/** OPEN_MESSAGE_NUMBER (§3.5.3.7): the number an OPEN carries first. */
 export interface OpenMessageNumberAttribute extends AttributeBase {
   readonly name: 'OPEN_MESSAGE_NUMBER';
   readonly openMessageNumber: number;
 }
+/** CONDUIT_STREAM (§3.5.3.8): the streamIDs of a conduit's two streams (§3.4). */
 export interface ConduitStreamAttribute extends AttributeBase {
   readonly name: 'CONDUIT_STREAM';
   /** First sixteen bits: the stream the sender will transmit on (0xFFFF: not known yet). */
@@ -139,6 +153,7 @@ export interface ConduitStreamAttribute extends AttributeBase {
   /** Last sixteen bits: the stream the sender will receive on (0xFFFF: not known yet). */
   readonly receiveStreamID: number;
 }
+/** DATA_HEADER_FORMAT (§3.5.3.9): the DATA header a stream uses. */
 export interface DataHeaderFormatAttribute extends AttributeBase {
   readonly name: 'DATA_HEADER_FORMAT';
   readonly rsrv: number;
@@ -146,6 +161,7 @@ export interface DataHeaderFormatAttribute extends AttributeBase {
   readonly format: number;
   readonly formatName: DataFormatName;
 }
+/** An attribute, decoded by its ID. */
 export type SmpAttribute =
   | VendorAttribute
   | OpaqueAttribute
@@ -161,18 +177,21 @@ export type SmpAttribute =
 /** What an encoder needs of an attribute; the decoded fields only describe `value`. */
 export type AttributeLike = Pick<SmpAttribute, 'id' | 'value'>;
 
+/** How a vendor value is written: an OUI, a name, or neither (INVALID). */
 export function vendorFormat(value: Uint8Array): VendorFormat {
   if (value.length !== 7) return 'INVALID';
   if (value[3] === 0 && value[4] === 0 && value[5] === 0 && value[6] === 0) return 'OUI';
   return value.every((b) => b !== 0) ? 'NAME' : 'INVALID';
 }
 
+/** The name of a CONVEYANCE channel: MESSAGE (Type 11), vendor specific, or reserved. */
 export function channelName(channel: number): ChannelName {
   if (channel === 0x0001) return 'MESSAGE';
   return channel >= 0xff00 ? 'VENDOR_SPECIFIC' : 'RESERVED';
 }
 
 const FORMAT_NAMES: Readonly<Record<number, DataFormatName>> = { 0x06: 'DATA', 0x09: 'DATA1', 0x0a: 'DATA2', 0x0b: 'DATA3' };
+/** The name of a DATA_HEADER_FORMAT value (DATA, DATA1, DATA2, DATA3), UNDEFINED for another. */
 export function dataFormatName(format: number): DataFormatName {
   return FORMAT_NAMES[format] ?? 'UNDEFINED';
 }

@@ -51,6 +51,7 @@ export const STATUS_BIT = {
   COMMAND_UNKNOWN: 0x40000000,
   REQUEST_STATUS_OF_REMOTE: 0x80000000,
 } as const;
+/** The reserved bits of STATUS <Status> (Table 4-10). */
 export const STATUS_RESERVED = 0x0ffffff0;
 /** RESERVED appears when any Table 4-10 reserved bit is set. */
 export type StatusFlag = keyof typeof STATUS_BIT | 'RESERVED';
@@ -58,6 +59,7 @@ export type StatusFlag = keyof typeof STATUS_BIT | 'RESERVED';
 // Built once: every STATUS decode names its flags.
 const STATUS_BIT_ENTRIES = Object.entries(STATUS_BIT) as [keyof typeof STATUS_BIT, number][];
 
+/** The names of the bits set in a STATUS <Status> (Table 4-10); RESERVED when a reserved bit is set. */
 export function statusFlags(status: number): StatusFlag[] {
   const out: StatusFlag[] = [];
   for (const [name, bit] of STATUS_BIT_ENTRIES) {
@@ -67,6 +69,7 @@ export function statusFlags(status: number): StatusFlag[] {
   return out;
 }
 
+/** A STATUS <Status> value with the named bits set. */
 export function statusFromFlags(flags: readonly (keyof typeof STATUS_BIT)[]): number {
   return flags.reduce((s, f) => (s | STATUS_BIT[f]) >>> 0, 0);
 }
@@ -140,6 +143,7 @@ export function encodeClose(m: SmpClose, bytes: Uint8Array, offset: number): num
   return writePad(bytes, offset + CLOSE_FIELDS, CLOSE_FIELDS, m.pad);
 }
 
+/** A CLOSE message (§4.2.7). */
 export function smpClose(f: SmpCommonInput & {
   readonly sourceID: number;
   readonly destID: number;

@@ -258,7 +258,11 @@ export function encodeData(m: AnyData, bytes: Uint8Array, offset: number): numbe
   return writePad(bytes, at + len, at + len - offset, m.pad);
 }
 
-interface DataInput extends SmpCommonInput {
+/**
+ * The fields `smpData` and `smpData1` take. `s`/`e` name the segment; the StreamID/PDU-Length field
+ * holds `streamID` when S or E is set and `pduLength` when neither is.
+ */
+export interface DataInput extends SmpCommonInput {
   readonly mailbox?: number;
   readonly cos?: number;
   readonly rsrv?: number;
@@ -295,6 +299,7 @@ function tail(f: DataInput): StreamOrLength & { payload: Uint8Array } & SmpPadde
   };
 }
 
+/** A DATA message (§4.3.1). */
 export function smpData(f: DataInput): SmpData {
   const { mailbox, cos, rsrv, sourceID, s, e, segment } = dataCommon(f);
   return {
@@ -313,6 +318,7 @@ export function smpData(f: DataInput): SmpData {
   };
 }
 
+/** A DATA1 message (§4.3.2), for large PDUs. */
 export function smpData1(f: DataInput): SmpData1 {
   const { mailbox, cos, rsrv, sourceID, s, e, segment } = dataCommon(f);
   return {
@@ -331,6 +337,7 @@ export function smpData1(f: DataInput): SmpData1 {
   };
 }
 
+/** A DATA2 message (§4.3.3): no addressing, a one-octet header. */
 export function smpData2(f: Pick<DataInput, 's' | 'e' | 'payload' | 'pad'> & { readonly implementationSpecific?: number }): SmpData2 {
   const s = f.s ?? 1;
   const e = f.e ?? 1;

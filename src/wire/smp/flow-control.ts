@@ -23,7 +23,9 @@ import type { ProtocolName, SmpCommonInput, SmpPadded, SmpVersioned } from './he
  * <SourceID><StreamID> | <ProtoID>, then reserved octets to 16 (the pad to 8 octets).
  */
 export const FLOW_CONTROL = { XOFF: 0x00, XON: 0x01, RTS: 0xff } as const;
+/** The name of a FLOW_CONTROL <Type> (§4.2.6), UNDEFINED for another value. */
 export type FlowControlName = keyof typeof FLOW_CONTROL | 'UNDEFINED';
+/** The name of a FLOW_CONTROL <Type>. */
 export function flowControlName(v: number): FlowControlName {
   if (v === FLOW_CONTROL.XOFF) return 'XOFF';
   if (v === FLOW_CONTROL.XON) return 'XON';

@@ -48,8 +48,11 @@ export const SMP_COMMAND = {
   DATA3: 0x0b,
   STATUS: 0x10,
 } as const;
+/** A <CMD> this annex names (§3.5.1). */
 export type SmpNamedCommand = keyof typeof SMP_COMMAND;
+/** What a message's <CMD> is: a named command, USERDEFINED (0xF0–0xFF), or UNKNOWN. */
 export type SmpCommandName = Exclude<SmpNamedCommand, 'DATA3'> | 'USERDEFINED' | 'UNKNOWN';
+/** The first user-defined <CMD> (§4.2.9, Table 4-11: 0xF0–0xFF). */
 export const USERDEFINED_FIRST = 0xf0;
 
 const COMMAND_BY_VALUE = new Map<number, SmpCommandName>(
@@ -66,7 +69,9 @@ export function commandName(cmd: number): SmpCommandName {
 
 /** "<VER> for all commands described in this version of the specification, except the DATA1 command, must be set to a numeric value of 0x01" (§3.5.2.1). */
 export const SMP_VER = 0x01;
+/** A message's version: V1 (<VER> 0x01, §3.5.2.1), or UNKNOWN. */
 export type SmpVersion = 'V1' | 'UNKNOWN';
+/** The version a <VER> value stands for. */
 export function versionName(ver: number): SmpVersion {
   return ver === SMP_VER ? 'V1' : 'UNKNOWN';
 }
@@ -80,6 +85,7 @@ export const PROTO_ID = {
 } as const;
 /** OTHER: a protocol this annex does not define (its chapter, not this one, gives its attributes). */
 export type ProtocolName = keyof typeof PROTO_ID | 'OTHER';
+/** The name of a ProtoID: ETHERNET (§7), VENDOR_DEFINED (§6), or OTHER. */
 export function protocolName(protoID: number): ProtocolName {
   if (protoID === PROTO_ID.VENDOR_DEFINED) return 'VENDOR_DEFINED';
   if (protoID === PROTO_ID.ETHERNET) return 'ETHERNET';
@@ -89,6 +95,7 @@ export function protocolName(protoID: number): ProtocolName {
 
 /** StreamID ranges (§3.5.2.5 Table 3-1). */
 export type StreamIdUse = 'APPLICATION' | 'VENDOR_SPECIFIC' | 'RESERVED' | 'INVALID';
+/** What a StreamID is for (§3.5.2.5 Table 3-1): application, vendor specific, reserved or invalid. */
 export function streamIdUse(streamID: number): StreamIdUse {
   if (streamID <= 0xdfff) return 'APPLICATION';
   if (streamID <= 0xefff) return 'VENDOR_SPECIFIC';

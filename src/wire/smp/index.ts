@@ -30,6 +30,7 @@ export interface SmpUnknown {
   readonly data: Uint8Array;
 }
 
+/** A session management message, decoded by its <CMD>. */
 export type SmpMessage =
   | SmpRequest
   | SmpAdvertise
@@ -45,6 +46,11 @@ export type SmpMessage =
   | SmpData2
   | SmpUnknown;
 
+/**
+ * Decodes the message in [offset, end) of `bytes` (its own octets, no RapidIO header); throws a `WireError`
+ * on a malformed message, and with `opts.strict` on reserved values too. An unassigned <CMD> decodes as
+ * `UNKNOWN`.
+ */
 export function decodeSmp(bytes: Uint8Array, offset: number, end: number, opts: DecodeOptions = {}): SmpMessage {
   const strict = opts.strict === true;
   if (!Number.isInteger(offset) || !Number.isInteger(end) || offset < 0 || end > bytes.length || offset > end) {
@@ -102,6 +108,7 @@ function quotedCommand(d: Uint8Array): SmpMessage | undefined {
   }
 }
 
+/** Octets `encodeSmp` writes for `m`, padding included. */
 export function smpLength(m: SmpMessage): number {
   switch (m.command) {
     case 'REQUEST':

@@ -38,6 +38,7 @@ export interface SmpOpen extends SmpVersioned, SmpPadded {
 
 /** "ack type" / "nack type" values: "0: normal ACK", "1-255: reserved". */
 export type AckTypeName = 'NORMAL' | 'RESERVED';
+/** The name of an ACCEPT <AckType> (§4.2.4): NORMAL, or RESERVED. */
 export const ackTypeName = (v: number): AckTypeName => (v === 0 ? 'NORMAL' : 'RESERVED');
 
 export interface SmpAccept extends SmpVersioned, SmpPadded {
@@ -205,6 +206,7 @@ export function encodeOpenFamily(m: OpenFamily, bytes: Uint8Array, offset: numbe
   return writePad(bytes, at, at - offset, m.pad);
 }
 
+/** An OPEN message (§4.2.3). */
 export function smpOpen(f: SmpCommonInput & {
   readonly sourceID: number;
   readonly protoID: number;

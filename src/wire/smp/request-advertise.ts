@@ -42,15 +42,18 @@ export interface SmpRequest extends SmpVersioned, SmpPadded {
 
 /** The S+A combinations (§4.2.2): "The valid values of S+A are 0b00, 0b10, and 0b11. The value of 0b01 is reserved." */
 export type AdvertiseVariant = 'NOT_SUPPORTED' | 'PROTOCOL_LIST' | 'PROTOCOL_ATTRIBUTES' | 'RESERVED';
+/** What an ADVERTISE's S and A bits say it holds (§4.2.2). */
 export function advertiseVariant(s: number, a: number): AdvertiseVariant {
   if (s === 1) return a === 1 ? 'PROTOCOL_ATTRIBUTES' : 'PROTOCOL_LIST';
   return a === 1 ? 'RESERVED' : 'NOT_SUPPORTED';
 }
 
+/** A protocol an ADVERTISE lists (§4.2.2). */
 export interface SmpProtocolEntry {
   readonly protoID: number;
   readonly protocol: ProtocolName;
 }
+/** A protocol an ADVERTISE lists with its attributes. */
 export interface SmpProtocolBlock extends SmpProtocolEntry {
   /** <numAttributes_n> is their count. */
   readonly attributes: readonly SmpAttribute[];
@@ -73,6 +76,7 @@ export interface SmpAdvertiseAttributes extends SmpAdvertiseCommon {
   readonly a: 1;
   readonly protocols: readonly SmpProtocolBlock[];
 }
+/** An ADVERTISE (§4.2.2): a protocol list, or a protocol's attributes. */
 export type SmpAdvertise = SmpAdvertiseList | SmpAdvertiseAttributes;
 
 const REQUEST_HEADER = 12;
@@ -221,6 +225,7 @@ export function encodeAdvertise(m: SmpAdvertise, bytes: Uint8Array, offset: numb
   return writePad(bytes, at, at - offset, m.pad);
 }
 
+/** A REQUEST message (§4.2.1). */
 export function smpRequest(f: SmpCommonInput & {
   readonly sourceID: number;
   readonly destID: number;

@@ -60,6 +60,7 @@ export function encodeUserDefined(m: SmpUserDefined, bytes: Uint8Array, offset: 
   return offset + HEADER + m.userDefinedData.length;
 }
 
+/** A user-defined message (§4.2.9): <CMD> 0xF0–0xFF and its data. */
 export function smpUserDefined(f: Omit<SmpCommonInput, 'pad'> & {
   readonly cmd: number;
   readonly cos?: number;
