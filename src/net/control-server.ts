@@ -13,7 +13,7 @@
  * - a stream of any other protocol has no consumer in `riodp endpoint`: it is closed and logged.
  */
 import { chmod, unlink } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { isFileTransfer, receiveFile, sendFile } from './api-file.ts';
 import { DEFAULT_MAX_FILE_SIZE, removeStaleParts } from './api-file-store.ts';
@@ -22,6 +22,7 @@ import type { RiodpEndpoint, Stream } from './api-types.ts';
 import { LineSplitter, MAX_LINE, parseRequest, responseLine } from './control-protocol.ts';
 import type { ControlRequest, ControlResponse, RequestId } from './control-protocol.ts';
 import type { Logger } from './log.ts';
+import { socketInUse } from './socket-in-use.ts';
 
 /** File-transfer conduits that wait for a `recv` client. */
 export const MAX_WAITING = 16;
@@ -41,22 +42,8 @@ interface RecvClient {
   readonly stop: AbortController;
 }
 
-/** Whether something listens on the socket at `path` (a stale socket file is not). */
-function inUse(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = createConnection(path);
-    c.once('connect', () => {
-      c.destroy();
-      resolve(true);
-    });
-    c.once('error', () => {
-      resolve(false);
-    });
-  });
-}
-
 export async function startControlServer(ep: RiodpEndpoint, path: string, log?: Logger): Promise<ControlServer> {
-  if (await inUse(path)) throw new Error(`control socket ${path} is in use by another process`);
+  if (await socketInUse(path)) throw new Error(`control socket ${path} is in use by another process`);
   await unlink(path).catch(() => undefined);
   const clients: RecvClient[] = [];
   const waiting: Stream[] = [];

@@ -1,7 +1,8 @@
 import { chmod, lstat, unlink } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { isLoopback } from '../../net/security.ts';
+import { socketInUse } from '../../net/socket-in-use.ts';
 
 /**
  * `riodp serve --listen`: a loopback TCP port (`127.0.0.1:PORT`, `[::1]:PORT`, port 0 for any
@@ -29,20 +30,6 @@ export function formatAddress(a: ListenAddress): string {
   return a.host.includes(':') ? `[${a.host}]:${a.port}` : `${a.host}:${a.port}`;
 }
 
-/** Whether a server answers on the socket at `path` (a stale socket file left by a killed process does not). */
-function inUse(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = createConnection(path);
-    c.once('connect', () => {
-      c.destroy();
-      resolve(true);
-    });
-    c.once('error', () => {
-      resolve(false);
-    });
-  });
-}
-
 export interface Listener {
   /** The bound address: the port the system chose for port 0. */
   readonly address: ListenAddress;
@@ -56,7 +43,7 @@ export async function listen(a: ListenAddress, serve: (conn: Socket) => void): P
     if (existing !== undefined) {
       // Only a socket file nobody answers on (left by a killed server) is replaced: never a file.
       if (!existing.isSocket()) throw new Error(`${a.path}: exists and is not a socket`);
-      if (await inUse(a.path)) throw new Error(`${a.path}: another process listens on it`);
+      if (await socketInUse(a.path)) throw new Error(`${a.path}: another process listens on it`);
       await unlink(a.path).catch(() => undefined);
     }
   }
