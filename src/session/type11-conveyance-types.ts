@@ -2,6 +2,7 @@ import type { Counters, PendingTimer, Time, TimerInput, TimerOutput } from '../e
 import type { Type11Packet } from '../wire/type11.ts';
 import type { Type13MessageResponse, Type13Packet } from '../wire/type13.ts';
 import type { SendMessageOutput, SmpPriority } from './types.ts';
+import type { ResolvedType11Config } from './type11-conveyance-config.ts';
 
 /**
  * The Type 11 conveyance of Annex 2 session management (§3.3 "If the conveyance is Type 11
@@ -256,17 +257,8 @@ export interface Type11ReassemblySnapshot {
   readonly lastAt: Time;
 }
 
-/** `Type11Conveyance.snapshot()`. */
-export interface Type11ConveyanceSnapshot {
-  readonly nodeId: number;
-  readonly tt: number;
-  readonly segmentSize: number;
-  readonly letters: number;
-  readonly responseTimeout: number;
-  readonly retryDelay: number;
-  readonly maxRetries: number;
-  readonly maxReassemblies: number;
-  readonly reassemblyTimeout: number | null;
+/** `Type11Conveyance.snapshot()`: its resolved settings, then its state. */
+export interface Type11ConveyanceSnapshot extends Omit<ResolvedType11Config, 'mailboxes'> {
   /** The mailboxes that receive. */
   readonly mailboxes: readonly number[];
   /** Messages holding a letter, and those waiting for one by queueing order. */
