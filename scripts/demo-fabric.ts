@@ -10,8 +10,8 @@
  * a bad option; 130/143 on SIGINT/SIGTERM. Every child process is stopped on every way out.
  *
  * The processes run riodp as the tests do (test/support/riodp-entry.ts): the compiled dist/ when
- * it is at least as new as every source file (as after `npm ci`), else src/ through tsx, so the
- * demo never runs a stale dist/.
+ * it is at least as new as every source file (as after `npm ci`), within `npm test` the CLI it
+ * transpiled from src/, else src/ through tsx, so the demo never runs a stale dist/.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

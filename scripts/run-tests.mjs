@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Lists the test files explicitly (Node 20's runner does not discover .ts files) and runs them
 // through tsx. `--fuzz` runs only the property tests with millions of cases.
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { buildTestCli, distIsFresh } from './test-cli.mjs';
 
 const fuzz = process.argv.includes('--fuzz');
 // `--faults`: the fault-injection suite (test/faults/*.fault.ts): real processes stopped, killed
@@ -29,7 +31,15 @@ if (fuzz) {
   env.FC_SEED ??= String(Date.now() % 0x7fffffff);
   console.log(`fuzz: FC_RUNS=${env.FC_RUNS} FC_SEED=${env.FC_SEED}`);
 }
+// The CLI the tests spawn, unless dist/ is fresh (test/support/riodp-entry.ts, scripts/test-cli.mjs);
+// the property tests of --fuzz spawn none.
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = fuzz || env.RIODP_TEST_FROM_SOURCE === '1' || distIsFresh(root) ? null : await buildTestCli(root);
+if (cli !== null) env.RIODP_TEST_CLI = cli.entry;
 // The fault cases time stalls and recoveries of real processes: one at a time.
 const args = ['--import', 'tsx', '--test', `--test-concurrency=${faults ? 1 : 2}`, '--test-reporter=spec', ...extra, ...files];
+// Ctrl-C reaches the test runner too: wait for it to stop, then remove the transpiled CLI.
+process.on('SIGINT', () => {});
 const r = spawnSync(process.execPath, args, { stdio: 'inherit', env });
+if (cli !== null) rmSync(cli.dir, { recursive: true, force: true });
 process.exit(r.status ?? 1);
