@@ -107,6 +107,19 @@ export type { FrameBatchOptions } from './frame-batch.ts';
 export { FrameColumns, FRAME_DEFECT, FRAME_DEFECT_NAMES, FRAME_DEFECT_COUNT, T9_FLAG, DEFAULT_BATCH_CAPACITY, frameDefectOf } from './frame-batch-types.ts';
 export type { FrameDefect, T9Flag } from './frame-batch-types.ts';
 
+// Captures: pcapng files (docs/pcapng.md) whose packets are riodp capture records (link frames).
+export { PCAPNG_BLOCK, PCAPNG_OPTION, LINKTYPE_USER0, TSRESOL_NS } from './pcapng/format.ts';
+export type { PcapngInterface, PcapngPacket, PcapngSection, PcapngDirection } from './pcapng/format.ts';
+export {
+  sectionHeaderLength, encodeSectionHeader, interfaceDescriptionLength, encodeInterfaceDescription, enhancedPacketLength, encodeEnhancedPacket,
+  writePcapng,
+} from './pcapng/encode.ts';
+export type { PcapngContents } from './pcapng/encode.ts';
+export { readPcapng, decodePcapng, isPcapng, timestampToNs } from './pcapng/decode.ts';
+export type { PcapngFile, PcapngItem, PcapngInterfaceRead, PcapngPacketRead } from './pcapng/decode.ts';
+export { CAPTURE_KIND, captureRecordLength, encodeCaptureRecord, decodeCaptureRecord } from './pcapng/record.ts';
+export type { CaptureRecord, DecodedCaptureRecord, Cs24Record, PacketCs24Record } from './pcapng/record.ts';
+
 // Annex 2 session management messages and attributes.
 export type { SmpMessage } from './smp/index.ts';
 export { decodeSmp, encodeSmp, smpBytes, smpLength } from './smp/index.ts';
