@@ -120,8 +120,21 @@ export function buildProgram(): Command {
       .description('decode hex items (arguments, or stdin one per line) into a field tree or JSON')
       .argument('[hex...]', 'items to decode; whitespace and 0x are tolerated inside an argument')
       .option('--json', 'print one JSON object per item', false)
-      .option('--smp', 'also decode the Annex 2 session management message a single-segment Type 11 or Type 9 packet carries (field smp)', false),
-  ).action(async (hex: string[], flags: CodecFlags & { json: boolean; smp: boolean }) => {
+      .option('--smp', 'also decode the Annex 2 session management message a single-segment Type 11 or Type 9 packet carries (field smp)', false)
+      .option('--pcap <file>', 'decode every record of a riodp capture (pcapng, docs/pcapng.md) instead of hex items; each record says what it holds'),
+  ).action(async (hex: string[], flags: CodecFlags & { json: boolean; smp: boolean; pcap?: string }, cmd: Command) => {
+    if (flags.pcap !== undefined) {
+      // The record's kind says what its body is: an explicit --layer or --link could only disagree.
+      const given = ['layer', 'link'].filter((o) => cmd.getOptionValueSource(o) === 'cli');
+      if (hex.length > 0 || given.length > 0) {
+        process.stderr.write(`riodp: --pcap reads its records from the file: ${hex.length > 0 ? 'hex items' : `--${given.join(' and --')}`} cannot be given with it\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const { runDecodePcap } = await import('./decode-pcap.ts');
+      process.exitCode = await runDecodePcap(flags.pcap, flags);
+      return;
+    }
     const { runDecode } = await import('./decode.ts');
     process.exitCode = await runDecode(hex, flags);
   });
