@@ -13,13 +13,34 @@ import type { RegisterSpace, RegisterSpec } from './space.ts';
  * layout: bit 0 Sess_Mgmt_Sup, bits 1–2 Sess_Mgmt_Chan, bits 3–15 Sess_Mgmt_Chan_Info (13 bits).
  * Type 11: `00000` + 8-bit mailbox. Type 9: `x` + `0000` + 8-bit StreamID LSB, x = 1 meaning
  * StreamID MSB 0xFF (0b1_0000_11110000 → StreamID 0xFFF0). Bits 16–31 stay the component tag.
+ *
+ * @example
+ * ```ts
+ * import { COMPONENT_TAG_OFFSET, buildEndpointRegisters, decodeComponentTag } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ messaging: true, componentTag: 0xbeef, session: { componentTag: { conveyance: 'MESSAGING', mailbox: 2 } } });
+ * const tag = decodeComponentTag(space.readWord(COMPONENT_TAG_OFFSET)); // the word is 0x8002BEEF
+ * console.log(tag.sessMgmtChanName, tag.mailbox, tag.componentTagLow.toString(16)); // MESSAGING 2 beef
+ * ```
  */
 export const COMPONENT_TAG_OFFSET = 0x6c;
 export const CLAUSE_COMPONENT_TAG = 'Annex 2 §5.3 Table 5-6';
 const CLAUSE_PART3 = 'Part 3 §3.5.4 Table 3-8';
 const CLAUSE_RULES = 'Annex 2 §5.3';
 
-/** Sess_Mgmt_Chan values (Annex 2 §5.3 Table 5-6). */
+/**
+ * Sess_Mgmt_Chan values (Annex 2 §5.3 Table 5-6).
+ *
+ * @example
+ * ```ts
+ * import { COMPONENT_TAG_OFFSET, SESS_MGMT_CHAN, buildEndpointRegisters, componentTagView } from 'riodp/registers';
+ *
+ * // The element's software advertises Type 11 mailbox 5 ("00000" + the 8-bit mailbox).
+ * const space = buildEndpointRegisters({ messaging: true });
+ * componentTagView.update(space, COMPONENT_TAG_OFFSET, { sessMgmtSup: true, sessMgmtChan: SESS_MGMT_CHAN.messaging, sessMgmtChanInfo: 5 });
+ * space.readWord(COMPONENT_TAG_OFFSET); // → 0x80050000
+ * ```
+ */
 export const SESS_MGMT_CHAN = { messaging: 0b00, dataStreaming: 0b01, reserved: 0b10, expansion: 0b11 } as const;
 
 /** Zero bits of Sess_Mgmt_Chan_Info (as a word mask) per channel. */
@@ -39,14 +60,35 @@ function advertisementProblem(_v: number, word: number): string | undefined {
   return zero === 0 ? undefined : `Sess_Mgmt_Chan_Info bits that must be 0 are 0x${zero.toString(16).padStart(8, '0')}`;
 }
 
-/** The Component Tag CSR's session management fields (Annex 2 §5.3 Table 5-6). */
+/**
+ * The Component Tag CSR's session management fields (Annex 2 §5.3 Table 5-6).
+ *
+ * @example
+ * ```ts
+ * import { COMPONENT_TAG_OFFSET, SESS_MGMT_CHAN, attemptRegister, buildEndpointRegisters, componentTagView } from 'riodp/registers';
+ *
+ * componentTagView.unpack(0x8002beef); // → { sessMgmtSup: true, sessMgmtChan: 0, sessMgmtChanInfo: 2, componentTagLow: 0xbeef, rsrv: 0 }
+ * const space = buildEndpointRegisters({ messaging: true });
+ * const r = attemptRegister(() => componentTagView.update(space, COMPONENT_TAG_OFFSET, { sessMgmtSup: true, sessMgmtChan: SESS_MGMT_CHAN.reserved }));
+ * if (!r.ok) console.log(r.error.detail); // Sess_Mgmt_Chan 0b10 is reserved
+ * ```
+ */
 export const componentTagView = new RegisterView('Component Tag CSR', CLAUSE_COMPONENT_TAG, {
   sessMgmtSup: checkedField(0, 1, advertisementProblem),
   sessMgmtChan: checkedField(1, 2, advertisementProblem),
   sessMgmtChanInfo: checkedField(3, 13, advertisementProblem),
   componentTagLow: { bit: 16, width: 16 },
 } as const);
-/** The name of each Sess_Mgmt_Chan value, indexed by it. */
+/**
+ * The name of each Sess_Mgmt_Chan value, indexed by it.
+ *
+ * @example
+ * ```ts
+ * import { SESS_MGMT_CHAN_NAMES, componentTagView } from 'riodp/registers';
+ *
+ * SESS_MGMT_CHAN_NAMES[componentTagView.unpack(0xb0f00000).sessMgmtChan]; // → 'DATA_STREAMING'
+ * ```
+ */
 export const SESS_MGMT_CHAN_NAMES = ['MESSAGING', 'DATA_STREAMING', 'RESERVED', 'EXPANSION'] as const;
 /** The name of a Sess_Mgmt_Chan value. */
 export type SessMgmtChanName = (typeof SESS_MGMT_CHAN_NAMES)[number];
@@ -59,7 +101,18 @@ export type ComponentTag = Unpacked<typeof componentTagView.fields> & {
   readonly streamId: number | null;
 };
 
-/** Decodes a Component Tag CSR word; `opts.strict` refuses reserved or invalid values. */
+/**
+ * Decodes a Component Tag CSR word; `opts.strict` refuses reserved or invalid values.
+ *
+ * @example
+ * ```ts
+ * import { decodeComponentTag } from 'riodp/registers';
+ *
+ * // Sess_Mgmt_Sup 1, channel 0b01 (Type 9), x = 1 and StreamID LSB 0xF0: the contact is stream 0xFFF0.
+ * decodeComponentTag(0xb0f00000, { strict: true }).streamId; // → 0xfff0
+ * decodeComponentTag(0x0000beef).sessMgmtChanName;           // → null: no advertisement, a plain component tag
+ * ```
+ */
 export function decodeComponentTag(word: number, opts: ViewDecodeOptions = {}): ComponentTag {
   const f = componentTagView.unpack(word);
   const chan = f.sessMgmtSup ? (SESS_MGMT_CHAN_NAMES[f.sessMgmtChan] ?? 'RESERVED') : null;
@@ -79,7 +132,18 @@ export function decodeComponentTag(word: number, opts: ViewDecodeOptions = {}): 
   return value;
 }
 
-/** The Component Tag CSR word of its fields. */
+/**
+ * The Component Tag CSR word of its fields.
+ *
+ * @example
+ * ```ts
+ * import { SESS_MGMT_CHAN, encodeComponentTag } from 'riodp/registers';
+ *
+ * // Advertise StreamID 0xFFF0: x = 1 (bit 3, the 0x1000 of the 13-bit info) and the LSB 0xF0.
+ * encodeComponentTag({ sessMgmtSup: true, sessMgmtChan: SESS_MGMT_CHAN.dataStreaming, sessMgmtChanInfo: 0x1000 | 0xf0, componentTagLow: 0, rsrv: 0 });
+ * // → 0xb0f00000
+ * ```
+ */
 export function encodeComponentTag(value: Unpacked<typeof componentTagView.fields>): number {
   return componentTagView.pack(value, COMPONENT_TAG_OFFSET);
 }

@@ -15,12 +15,34 @@ import type { RegisterSpace, RegisterSpec } from './space.ts';
  * Block header: bits 0–15 EF_PTR, bits 16–31 EF_ID (DECISIONS §6).
  */
 export const CLAUSE_EF = 'Part 1 §5.3';
-/** Offset of the Assembly Information CAR, whose bits 16–31 point to the first block. */
+/**
+ * Offset of the Assembly Information CAR, whose bits 16–31 point to the first block.
+ *
+ * @example
+ * ```ts
+ * import { ASSEMBLY_INFO_OFFSET, buildEndpointRegisters, walkEfChain } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ voq: {} });
+ * const head = space.readWord(ASSEMBLY_INFO_OFFSET) & 0xffff; // ExtendedFeaturesPtr: 0x100
+ * walkEfChain((offset) => space.readWord(offset), head).blocks.length; // → 2: LP-Serial, then VoQ Backpressure
+ * ```
+ */
 export const ASSEMBLY_INFO_OFFSET = 0xc;
 const PE_FEATURES_OFFSET = 0x10;
 const EXTENDED_FEATURES_BIT = bitMask(28);
 
-/** Extended features block IDs riodp knows. */
+/**
+ * Extended features block IDs riodp knows.
+ *
+ * @example
+ * ```ts
+ * import { EF_ID, buildEndpointRegisters, findEfBlocks } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ ports: 2, voq: {} });
+ * findEfBlocks(space, EF_ID.voqBackpressure);   // → [ 0x180 ]
+ * findEfBlocks(space, EF_ID.sessionManagement); // → []
+ * ```
+ */
 export const EF_ID = {
   lpSerialEndpoint: 0x0001,
   lpSerialEndpointSwRecovery: 0x0002,
@@ -57,7 +79,18 @@ const EF_ID_NAMES: Readonly<Record<number, string>> = {
   0x0019: 'LP_SERIAL_ENDPOINT_FREE_SW_RECOVERY_II',
 };
 
-/** The name of an EF_ID; UNKNOWN for one riodp does not know. */
+/**
+ * The name of an EF_ID; UNKNOWN for one riodp does not know.
+ *
+ * @example
+ * ```ts
+ * import { efIdName } from 'riodp/registers';
+ *
+ * const header = 0x0198000b; // a block header: EF_PTR 0x0198, EF_ID 0x000B
+ * efIdName(header & 0xffff); // → 'VOQ_BACKPRESSURE'
+ * efIdName(0x0042);          // → 'UNKNOWN'
+ * ```
+ */
 export function efIdName(id: number): string {
   return EF_ID_NAMES[id] ?? 'UNKNOWN';
 }
@@ -89,6 +122,15 @@ export function efHeaderRegister(base: number, id: number, next: number, name: s
 /**
  * Whether an EF_PTR points into the extended features space, double-word aligned (an illegal one ends the
  * list).
+ *
+ * @example
+ * ```ts
+ * import { isLegalEfPointer } from 'riodp/registers';
+ *
+ * isLegalEfPointer(0x180);   // → true
+ * isLegalEfPointer(0x184);   // → false: not double-word aligned
+ * isLegalEfPointer(0x10000); // → false: implementation-defined space, not extended features space
+ * ```
  */
 export function isLegalEfPointer(ptr: number): boolean {
   return ptr >= CONFIG_SPACE.efStart && ptr <= CONFIG_SPACE.efEnd && ptr % 8 === 0;
@@ -145,6 +187,17 @@ export interface EfWalkOptions {
  * Follows the list from `head` with `readWord` (a local space or MAINTENANCE reads of a remote
  * element). Lenient (default): an illegal pointer ends the list as Part 1 §5.3 requires and a
  * pointer seen before ends it too; either is reported in `error`. Strict: both throw.
+ *
+ * @example
+ * ```ts
+ * import { walkEfChain } from 'riodp/registers';
+ *
+ * // Block headers MAINTENANCE reads of a remote device returned; its ExtendedFeaturesPtr was 0x100.
+ * const headers = new Map([[0x100, 0x01800001], [0x180, 0x0184000b]]); // the second EF_PTR, 0x184, is misaligned
+ * const walk = walkEfChain((offset) => headers.get(offset) ?? 0, 0x100);
+ * walk.blocks.map((b) => b.name); // → [ 'LP_SERIAL_ENDPOINT', 'VOQ_BACKPRESSURE' ]: the illegal pointer ends the list
+ * walk.error?.code;               // → 'ef-pointer'
+ * ```
  */
 export function walkEfChain(readWord: (offset: number) => number, head: number, opts: EfWalkOptions = {}): EfWalk {
   const blocks: EfBlockInfo[] = [];
@@ -172,19 +225,54 @@ export function walkEfChain(readWord: (offset: number) => number, head: number, 
   return { present: true, head, blocks, error };
 }
 
-/** Walks a space's own list, starting from PE Features bit 28 and ExtendedFeaturesPtr. */
+/**
+ * Walks a space's own list, starting from PE Features bit 28 and ExtendedFeaturesPtr.
+ *
+ * @example
+ * ```ts
+ * import { buildEndpointRegisters, walkExtendedFeatures } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ voq: {}, session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 2 }] } });
+ * const walk = walkExtendedFeatures(space, { strict: true });
+ * walk.blocks.map((b) => `${b.name} at 0x${b.base.toString(16)}`);
+ * // → [ 'LP_SERIAL_ENDPOINT at 0x100', 'VOQ_BACKPRESSURE at 0x160', 'SESSION_MANAGEMENT at 0x170' ]
+ * ```
+ */
 export function walkExtendedFeatures(space: RegisterSpace, opts: EfWalkOptions = {}): EfWalk {
   const head = space.readWord(ASSEMBLY_INFO_OFFSET) & 0xffff;
   if ((space.readWord(PE_FEATURES_OFFSET) & EXTENDED_FEATURES_BIT) === 0) return { present: false, head, blocks: [], error: null };
   return walkEfChain((o) => space.readWord(o), head, opts);
 }
 
-/** Bases of every block with this EF_ID, in list order. */
+/**
+ * Bases of every block with this EF_ID, in list order.
+ *
+ * @example
+ * ```ts
+ * import { EF_ID, buildEndpointRegisters, findEfBlocks, readSessionBlock } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 2 }] } });
+ * const [base] = findEfBlocks(space, EF_ID.sessionManagement);
+ * if (base !== undefined) console.log(readSessionBlock(space, base).advertisement.mailbox); // 2
+ * ```
+ */
 export function findEfBlocks(space: RegisterSpace, efId: number): number[] {
   return walkExtendedFeatures(space).blocks.filter((b) => b.efId === efId).map((b) => b.base);
 }
 
-/** Checks that `base` holds a header with `efId`, so typed views never read a foreign block. */
+/**
+ * Checks that `base` holds a header with `efId`, so typed views never read a foreign block.
+ *
+ * @example
+ * ```ts
+ * import { EF_ID, attemptRegister, buildEndpointRegisters, expectEfBlock } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ voq: {} });
+ * // 0x100 holds the LP-Serial block, not the VoQ block a caller assumed.
+ * const r = attemptRegister(() => expectEfBlock(space, 0x100, EF_ID.voqBackpressure, 'VoQ Backpressure §5.1.1'));
+ * if (!r.ok) console.log(r.error.detail); // expected EF_ID 0x000b, found 0x0001
+ * ```
+ */
 export function expectEfBlock(space: RegisterSpace, base: number, efId: number, clause: string): void {
   const id = isLegalEfPointer(base) ? space.readWord(base) & 0xffff : -1;
   if (id !== efId) {

@@ -7,6 +7,17 @@
  * Part 10 §5.2) never raise one; only accesses that cannot be expressed by a Type 8
  * MAINTENANCE transaction (misaligned, beyond the 16 MB space, bad sizes) and values that a
  * typed view refuses do.
+ *
+ * @example
+ * ```ts
+ * import { RegisterError, RegisterErrorCode, RegisterSpace } from 'riodp/registers';
+ *
+ * try {
+ *   new RegisterSpace().readWord(0x62); // no MAINTENANCE packet addresses half a register
+ * } catch (e) {
+ *   if (e instanceof RegisterError && e.code === RegisterErrorCode.misaligned) console.log(e.clause); // Part 10 §5.1
+ * }
+ * ```
  */
 export const RegisterErrorCode = {
   misaligned: 'misaligned',
@@ -27,6 +38,18 @@ export type RegisterErrorCode = (typeof RegisterErrorCode)[keyof typeof Register
 /**
  * What the register layer throws: an access no MAINTENANCE packet can express, a definition riodp refuses, or
  * a value a typed view refuses (`code`, `offset`, `register`, `clause`, `detail`).
+ *
+ * @example
+ * ```ts
+ * import { RegisterError, buildEndpointRegisters, dsControl } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ dataStreaming: { maxPdu: 4096, segSupport: 16, mtu: 256 } });
+ * try {
+ *   dsControl.set(space, 'mtu', 0x41); // 260 bytes: Table 5-6 allows 0x08–0x40
+ * } catch (e) {
+ *   if (e instanceof RegisterError) console.log(e.code, `0x${e.offset.toString(16)}`, e.register); // invalid 0x48 Data Streaming Logical Layer Control CSR.mtu
+ * }
+ * ```
  */
 export class RegisterError extends Error {
   override readonly name = 'RegisterError';
@@ -55,6 +78,15 @@ export type RegisterResult<T> =
 /**
  * Runs a register call and returns its value or the `RegisterError` it threw; any other exception is
  * rethrown.
+ *
+ * @example
+ * ```ts
+ * import { attemptRegister, decodeDsControl } from 'riodp/registers';
+ *
+ * // A Data Streaming Control CSR word read from hardware, checked in strict mode.
+ * const r = attemptRegister(() => decodeDsControl(0x00000041, { strict: true }));
+ * if (!r.ok) console.log(r.error.code, r.error.detail); // reserved MTU encoding 0x41 is reserved
+ * ```
  */
 export function attemptRegister<T>(fn: () => T): RegisterResult<T> {
   try {

@@ -49,7 +49,24 @@ export interface CheckedField<B extends number, W extends number> extends FieldS
   readonly check: FieldCheck;
 }
 
-/** A `CheckedField`: one declaration of `check` for every field table. */
+/**
+ * A `CheckedField`: one declaration of `check` for every field table.
+ *
+ * @example
+ * ```ts
+ * import { RegisterKind, RegisterSpace, RegisterView, attemptRegister, checkedField } from 'riodp/registers';
+ *
+ * // A vendor register in implementation-defined space, whose period must not be 0.
+ * const timer = new RegisterView('Vendor Timer CSR', 'implementation-defined', {
+ *   enable: { bit: 0, width: 1 },
+ *   period: checkedField(16, 16, (v) => (v === 0 ? 'a period of 0 never fires' : undefined)),
+ * } as const);
+ * const space = new RegisterSpace([{ offset: 0x10000, name: timer.register, kind: RegisterKind.csr, clause: timer.clause, writable: timer.mask }]);
+ * timer.update(space, 0x10000, { enable: true, period: 100 }); // the word is now 0x80000064
+ * const r = attemptRegister(() => timer.set(space, 0x10000, 'period', 0));
+ * if (!r.ok) console.log(r.error.detail); // a period of 0 never fires
+ * ```
+ */
 export function checkedField<B extends number, W extends number>(bit: B, width: W, check: FieldCheck): CheckedField<B, W> {
   return { bit, width, check };
 }
@@ -69,6 +86,20 @@ export type Unpacked<T extends FieldTable> = FieldValues<T> & { readonly rsrv: n
  * A register layout by field name. `unpack`/`pack` convert words; `get`/`set`/`update` work on a
  * register space through the processing element's own (local) write path, so capability fields
  * that are read-only to maintenance writes can be configured; reserved bits stay 0.
+ *
+ * @example
+ * ```ts
+ * import { RegisterView } from 'riodp/registers';
+ *
+ * // A register riodp does not type: Port General Control CSR (Part 6 §7.6.4 Table 7-9).
+ * const portGeneral = new RegisterView('Port General Control CSR', 'Part 6 §7.6.4 Table 7-9', {
+ *   host: { bit: 0, width: 1 },
+ *   masterEnable: { bit: 1, width: 1 },
+ *   discovered: { bit: 2, width: 1 },
+ * } as const);
+ * portGeneral.unpack(0x60000000); // → { host: false, masterEnable: true, discovered: true, rsrv: 0 }
+ * portGeneral.pack({ host: true, masterEnable: true, discovered: false }); // → 0xc0000000
+ * ```
  */
 export class RegisterView<T extends FieldTable> {
   readonly mask: number;
@@ -172,7 +203,20 @@ export class RegisterView<T extends FieldTable> {
   }
 }
 
-/** A view bound to its register's offset: `dsControl.get(space, 'mtu')`. */
+/**
+ * A view bound to its register's offset: `dsControl.get(space, 'mtu')`.
+ *
+ * @example
+ * ```ts
+ * import { STANDARD_OFFSETS, baseDeviceIdView, buildEndpointRegisters } from 'riodp/registers';
+ *
+ * const baseId = baseDeviceIdView.at(STANDARD_OFFSETS.baseDeviceId);
+ * const space = buildEndpointRegisters();
+ * baseId.update(space, { dev8BaseDeviceId: 0x05, dev16BaseDeviceId: 0x0005 });
+ * baseId.get(space, 'dev8BaseDeviceId'); // → 5
+ * baseId.read(space);                    // → { dev8BaseDeviceId: 5, dev16BaseDeviceId: 5, rsrv: 0 }
+ * ```
+ */
 export class BoundView<T extends FieldTable> {
   constructor(
     readonly view: RegisterView<T>,

@@ -10,6 +10,15 @@ import type { RegisterSpec } from './space.ts';
  * Part 3 §3.4.1 Table 3-3 (19, 22, 23, 27) and Part 9 §4.2 Table 4-1: bit 20 Flow Arbitration
  * Support (0x00000800) and bit 24 Flow Control Support (0x00000080). Bits no part defines are
  * reserved (read 0). Part 9 lists 24 then "26-31"; bit 25 is Part 6's implementation-defined bit.
+ *
+ * @example
+ * ```ts
+ * import { PE_FEATURES_OFFSET, buildEndpointRegisters, decodePeFeatures } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ flowControl: true });
+ * const pe = decodePeFeatures(space.readWord(PE_FEATURES_OFFSET));
+ * console.log(pe.flowControlSupport, pe.extendedAddressing); // true ADDR_34
+ * ```
  */
 export const PE_FEATURES_OFFSET = 0x10;
 export const CLAUSE_PE_FEATURES = 'Part 9 §4.2 Table 4-1';
@@ -23,7 +32,19 @@ function routeTableProblem(_v: number, word: number): string | undefined {
     : undefined;
 }
 
-/** The Processing Element Features CAR's fields (Part 1 §5.4.5 Table 5-7, Part 9 §4.2 Table 4-1). */
+/**
+ * The Processing Element Features CAR's fields (Part 1 §5.4.5 Table 5-7, Part 9 §4.2 Table 4-1).
+ *
+ * @example
+ * ```ts
+ * import { PE_FEATURES_FIELDS, decodePeFeatures } from 'riodp/registers';
+ *
+ * // Which features a switch's CAR (read as 0x18000119) claims.
+ * const pe = decodePeFeatures(0x18000119);
+ * const names = (Object.keys(PE_FEATURES_FIELDS) as (keyof typeof PE_FEATURES_FIELDS)[]).filter((k) => pe[k] === true);
+ * // → [ 'switch', 'multiport', 'standardRouteTableConfigSupport', 'dev16Support', 'extendedFeatures' ]
+ * ```
+ */
 export const PE_FEATURES_FIELDS = {
   bridge: { bit: 0, width: 1 },
   memory: { bit: 1, width: 1 },
@@ -43,24 +64,78 @@ export const PE_FEATURES_FIELDS = {
   extendedAddressingSupport: checkedField(29, 3, (v: number) => (extendedAddressingName(v) === 'RESERVED' ? `extended addressing encoding 0b${v.toString(2).padStart(3, '0')} is reserved` : undefined)),
 } as const;
 
-/** The Processing Element Features CAR's view. */
+/**
+ * The Processing Element Features CAR's view.
+ *
+ * @example
+ * ```ts
+ * import { peFeaturesView } from 'riodp/registers';
+ *
+ * // A processor with 16-bit device IDs and 34-bit addresses, the rest 0.
+ * const word = peFeaturesView.pack({ ...peFeaturesView.unpack(0), processor: true, dev16Support: true, extendedAddressingSupport: 0b001 });
+ * console.log(word.toString(16)); // 20000011
+ * ```
+ */
 export const peFeaturesView = new RegisterView('Processing Element Features CAR', CLAUSE_PE_FEATURES, PE_FEATURES_FIELDS);
-/** Typed get/set by field name on a space, e.g. `peFeatures.get(space, 'flowControlSupport')`. */
+/**
+ * Typed get/set by field name on a space, e.g. `peFeatures.get(space, 'flowControlSupport')`.
+ *
+ * @example
+ * ```ts
+ * import { buildEndpointRegisters, peFeatures } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ flowControl: true });
+ * peFeatures.get(space, 'flowControlSupport');     // → true
+ * peFeatures.get(space, 'flowArbitrationSupport'); // → false
+ * ```
+ */
 export const peFeatures = peFeaturesView.at(PE_FEATURES_OFFSET);
 
-/** The word masks of the Part 9 bits: flow arbitration and flow control support. */
+/**
+ * The word masks of the Part 9 bits: flow arbitration and flow control support.
+ *
+ * @example
+ * ```ts
+ * import { PE_FEATURES_BITS } from 'riodp/registers';
+ *
+ * // A PE Features CAR word from a MAINTENANCE read response: does the peer take part in Type 7 flow control?
+ * const word = 0x18000199;
+ * console.log((word & PE_FEATURES_BITS.flowControlSupport) !== 0); // true
+ * ```
+ */
 export const PE_FEATURES_BITS = {
   flowArbitrationSupport: bitMask(20),
   flowControlSupport: bitMask(24),
   extendedFeatures: bitMask(28),
 } as const;
 
-/** Part 1 Table 5-7: 0b111 66/50/34, 0b101 66/34, 0b011 50/34, 0b001 34-bit; others reserved. */
+/**
+ * Part 1 Table 5-7: 0b111 66/50/34, 0b101 66/34, 0b011 50/34, 0b001 34-bit; others reserved.
+ *
+ * @example
+ * ```ts
+ * import { EXTENDED_ADDRESSING } from 'riodp/registers';
+ *
+ * // Table 5-7's encodings, offered as the choices when configuring a PE.
+ * for (const [encoding, name] of Object.entries(EXTENDED_ADDRESSING)) console.log(`0b${Number(encoding).toString(2).padStart(3, '0')}`, name);
+ * // 0b001 ADDR_34, 0b011 ADDR_50_34, 0b101 ADDR_66_34, 0b111 ADDR_66_50_34
+ * ```
+ */
 export const EXTENDED_ADDRESSING = { 0b111: 'ADDR_66_50_34', 0b101: 'ADDR_66_34', 0b011: 'ADDR_50_34', 0b001: 'ADDR_34' } as const;
 /** The name of an Extended addressing support value (Table 5-7). */
 export type ExtendedAddressingName = (typeof EXTENDED_ADDRESSING)[keyof typeof EXTENDED_ADDRESSING] | 'RESERVED';
 
-/** The name of an Extended addressing support value; RESERVED for another. */
+/**
+ * The name of an Extended addressing support value; RESERVED for another.
+ *
+ * @example
+ * ```ts
+ * import { extendedAddressingName } from 'riodp/registers';
+ *
+ * extendedAddressingName(0b111); // → 'ADDR_66_50_34'
+ * extendedAddressingName(0b010); // → 'RESERVED'
+ * ```
+ */
 export function extendedAddressingName(v: number): ExtendedAddressingName {
   return (EXTENDED_ADDRESSING as Readonly<Record<number, ExtendedAddressingName>>)[v] ?? 'RESERVED';
 }
@@ -68,7 +143,17 @@ export function extendedAddressingName(v: number): ExtendedAddressingName {
 /** A decoded Processing Element Features CAR. */
 export type PeFeatures = Unpacked<typeof PE_FEATURES_FIELDS> & { readonly extendedAddressing: ExtendedAddressingName };
 
-/** Decodes a Processing Element Features CAR word; `opts.strict` refuses reserved values. */
+/**
+ * Decodes a Processing Element Features CAR word; `opts.strict` refuses reserved values.
+ *
+ * @example
+ * ```ts
+ * import { decodePeFeatures } from 'riodp/registers';
+ *
+ * const pe = decodePeFeatures(0x18000119, { strict: true }); // as a MAINTENANCE read of 0x10 returned it
+ * console.log(pe.switch, pe.multiport, pe.flowControlSupport, pe.extendedAddressing); // true true false ADDR_34
+ * ```
+ */
 export function decodePeFeatures(word: number, opts: ViewDecodeOptions = {}): PeFeatures {
   const f = peFeaturesView.unpack(word);
   const value: PeFeatures = { ...f, extendedAddressing: extendedAddressingName(f.extendedAddressingSupport) };
@@ -85,7 +170,17 @@ export function decodePeFeatures(word: number, opts: ViewDecodeOptions = {}): Pe
   return value;
 }
 
-/** Encodes the fields and `rsrv`; the derived `extendedAddressing` name is ignored. */
+/**
+ * Encodes the fields and `rsrv`; the derived `extendedAddressing` name is ignored.
+ *
+ * @example
+ * ```ts
+ * import { decodePeFeatures, encodePeFeatures } from 'riodp/registers';
+ *
+ * // The same switch, now with flow control support (bit 24).
+ * encodePeFeatures({ ...decodePeFeatures(0x18000119), flowControlSupport: true }); // → 0x18000199
+ * ```
+ */
 export function encodePeFeatures(value: PeFeatures): number {
   return peFeaturesView.pack(value, PE_FEATURES_OFFSET);
 }

@@ -18,21 +18,76 @@ const CLAUSE_TABLE_7_17 = 'Part 6 §7.6.11 Table 7-17';
 const CLAUSE_BLOCK = 'Part 6 §7.6.1 Table 7-6';
 const CLAUSE_MAP = 'Part 6 §7.5.5 Table 7-4';
 
-/** The LP-Serial register maps (Part 6 §7.5.5–§7.5.6): I and II. */
+/**
+ * The LP-Serial register maps (Part 6 §7.5.5–§7.5.6): I and II.
+ *
+ * @example
+ * ```ts
+ * import { LpSerialMap, buildEndpointRegisters, portControlOffset } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ ports: 2, lpSerialMap: LpSerialMap.II });
+ * const port1 = portControlOffset(0x100, 1, LpSerialMap.II); // → 0x19c (Map I would put it at 0x17c)
+ * space.readWord(port1); // → 0x00600001: output and input enabled, a serial port
+ * ```
+ */
 export const LpSerialMap = { I: 'I', II: 'II' } as const;
 export type LpSerialMap = (typeof LpSerialMap)[keyof typeof LpSerialMap];
 
-/** Each map's EF_ID and the stride of its per-port registers. */
+/**
+ * Each map's EF_ID and the stride of its per-port registers.
+ *
+ * @example
+ * ```ts
+ * import { LP_SERIAL_LAYOUT, LpSerialMap, buildEndpointRegisters, walkExtendedFeatures } from 'riodp/registers';
+ *
+ * // Tell the register map from the LP-Serial block's EF_ID.
+ * const space = buildEndpointRegisters({ ports: 2, lpSerialMap: LpSerialMap.II });
+ * const block = walkExtendedFeatures(space).blocks[0];
+ * const map = block?.efId === LP_SERIAL_LAYOUT.II.efId ? LpSerialMap.II : LpSerialMap.I;
+ * console.log(map, LP_SERIAL_LAYOUT[map].stride); // II 64
+ * ```
+ */
 export const LP_SERIAL_LAYOUT = {
   I: { efId: EF_ID.lpSerialEndpoint, stride: 0x20 },
   II: { efId: EF_ID.lpSerialEndpointII, stride: 0x40 },
 } as const;
-/** Offset of Port 0's Control CSR in an LP-Serial block. */
+/**
+ * Offset of Port 0's Control CSR in an LP-Serial block.
+ *
+ * @example
+ * ```ts
+ * import { PORT_CONTROL_BLOCK_OFFSET, buildEndpointRegisters, decodePortControl } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters(); // its LP-Serial block sits at 0x100
+ * decodePortControl(space.readWord(0x100 + PORT_CONTROL_BLOCK_OFFSET)).outputPortEnable; // → true
+ * ```
+ */
 export const PORT_CONTROL_BLOCK_OFFSET = 0x5c;
-/** The block is "only defined for devices with up to 16 ports, but can be extended"; riodp stops at 256. */
+/**
+ * The block is "only defined for devices with up to 16 ports, but can be extended"; riodp stops at 256.
+ *
+ * @example
+ * ```ts
+ * import { LP_SERIAL_MAX_PORTS, attemptRegister, portControlOffset } from 'riodp/registers';
+ *
+ * const r = attemptRegister(() => portControlOffset(0x100, LP_SERIAL_MAX_PORTS));
+ * if (!r.ok) console.log(r.error.code, r.error.detail); // out-of-range port 256 is outside 0..255
+ * ```
+ */
 export const LP_SERIAL_MAX_PORTS = 256;
 
-/** Offset of Port n Control CSR in the LP-Serial block at `blockBase`. */
+/**
+ * Offset of Port n Control CSR in the LP-Serial block at `blockBase`.
+ *
+ * @example
+ * ```ts
+ * import { LpSerialMap, portControlOffset } from 'riodp/registers';
+ *
+ * portControlOffset(0x100, 0);                 // → 0x15c
+ * portControlOffset(0x100, 1);                 // → 0x17c (Map I: 0x20 per port)
+ * portControlOffset(0x100, 1, LpSerialMap.II); // → 0x19c (Map II: 0x40 per port)
+ * ```
+ */
 export function portControlOffset(blockBase: number, port: number, map: LpSerialMap = LpSerialMap.I): number {
   if (!Number.isInteger(port) || port < 0 || port >= LP_SERIAL_MAX_PORTS) {
     throw new RegisterError(RegisterErrorCode.outOfRange, blockBase, 'Port n Control CSR', CLAUSE_MAP, `port ${String(port)} is outside 0..${LP_SERIAL_MAX_PORTS - 1}`);
@@ -45,7 +100,19 @@ function portWidthOverrideProblem(v: number): string | undefined {
   return v === 0b001 ? 'port width override 0b001xx is reserved' : undefined;
 }
 
-/** The Port n Control CSR's fields (Part 6 Table 7-17, Part 9 Table 4-2). */
+/**
+ * The Port n Control CSR's fields (Part 6 Table 7-17, Part 9 Table 4-2).
+ *
+ * @example
+ * ```ts
+ * import { PORT_CONTROL_FIELDS } from 'riodp/registers';
+ *
+ * // The one-bit fields set in a word a MAINTENANCE read returned (bit 0 is the most significant).
+ * const word = 0x00640001;
+ * Object.entries(PORT_CONTROL_FIELDS).filter(([, f]) => f.width === 1 && ((word >>> (31 - f.bit)) & 1) === 1).map(([name]) => name);
+ * // → [ 'outputPortEnable', 'inputPortEnable', 'flowControlParticipant', 'portType' ]
+ * ```
+ */
 export const PORT_CONTROL_FIELDS = {
   portWidthSupport: { bit: 0, width: 2 },
   initializedPortWidth: checkedField(2, 3, (v: number) => (v >= 0b110 ? `initialized port width 0b${v.toString(2)} is reserved (0b110-0b111)` : undefined)),
@@ -65,10 +132,36 @@ export const PORT_CONTROL_FIELDS = {
   portType: checkedField(31, 1, (v: number) => (v === 0 ? 'port type 0b0 is reserved' : undefined)),
 } as const;
 
-/** The Port n Control CSR's view. */
+/**
+ * The Port n Control CSR's view.
+ *
+ * @example
+ * ```ts
+ * import { attemptRegister, buildEndpointRegisters, portControlOffset, portControlView } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters(); // no flow control support: bit 13 is reserved
+ * const port0 = portControlOffset(0x100, 0);
+ * portControlView.set(space, port0, 'portDisable', true);
+ * const r = attemptRegister(() => portControlView.set(space, port0, 'flowControlParticipant', true));
+ * if (!r.ok) console.log(r.error.detail); // this element implements the field as reserved
+ * ```
+ */
 export const portControlView = new RegisterView('Port n Control CSR', CLAUSE_PORT_CONTROL, PORT_CONTROL_FIELDS);
 
-/** The word masks of Part 9's participant bits. */
+/**
+ * The word masks of Part 9's participant bits.
+ *
+ * @example
+ * ```ts
+ * import { PORT_CONTROL_BITS, buildEndpointRegisters, portControlOffset } from 'riodp/registers';
+ *
+ * // A host takes port 0 out of flow control: MAINTENANCE read, clear bit 13, write.
+ * const space = buildEndpointRegisters({ flowControl: true });
+ * const port0 = portControlOffset(0x100, 0);
+ * space.writeWord(port0, (space.readWord(port0) & ~PORT_CONTROL_BITS.flowControlParticipant) >>> 0);
+ * space.readWord(port0); // → 0x00600001
+ * ```
+ */
 export const PORT_CONTROL_BITS = {
   flowControlParticipant: bitMask(13),
   flowArbitrationParticipant: bitMask(15),
@@ -77,7 +170,17 @@ export const PORT_CONTROL_BITS = {
   portType: bitMask(31),
 } as const;
 
-/** Table 7-17 Initialized Port Width: 0b110–0b111 reserved. */
+/**
+ * Table 7-17 Initialized Port Width: 0b110–0b111 reserved.
+ *
+ * @example
+ * ```ts
+ * import { INITIALIZED_PORT_WIDTH_NAMES, portControlView } from 'riodp/registers';
+ *
+ * const { initializedPortWidth } = portControlView.unpack(0x50640001);
+ * console.log(INITIALIZED_PORT_WIDTH_NAMES[initializedPortWidth]); // 4X
+ * ```
+ */
 export const INITIALIZED_PORT_WIDTH_NAMES = ['1X', '1X_LANE_R', '4X', '2X', '8X', '16X'] as const;
 /** The name of an Initialized Port Width value. */
 export type InitializedPortWidthName = (typeof INITIALIZED_PORT_WIDTH_NAMES)[number] | 'RESERVED';
@@ -89,7 +192,18 @@ export type PortControl = Unpacked<typeof PORT_CONTROL_FIELDS> & {
   readonly portTypeName: 'SERIAL' | 'RESERVED';
 };
 
-/** Decodes a Port n Control CSR word; `opts.strict` refuses reserved values. */
+/**
+ * Decodes a Port n Control CSR word; `opts.strict` refuses reserved values.
+ *
+ * @example
+ * ```ts
+ * import { decodePortControl } from 'riodp/registers';
+ *
+ * // A 4x-capable serial port that trained at 4x, enabled, in flow control.
+ * const pc = decodePortControl(0x50640001, { strict: true });
+ * console.log(pc.initializedPortWidthName, pc.portTypeName, pc.flowControlParticipant); // 4X SERIAL true
+ * ```
+ */
 export function decodePortControl(word: number, opts: ViewDecodeOptions = {}, offset = PORT_CONTROL_BLOCK_OFFSET): PortControl {
   const f = portControlView.unpack(word);
   const value: PortControl = {
@@ -108,7 +222,19 @@ export function decodePortControl(word: number, opts: ViewDecodeOptions = {}, of
   return value;
 }
 
-/** The Port n Control CSR word of its fields. */
+/**
+ * The Port n Control CSR word of its fields.
+ *
+ * @example
+ * ```ts
+ * import { encodePortControl, portControlView } from 'riodp/registers';
+ *
+ * const word = encodePortControl({
+ *   ...portControlView.unpack(0), portWidthSupport: 0b01, initializedPortWidth: 0b010,
+ *   outputPortEnable: true, inputPortEnable: true, flowControlParticipant: true, portType: true,
+ * }); // → 0x50640001
+ * ```
+ */
 export function encodePortControl(value: Unpacked<typeof PORT_CONTROL_FIELDS>): number {
   return portControlView.pack(value);
 }
@@ -176,7 +302,16 @@ export function lpSerialBlock(opts: LpSerialBlockOptions): EfBlockSpec {
   };
 }
 
-/** Whether the port takes part in flow control / flow arbitration (reads the register). */
+/**
+ * Whether the port takes part in flow control / flow arbitration (reads the register).
+ *
+ * @example
+ * ```ts
+ * import { portParticipation } from 'riodp/registers';
+ *
+ * portParticipation(0x00640001); // → { flowControl: true, flowArbitration: false }
+ * ```
+ */
 export function portParticipation(word: number): { readonly flowControl: boolean; readonly flowArbitration: boolean } {
   return { flowControl: getField(word, 13, 1) === 1, flowArbitration: getField(word, 15, 1) === 1 };
 }

@@ -26,7 +26,19 @@ export const CLAUSE_ADVERTISEMENT = 'Annex 2 §5.2.3 Table 5-3';
 export const CLAUSE_ATTRIBUTE_RANGE = 'Annex 2 §5.2.4 Table 5-4';
 export const CLAUSE_ATTRIBUTES = 'Annex 2 §5.2.5 Table 5-5';
 
-/** The session management block's register offsets from its header (Annex 2 §5.2.1 Table 5-1) and limits. */
+/**
+ * The session management block's register offsets from its header (Annex 2 §5.2.1 Table 5-1) and limits.
+ *
+ * @example
+ * ```ts
+ * import { EF_ID, SESSION_BLOCK, buildEndpointRegisters, decodeAdvertisement, findEfBlocks } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 2 }] } });
+ * for (const base of findEfBlocks(space, EF_ID.sessionManagement)) {
+ *   console.log(decodeAdvertisement(space.readWord(base + SESSION_BLOCK.advertisement)).mailbox); // 2
+ * }
+ * ```
+ */
 export const SESSION_BLOCK = {
   writeEnable: 0x4,
   advertisement: 0x8,
@@ -39,12 +51,38 @@ export const SESSION_BLOCK = {
 
 // ---- Write Enable CSR (the lock) ----------------------------------------------------------------
 
-/** Lock_Val of the block's Write Enable CSR (§5.2.2): 0xFFFF when no initiator holds the lock. */
+/**
+ * Lock_Val of the block's Write Enable CSR (§5.2.2): 0xFFFF when no initiator holds the lock.
+ *
+ * @example
+ * ```ts
+ * import { acquireSessionLock, buildEndpointRegisters, sessionLockVal } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 2 }] } }); // block at 0x160
+ * sessionLockVal(space, 0x160); // → 0xffff: unlocked
+ * acquireSessionLock(space, 0x160, 0x0005);
+ * sessionLockVal(space, 0x160); // → 5: held by the initiator that wrote 0x0005
+ * ```
+ */
 export function sessionLockVal(space: RegisterSpace, base: number): number {
   return space.readWord(base + SESSION_BLOCK.writeEnable) & 0xffff;
 }
 
-/** Whether an initiator holds the lock (Lock_Val != 0xFFFF), which makes the block writable. */
+/**
+ * Whether an initiator holds the lock (Lock_Val != 0xFFFF), which makes the block writable.
+ *
+ * @example
+ * ```ts
+ * import { SESSION_BLOCK, acquireSessionLock, buildEndpointRegisters, sessionLocked } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 2 }] } }); // block at 0x160
+ * const advertisement = 0x160 + SESSION_BLOCK.advertisement;
+ * space.writeWord(advertisement, 0x00000003); // unlocked: the block is read only, the MAINTENANCE write is ignored
+ * acquireSessionLock(space, 0x160, 0x0005);
+ * sessionLocked(space, 0x160);                // → true
+ * space.writeWord(advertisement, 0x00000003); // lands: the block now advertises mailbox 3
+ * ```
+ */
 export function sessionLocked(space: RegisterSpace, base: number): boolean {
   return sessionLockVal(space, base) !== SESSION_BLOCK.unlocked;
 }
@@ -58,6 +96,15 @@ function checkLockValue(value: number, base: number): void {
 /**
  * Writes `value` as a MAINTENANCE initiator would and reads back, as Part 3 §3.5.3 asks
  * ("must then read ... to verify that it owns the lock"). True when `value` now holds the lock.
+ *
+ * @example
+ * ```ts
+ * import { acquireSessionLock, buildEndpointRegisters } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 2 }] } }); // block at 0x160
+ * acquireSessionLock(space, 0x160, 0x0005); // → true: initiator 5 owns the block
+ * acquireSessionLock(space, 0x160, 0x0006); // → false: initiator 6 must wait
+ * ```
  */
 export function acquireSessionLock(space: RegisterSpace, base: number, value: number): boolean {
   checkLockValue(value, base);
@@ -65,7 +112,19 @@ export function acquireSessionLock(space: RegisterSpace, base: number, value: nu
   return sessionLockVal(space, base) === value;
 }
 
-/** Writes the held value to release the lock; true when the block is unlocked afterwards. */
+/**
+ * Writes the held value to release the lock; true when the block is unlocked afterwards.
+ *
+ * @example
+ * ```ts
+ * import { acquireSessionLock, buildEndpointRegisters, releaseSessionLock } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 2 }] } }); // block at 0x160
+ * acquireSessionLock(space, 0x160, 0x0005);
+ * releaseSessionLock(space, 0x160, 0x0006); // → false: not the value held, no effect
+ * releaseSessionLock(space, 0x160, 0x0005); // → true: Lock_Val is 0xFFFF again
+ * ```
+ */
 export function releaseSessionLock(space: RegisterSpace, base: number, value: number): boolean {
   checkLockValue(value, base);
   space.writeWord(base + SESSION_BLOCK.writeEnable, value);
@@ -74,12 +133,33 @@ export function releaseSessionLock(space: RegisterSpace, base: number, value: nu
 
 // ---- Advertisement CSR --------------------------------------------------------------------------
 
-/** Conveyance values of the Advertisement CSR (§5.2.3 Table 5-3). */
+/**
+ * Conveyance values of the Advertisement CSR (§5.2.3 Table 5-3).
+ *
+ * @example
+ * ```ts
+ * import { CONVEYANCE } from 'riodp/registers';
+ *
+ * const advertisement = 0x10201234; // read from a remote block's Advertisement CSR
+ * console.log(advertisement >>> 28 === CONVEYANCE.dataStreaming); // true: open sessions over Type 9
+ * ```
+ */
 export const CONVEYANCE = { messaging: 0x0, dataStreaming: 0x1, notSupported: 0xf } as const;
 /** The name of a Conveyance value. */
 export type ConveyanceName = 'MESSAGING' | 'DATA_STREAMING' | 'NOT_SUPPORTED' | 'RESERVED';
 
-/** The name of a Conveyance value; RESERVED for another. */
+/**
+ * The name of a Conveyance value; RESERVED for another.
+ *
+ * @example
+ * ```ts
+ * import { conveyanceName } from 'riodp/registers';
+ *
+ * conveyanceName(0x1); // → 'DATA_STREAMING'
+ * conveyanceName(0xf); // → 'NOT_SUPPORTED'
+ * conveyanceName(0x3); // → 'RESERVED'
+ * ```
+ */
 export function conveyanceName(v: number): ConveyanceName {
   if (v === CONVEYANCE.messaging) return 'MESSAGING';
   if (v === CONVEYANCE.dataStreaming) return 'DATA_STREAMING';
@@ -100,7 +180,16 @@ function advertisementProblem(_v: number, word: number): string | undefined {
   return undefined;
 }
 
-/** The Session Management Advertisement CSR's view (§5.2.3 Table 5-3). */
+/**
+ * The Session Management Advertisement CSR's view (§5.2.3 Table 5-3).
+ *
+ * @example
+ * ```ts
+ * import { advertisementView } from 'riodp/registers';
+ *
+ * advertisementView.unpack(0x10201234); // → { conveyance: 1, conveyanceInfo: 0x0201234, rsrv: 0 }
+ * ```
+ */
 export const advertisementView = new RegisterView('Session Management Advertisement CSR', CLAUSE_ADVERTISEMENT, {
   conveyance: checkedField(0, 4, advertisementProblem),
   conveyanceInfo: checkedField(4, 28, advertisementProblem),
@@ -116,7 +205,18 @@ export type SessionAdvertisement = Unpacked<typeof advertisementView.fields> & {
   readonly streamId: number | null;
 };
 
-/** Decodes an Advertisement CSR word; `opts.strict` refuses reserved values. */
+/**
+ * Decodes an Advertisement CSR word; `opts.strict` refuses reserved values.
+ *
+ * @example
+ * ```ts
+ * import { decodeAdvertisement } from 'riodp/registers';
+ *
+ * const ad = decodeAdvertisement(0x10201234, { strict: true }); // "0x0ccssss": class of service 0x20, stream 0x1234
+ * console.log(ad.conveyanceName, ad.cos, ad.streamId?.toString(16)); // DATA_STREAMING 32 1234
+ * decodeAdvertisement(0x00000002).mailbox; // → 2: Type 11, mailbox 2
+ * ```
+ */
 export function decodeAdvertisement(word: number, opts: ViewDecodeOptions = {}, offset: number = SESSION_BLOCK.advertisement): SessionAdvertisement {
   const f = advertisementView.unpack(word);
   const name = conveyanceName(f.conveyance);
@@ -135,7 +235,16 @@ export function decodeAdvertisement(word: number, opts: ViewDecodeOptions = {}, 
   return value;
 }
 
-/** The Advertisement CSR word of its fields. */
+/**
+ * The Advertisement CSR word of its fields.
+ *
+ * @example
+ * ```ts
+ * import { CONVEYANCE, encodeAdvertisement } from 'riodp/registers';
+ *
+ * encodeAdvertisement({ conveyance: CONVEYANCE.dataStreaming, conveyanceInfo: 0x0201234, rsrv: 0 }); // → 0x10201234
+ * ```
+ */
 export function encodeAdvertisement(value: Unpacked<typeof advertisementView.fields>): number {
   return advertisementView.pack(value);
 }
@@ -163,6 +272,15 @@ export function advertisementWord(cfg: AdvertisementConfig, offset: number = SES
 /**
  * Table 5-4 lists "0xFF-0xFFFE - Reserved, 0xFFFF - ... not initialized" for an 8-bit field;
  * riodp reads the field's all-ones value 0xFF as "not initialized" (DECISIONS in registers.md).
+ *
+ * @example
+ * ```ts
+ * import { NUM_ATTR_NOT_INITIALIZED, attributeRangeView } from 'riodp/registers';
+ *
+ * // A remote initiator polls the Attribute Range CSR until the element has published its attributes.
+ * const range = attributeRangeView.unpack(0x000801ff);
+ * console.log(range.sessMgmtNumAttr === NUM_ATTR_NOT_INITIALIZED); // true: try again later
+ * ```
  */
 export const NUM_ATTR_NOT_INITIALIZED = 0xff;
 
@@ -170,7 +288,19 @@ function numAttrProblem(num: number, max: number): string | undefined {
   return num !== NUM_ATTR_NOT_INITIALIZED && num > max ? `Sess_Mgmt_Num_Attr ${num} exceeds Sess_Mgmt_Max_Attr ${max}` : undefined;
 }
 
-/** The Session Management Attribute Range CSR's view (§5.2.4 Table 5-4). */
+/**
+ * The Session Management Attribute Range CSR's view (§5.2.4 Table 5-4).
+ *
+ * @example
+ * ```ts
+ * import { SESSION_BLOCK, attemptRegister, attributeRangeView, buildEndpointRegisters } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 2, maxAttr: 8 }] } }); // block at 0x160
+ * const range = 0x160 + SESSION_BLOCK.attributeRange;
+ * const r = attemptRegister(() => attributeRangeView.set(space, range, 'sessMgmtNumAttr', 9));
+ * if (!r.ok) console.log(r.error.detail); // Sess_Mgmt_Num_Attr 9 exceeds Sess_Mgmt_Max_Attr 8
+ * ```
+ */
 export const attributeRangeView = new RegisterView('Session Management Attribute Range CSR', CLAUSE_ATTRIBUTE_RANGE, {
   // 0xFF is reserved; lowering the maximum below the valid attributes would break Num <= Max.
   sessMgmtMaxAttr: checkedField(8, 8, (v: number, w: number) => (v === 0xff ? 'Sess_Mgmt_Max_Attr 0xFF is reserved' : numAttrProblem(getField(w, 24, 8), v))),
@@ -188,7 +318,17 @@ export type AttributeRange = Unpacked<typeof attributeRangeView.fields> & {
   readonly initComplete: boolean;
 };
 
-/** Decodes an Attribute Range CSR word; `opts.strict` refuses reserved values. */
+/**
+ * Decodes an Attribute Range CSR word; `opts.strict` refuses reserved values.
+ *
+ * @example
+ * ```ts
+ * import { decodeAttributeRange } from 'riodp/registers';
+ *
+ * const range = decodeAttributeRange(0x00080001, { strict: true });
+ * console.log(range.sessMgmtMaxAttr, range.numAttrRegisters, range.initComplete); // 8 2 true: one attribute, two registers
+ * ```
+ */
 export function decodeAttributeRange(word: number, opts: ViewDecodeOptions = {}, offset: number = SESSION_BLOCK.attributeRange): AttributeRange {
   const f = attributeRangeView.unpack(word);
   if (opts.strict === true) {
@@ -205,7 +345,16 @@ export function decodeAttributeRange(word: number, opts: ViewDecodeOptions = {},
   };
 }
 
-/** The Attribute Range CSR word of its fields. */
+/**
+ * The Attribute Range CSR word of its fields.
+ *
+ * @example
+ * ```ts
+ * import { encodeAttributeRange } from 'riodp/registers';
+ *
+ * encodeAttributeRange({ sessMgmtMaxAttr: 8, sessMgmtInitStage: 0, sessMgmtNumAttr: 1, rsrv: 0 }); // → 0x00080001
+ * ```
+ */
 export function encodeAttributeRange(value: Unpacked<typeof attributeRangeView.fields>): number {
   return attributeRangeView.pack(value);
 }
@@ -290,12 +439,37 @@ function attributeOffset(space: RegisterSpace, base: number, index: number): num
   return base + SESSION_BLOCK.attributes + 8 * index;
 }
 
-/** Attribute `index` (8 octets: Attribute ID then Attribute Value, Annex 2 §3.5.3). */
+/**
+ * Attribute `index` (8 octets: Attribute ID then Attribute Value, Annex 2 §3.5.3).
+ *
+ * @example
+ * ```ts
+ * import { buildEndpointRegisters, readSessionAttribute } from 'riodp/registers';
+ *
+ * // REQUEST_RETRY_PERIOD (attribute ID 0xF0000000): 250 000 µs.
+ * const retry = Uint8Array.from([0xf0, 0x00, 0x00, 0x00, 0x00, 0x03, 0xd0, 0x90]);
+ * const space = buildEndpointRegisters({ session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 2, attributes: [retry] }] } }); // block at 0x160
+ * const attr = readSessionAttribute(space, 0x160, 0);
+ * new DataView(attr.buffer).getUint32(4); // → 250000
+ * ```
+ */
 export function readSessionAttribute(space: RegisterSpace, base: number, index: number): Uint8Array {
   return space.read(attributeOffset(space, base, index), 8);
 }
 
-/** Local write of attribute `index` (the element's own initialization; bypasses the lock). */
+/**
+ * Local write of attribute `index` (the element's own initialization; bypasses the lock).
+ *
+ * @example
+ * ```ts
+ * import { buildEndpointRegisters, readSessionAttribute, writeSessionAttribute } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 2 }] } }); // block at 0x160
+ * // REQUEST_TIMEOUT_PERIOD (attribute ID 0xF0000001): 1 000 000 µs.
+ * writeSessionAttribute(space, 0x160, 0, Uint8Array.from([0xf0, 0x00, 0x00, 0x01, 0x00, 0x0f, 0x42, 0x40]));
+ * readSessionAttribute(space, 0x160, 0); // → f0 00 00 01 00 0f 42 40
+ * ```
+ */
 export function writeSessionAttribute(space: RegisterSpace, base: number, index: number, data: Uint8Array): void {
   const offset = attributeOffset(space, base, index);
   if (data.length !== 8) {
@@ -320,6 +494,15 @@ export interface SessionBlockState {
 /**
  * Reads a block as a remote initiator would. Strict is Annex 2 §5.2's "validation mode": reserved
  * fields must be zero and values in range.
+ *
+ * @example
+ * ```ts
+ * import { buildEndpointRegisters, readSessionBlock } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ session: { blocks: [{ conveyance: 'DATA_STREAMING', cos: 0x20, streamId: 0x1234 }] } }); // block at 0x160
+ * const block = readSessionBlock(space, 0x160, { strict: true });
+ * console.log(block.locked, block.advertisement.streamId, block.attributeRange.initComplete); // false 4660 true
+ * ```
  */
 export function readSessionBlock(space: RegisterSpace, base: number, opts: ViewDecodeOptions = {}): SessionBlockState {
   expectEfBlock(space, base, EF_ID.sessionManagement, CLAUSE_SESSION_BLOCK);
@@ -333,7 +516,19 @@ export function readSessionBlock(space: RegisterSpace, base: number, opts: ViewD
   return { base, lockVal, locked: lockVal !== SESSION_BLOCK.unlocked, advertisement, attributeRange, attributes };
 }
 
-/** The element's own (local) initialization of one block: advertisement, attributes, range. */
+/**
+ * The element's own (local) initialization of one block: advertisement, attributes, range.
+ *
+ * @example
+ * ```ts
+ * import { buildEndpointRegisters, initializeSessionBlock, readSessionBlock } from 'riodp/registers';
+ *
+ * // Hardware reset leaves the block advertising nothing; the element's software then publishes a Type 11 contact.
+ * const space = buildEndpointRegisters({ session: { blocks: [{ conveyance: 'NOT_SUPPORTED' }] } }); // block at 0x160
+ * initializeSessionBlock(space, 0x160, { conveyance: 'MESSAGING', mailbox: 3 });
+ * readSessionBlock(space, 0x160).advertisement.mailbox; // → 3
+ * ```
+ */
 export function initializeSessionBlock(space: RegisterSpace, base: number, advertisement: AdvertisementConfig, attributes: readonly Uint8Array[] = []): void {
   expectEfBlock(space, base, EF_ID.sessionManagement, CLAUSE_SESSION_BLOCK);
   space.writeLocal(base + SESSION_BLOCK.advertisement, advertisementWord(advertisement, base + SESSION_BLOCK.advertisement));

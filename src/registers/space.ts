@@ -20,15 +20,48 @@ import { RegisterError, RegisterErrorCode } from './errors.ts';
  * Only accesses that no MAINTENANCE packet can express throw RegisterError: offsets that are
  * not word aligned (double-word for 8+ bytes), outside the 16 Mbyte space, or sizes other than
  * a word or up to eight double-words (Part 1 §4.1.10).
+ *
+ * @example
+ * ```ts
+ * import { RegisterKind, RegisterSpace } from 'riodp/registers';
+ *
+ * const space = new RegisterSpace([{ offset: 0x0, name: 'Device Identity CAR', kind: RegisterKind.car, clause: 'Part 1 §5.4.1', reset: 0x12340038 }]);
+ * space.writeWord(0x0, 0); // "Writes to CAR (read-only) space shall terminate normally": ignored
+ * console.log(space.readWord(0x0).toString(16)); // 12340038
+ * ```
  */
 export const RegisterKind = { car: 'CAR', csr: 'CSR' } as const;
 export type RegisterKind = (typeof RegisterKind)[keyof typeof RegisterKind];
 
-/** Who writes: a MAINTENANCE write from the fabric, or the processing element's own logic. */
+/**
+ * Who writes: a MAINTENANCE write from the fabric, or the processing element's own logic.
+ *
+ * @example
+ * ```ts
+ * import { AccessSource, STANDARD_OFFSETS, buildEndpointRegisters } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters();
+ * space.subscribe((c) => {
+ *   if (c.source === AccessSource.maintenance) console.log(`${c.name}: 0x${c.old.toString(16)} → 0x${c.value.toString(16)}`);
+ * });
+ * space.writeWord(STANDARD_OFFSETS.baseDeviceId, 0x00050005); // Base Device ID CSR: 0xffffff → 0x50005
+ * ```
+ */
 export const AccessSource = { maintenance: 'maintenance', local: 'local' } as const;
 export type AccessSource = (typeof AccessSource)[keyof typeof AccessSource];
 
-/** The regions of the configuration space (Part 1 §5.3). */
+/**
+ * The regions of the configuration space (Part 1 §5.3).
+ *
+ * @example
+ * ```ts
+ * import { SpaceRegion, regionOf } from 'riodp/registers';
+ *
+ * // Extended features pointers must index into extended features space (Part 1 §5.3).
+ * const inEfSpace = (ptr: number): boolean => regionOf(ptr) === SpaceRegion.extendedFeatures;
+ * console.log(inEfSpace(0x100), inEfSpace(0x48)); // true false
+ * ```
+ */
 export const SpaceRegion = {
   car: 'CAR',
   csr: 'CSR',
@@ -37,7 +70,23 @@ export const SpaceRegion = {
 } as const;
 export type SpaceRegion = (typeof SpaceRegion)[keyof typeof SpaceRegion];
 
-/** The bounds of each region, byte offsets. */
+/**
+ * The bounds of each region, byte offsets.
+ *
+ * @example
+ * ```ts
+ * import { CONFIG_SPACE, buildEndpointRegisters } from 'riodp/registers';
+ *
+ * // The CSRs an end point implements: walk CSR space 0x40–0xFC word by word.
+ * const space = buildEndpointRegisters();
+ * const csrs: string[] = [];
+ * for (let o = CONFIG_SPACE.csrStart; o <= CONFIG_SPACE.csrEnd; o += 4) {
+ *   const def = space.definition(o);
+ *   if (def !== undefined) csrs.push(def.name);
+ * }
+ * console.log(csrs); // [ 'Base Device ID CSR', 'Host Base Device ID Lock CSR', 'Component Tag CSR' ]
+ * ```
+ */
 export const CONFIG_SPACE = {
   carEnd: 0x3c,
   csrStart: 0x40,
@@ -56,7 +105,19 @@ const CLAUSE_SIZE = 'Part 1 §4.1.10';
 const CLAUSE_SPACE = 'Part 1 §5.3';
 const RESERVED = '(reserved)';
 
-/** The region an offset lies in. */
+/**
+ * The region an offset lies in.
+ *
+ * @example
+ * ```ts
+ * import { regionOf } from 'riodp/registers';
+ *
+ * regionOf(0x3c);    // → 'CAR' (Data Streaming Information CAR)
+ * regionOf(0x48);    // → 'CSR' (Data Streaming Logical Layer Control CSR)
+ * regionOf(0x100);   // → 'EXTENDED_FEATURES'
+ * regionOf(0x10000); // → 'IMPLEMENTATION_DEFINED'
+ * ```
+ */
 export function regionOf(offset: number): SpaceRegion {
   if (offset <= CONFIG_SPACE.carEnd) return SpaceRegion.car;
   if (offset <= CONFIG_SPACE.csrEnd) return SpaceRegion.csr;
@@ -126,6 +187,18 @@ function u32(v: number | undefined, what: string, offset: number, name: string):
  * The configuration space of one processing element, with the access rules of Part 10 §5.3 Table 5-2 (see the
  * top of space.ts): MAINTENANCE reads and writes (`read`, `write`), the element's own (`readWord`,
  * `writeLocal`), definitions, reset and change listeners.
+ *
+ * @example
+ * ```ts
+ * import { RegisterKind, RegisterSpace } from 'riodp/registers';
+ *
+ * const space = new RegisterSpace([
+ *   { offset: 0x60, name: 'Base Device ID CSR', kind: RegisterKind.csr, clause: 'Part 3 §3.5.1', reset: 0x00ffffff, writable: 0x00ffffff, reserved: 0xff000000 },
+ * ]);
+ * space.write(0x60, Uint8Array.from([0xff, 0x00, 0x00, 0x05])); // a MAINTENANCE write's payload
+ * space.readWord(0x60); // → 5: bits 0–7 are reserved, the write to them is ignored
+ * space.read(0x60, 8);  // → 00 00 00 05 00 00 00 00: nothing is defined at 0x64, it reads 0
+ * ```
  */
 export class RegisterSpace {
   private readonly defs = new Map<number, RegisterDef>();

@@ -8,6 +8,15 @@ import type { RegisterSpec } from './space.ts';
  * The common registers every endpoint has besides the ones this area types in detail:
  * Part 1 §5.4.1–5.4.4 (identity and assembly CARs, ExtendedFeaturesPtr) and Part 3 §3.5.1–3.5.3
  * (base device IDs and the Host Base Device ID Lock CSR).
+ *
+ * @example
+ * ```ts
+ * import { STANDARD_OFFSETS, buildEndpointRegisters, deviceIdentityView } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ deviceIdentity: 0x1234, deviceVendorIdentity: 0x0038 });
+ * const id = deviceIdentityView.unpack(space.readWord(STANDARD_OFFSETS.deviceIdentity));
+ * console.log(id.deviceIdentity.toString(16), id.deviceVendorIdentity.toString(16)); // 1234 38
+ * ```
  */
 export const STANDARD_OFFSETS = {
   deviceIdentity: 0x0,
@@ -20,30 +29,99 @@ export const STANDARD_OFFSETS = {
 } as const;
 
 export const CLAUSE_HOST_LOCK = 'Part 3 §3.5.3 Table 3-7';
-/** The Host Base Device ID Lock CSR's value when no host holds it (Part 3 §3.5.3). */
+/**
+ * The Host Base Device ID Lock CSR's value when no host holds it (Part 3 §3.5.3).
+ *
+ * @example
+ * ```ts
+ * import { HOST_LOCK_UNLOCKED, STANDARD_OFFSETS, buildEndpointRegisters } from 'riodp/registers';
+ *
+ * // Host 0x0001 claims the element by MAINTENANCE writes and reads back to check it owns it.
+ * const space = buildEndpointRegisters();
+ * space.writeWord(STANDARD_OFFSETS.hostBaseDeviceIdLock, 0x0001);
+ * const owner = space.readWord(STANDARD_OFFSETS.hostBaseDeviceIdLock); // → 1
+ * space.writeWord(STANDARD_OFFSETS.hostBaseDeviceIdLock, owner);       // the owner releases it
+ * space.readWord(STANDARD_OFFSETS.hostBaseDeviceIdLock) === HOST_LOCK_UNLOCKED; // → true
+ * ```
+ */
 export const HOST_LOCK_UNLOCKED = 0x0000ffff;
 
-/** The Device Identity CAR's view. */
+/**
+ * The Device Identity CAR's view.
+ *
+ * @example
+ * ```ts
+ * import { deviceIdentityView } from 'riodp/registers';
+ *
+ * // The word a MAINTENANCE read of offset 0x0 returned.
+ * deviceIdentityView.unpack(0x12340038); // → { deviceIdentity: 0x1234, deviceVendorIdentity: 0x0038, rsrv: 0 }
+ * ```
+ */
 export const deviceIdentityView = new RegisterView('Device Identity CAR', 'Part 1 §5.4.1 Table 5-3', {
   deviceIdentity: { bit: 0, width: 16 },
   deviceVendorIdentity: { bit: 16, width: 16 },
 } as const);
-/** The Assembly Identity CAR's view. */
+/**
+ * The Assembly Identity CAR's view.
+ *
+ * @example
+ * ```ts
+ * import { STANDARD_OFFSETS, assemblyIdentityView, buildEndpointRegisters } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ assyIdentity: 0x0001, assyVendorIdentity: 0x0038 });
+ * assemblyIdentityView.unpack(space.readWord(STANDARD_OFFSETS.assemblyIdentity)); // → { assyIdentity: 1, assyVendorIdentity: 0x38, rsrv: 0 }
+ * ```
+ */
 export const assemblyIdentityView = new RegisterView('Assembly Identity CAR', 'Part 1 §5.4.3 Table 5-5', {
   assyIdentity: { bit: 0, width: 16 },
   assyVendorIdentity: { bit: 16, width: 16 },
 } as const);
-/** The Assembly Information CAR's view. */
+/**
+ * The Assembly Information CAR's view.
+ *
+ * @example
+ * ```ts
+ * import { STANDARD_OFFSETS, assemblyInformationView, buildEndpointRegisters } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ assyRev: 2 });
+ * const info = assemblyInformationView.unpack(space.readWord(STANDARD_OFFSETS.assemblyInformation));
+ * console.log(info.assyRev, info.extendedFeaturesPtr.toString(16)); // 2 100: the first extended features block
+ * ```
+ */
 export const assemblyInformationView = new RegisterView('Assembly Information CAR', 'Part 1 §5.4.4 Table 5-6', {
   assyRev: { bit: 0, width: 16 },
   extendedFeaturesPtr: { bit: 16, width: 16 },
 } as const);
-/** The Base Device ID CSR's view. */
+/**
+ * The Base Device ID CSR's view.
+ *
+ * @example
+ * ```ts
+ * import { STANDARD_OFFSETS, baseDeviceIdView, buildEndpointRegisters } from 'riodp/registers';
+ *
+ * // Enumeration gives the end point device ID 5 with a MAINTENANCE write.
+ * const space = buildEndpointRegisters();
+ * space.writeWord(STANDARD_OFFSETS.baseDeviceId, baseDeviceIdView.pack({ dev8BaseDeviceId: 0x05, dev16BaseDeviceId: 0x0005 }));
+ * space.readWord(STANDARD_OFFSETS.baseDeviceId); // → 0x00050005
+ * ```
+ */
 export const baseDeviceIdView = new RegisterView('Base Device ID CSR', 'Part 3 §3.5.1 Table 3-5', {
   dev8BaseDeviceId: { bit: 8, width: 8 },
   dev16BaseDeviceId: { bit: 16, width: 16 },
 } as const);
-/** The Host Base Device ID Lock CSR's view. */
+/**
+ * The Host Base Device ID Lock CSR's view.
+ *
+ * @example
+ * ```ts
+ * import { STANDARD_OFFSETS, buildEndpointRegisters, hostBaseDeviceIdLockView } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters();
+ * space.writeWord(STANDARD_OFFSETS.hostBaseDeviceIdLock, 0x0001); // host 0x0001 takes the lock
+ * space.writeWord(STANDARD_OFFSETS.hostBaseDeviceIdLock, 0x0002); // host 0x0002 is too late: ignored
+ * hostBaseDeviceIdLockView.unpack(space.readWord(STANDARD_OFFSETS.hostBaseDeviceIdLock)).hostBaseDeviceId; // → 1
+ * ```
+ */
 export const hostBaseDeviceIdLockView = new RegisterView('Host Base Device ID Lock CSR', CLAUSE_HOST_LOCK, {
   hostBaseDev32Id: { bit: 0, width: 16 },
   hostBaseDeviceId: { bit: 16, width: 16 },

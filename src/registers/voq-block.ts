@@ -23,13 +23,34 @@ export const CLAUSE_VOQ_PART12 = 'Part 12 §5.1.2.2 Table 5-3';
 const CLAUSE_VOQ_MAP_SEED = 'VoQ Backpressure §5.1.1 Table 5-1';
 const CLAUSE_VOQ_MAP_PART12 = 'Part 12 §5.1.1 Table 5-1';
 
-/** Each format's first port register, port count and clauses. */
+/**
+ * Each format's first port register, port count and clauses.
+ *
+ * @example
+ * ```ts
+ * import { VOQ_LAYOUT } from 'riodp/registers';
+ *
+ * // Which formats can describe a 200-port switch?
+ * const formats = (Object.keys(VOQ_LAYOUT) as (keyof typeof VOQ_LAYOUT)[]).filter((f) => 200 <= VOQ_LAYOUT[f].maxPorts);
+ * console.log(formats); // [ 'part12-rev4.1' ]: the seed format stops at 192 ports
+ * ```
+ */
 export const VOQ_LAYOUT = {
   seed: { first: 0x0c, maxPorts: 192, clause: CLAUSE_VOQ_SEED, map: CLAUSE_VOQ_MAP_SEED },
   'part12-rev4.1': { first: 0x20, maxPorts: 256, clause: CLAUSE_VOQ_PART12, map: CLAUSE_VOQ_MAP_PART12 },
 } as const;
 
-/** Offset of Port n VoQ Control CSR in the block at `blockBase`. */
+/**
+ * Offset of Port n VoQ Control CSR in the block at `blockBase`.
+ *
+ * @example
+ * ```ts
+ * import { voqPortOffset } from 'riodp/registers';
+ *
+ * voqPortOffset(0x180, 1);                  // → 0x190 (seed: block + 0x0C + 4n)
+ * voqPortOffset(0x180, 1, 'part12-rev4.1'); // → 0x1a4 (Part 12: block + 0x20 + 4n)
+ * ```
+ */
 export function voqPortOffset(blockBase: number, port: number, format: VoqFormat = 'seed'): number {
   const layout = VOQ_LAYOUT[format];
   if (!Number.isInteger(port) || port < 0 || port >= layout.maxPorts) {
@@ -40,7 +61,18 @@ export function voqPortOffset(blockBase: number, port: number, format: VoqFormat
 
 const GEN_ENABLE = bitMask(8);
 
-/** The seed format's Port n VoQ Control CSR fields (VoQ Backpressure Table 5-3). */
+/**
+ * The seed format's Port n VoQ Control CSR fields (VoQ Backpressure Table 5-3).
+ *
+ * @example
+ * ```ts
+ * import { VOQ_SEED_FIELDS } from 'riodp/registers';
+ *
+ * // Would this port (control word 0xC0000000) accept VC linking? Ask the field's check before writing.
+ * const word = 0xc0000000;
+ * VOQ_SEED_FIELDS.enableVcLinking.check(1, word, word); // → 'the port does not support VC linking (bit 2)'
+ * ```
+ */
 export const VOQ_SEED_FIELDS = {
   voqBackpressureSymbolGenerationSupported: { bit: 0, width: 1 },
   voqBackpressureSymbolReceptionSupported: { bit: 1, width: 1 },
@@ -57,7 +89,19 @@ function groupSizeProblem(v: number, word: number): string | undefined {
   return getField(word, 12 + v, 1) === 1 ? undefined : `port group size ${v} is not supported (bit ${12 + v})`;
 }
 
-/** Part 12's Port n VoQ Control CSR fields (Table 5-3). */
+/**
+ * Part 12's Port n VoQ Control CSR fields (Table 5-3).
+ *
+ * @example
+ * ```ts
+ * import { VOQ_PART12_FIELDS } from 'riodp/registers';
+ *
+ * // The port group sizes a port supports: bits 12–18 of its control word.
+ * const word = 0xe00e8000;
+ * const first = VOQ_PART12_FIELDS.portGroupSize0Supported.bit;
+ * [0, 1, 2, 3, 4, 5, 6].filter((n) => ((word >>> (31 - (first + n))) & 1) === 1); // → [ 0, 1, 2, 4 ]
+ * ```
+ */
 export const VOQ_PART12_FIELDS = {
   voqBackpressureSymbolGenerationSupported: { bit: 0, width: 1 },
   voqBackpressureSymbolReceptionSupported: { bit: 1, width: 1 },
@@ -78,17 +122,61 @@ export const VOQ_PART12_FIELDS = {
   rxPortGroupSize: checkedField(29, 3, groupSizeProblem),
 } as const;
 
-/** The seed format's Port n VoQ Control CSR view. */
+/**
+ * The seed format's Port n VoQ Control CSR view.
+ *
+ * @example
+ * ```ts
+ * import { voqSeedView } from 'riodp/registers';
+ *
+ * const port = voqSeedView.unpack(0xc0c00000);
+ * console.log(port.voqBackpressureSymbolGenerationSupported, port.enableVoqSymbolGeneration, port.portXoff); // true true false
+ * ```
+ */
 export const voqSeedView = new RegisterView('Port n VoQ Control CSR', CLAUSE_VOQ_SEED, VOQ_SEED_FIELDS);
-/** Part 12's Port n VoQ Control CSR view. */
+/**
+ * Part 12's Port n VoQ Control CSR view.
+ *
+ * @example
+ * ```ts
+ * import { buildEndpointRegisters, voqPart12View, voqPortOffset } from 'riodp/registers';
+ *
+ * const caps = { generation: true, reception: true, vc: true, groupSizes: [1, 2] };
+ * const space = buildEndpointRegisters({ voq: { format: 'part12-rev4.1', capabilities: caps } });
+ * const port0 = voqPortOffset(0x160, 0, 'part12-rev4.1');
+ * voqPart12View.update(space, port0, { txPortGroupSize: 2, rxPortGroupSize: 2 });
+ * space.readWord(port0); // → 0xe00e8012
+ * ```
+ */
 export const voqPart12View = new RegisterView('Port n VoQ Control CSR', CLAUSE_VOQ_PART12, VOQ_PART12_FIELDS);
 
-/** Table 5-4 (bits 9 and 10). */
+/**
+ * Table 5-4 (bits 9 and 10).
+ *
+ * @example
+ * ```ts
+ * import { PORT_STATUS_CONTROL } from 'riodp/registers';
+ *
+ * // Bits 9 and 10 for "Port Status is always 0b1 (will cause a symbol to be generated ...)".
+ * const i = PORT_STATUS_CONTROL.indexOf('ALWAYS_1'); // 3
+ * const bits = { enableVoqParticipation: (i & 2) !== 0, portXoff: (i & 1) !== 0 }; // → both true
+ * ```
+ */
 export const PORT_STATUS_CONTROL = ['ALWAYS_0_NO_SYMBOLS', 'ALWAYS_1_NO_SYMBOLS', 'NORMAL', 'ALWAYS_1'] as const;
 /** What bits 9 and 10 make a port report (Table 5-4). */
 export type PortStatusControl = (typeof PORT_STATUS_CONTROL)[number];
 
-/** What a port reports for its participation and Port XOFF bits (Table 5-4). */
+/**
+ * What a port reports for its participation and Port XOFF bits (Table 5-4).
+ *
+ * @example
+ * ```ts
+ * import { portStatusControl } from 'riodp/registers';
+ *
+ * portStatusControl(true, false);  // → 'NORMAL': congestion status, symbols on changes
+ * portStatusControl(false, true);  // → 'ALWAYS_1_NO_SYMBOLS'
+ * ```
+ */
 export function portStatusControl(enableVoqParticipation: boolean, portXoff: boolean): PortStatusControl {
   return PORT_STATUS_CONTROL[(enableVoqParticipation ? 2 : 0) + (portXoff ? 1 : 0)] as PortStatusControl;
 }
@@ -97,6 +185,14 @@ export function portStatusControl(enableVoqParticipation: boolean, portXoff: boo
  * The status a port reports and whether its transitions trigger symbols (Table 5-4): bit 9 = 0
  * reports bit 10 and never triggers; bit 9 = 1 reports congestion (forced 1 by bit 10) and
  * triggers on a change of the reported state.
+ *
+ * @example
+ * ```ts
+ * import { reflectedPortStatus } from 'riodp/registers';
+ *
+ * reflectedPortStatus(true, false, true);  // → { status: 1, triggersSymbols: true }: a congested participating port
+ * reflectedPortStatus(false, false, true); // → { status: 0, triggersSymbols: false }: not participating, reports bit 10
+ * ```
  */
 export function reflectedPortStatus(enableVoqParticipation: boolean, portXoff: boolean, congested: boolean): { readonly status: 0 | 1; readonly triggersSymbols: boolean } {
   const status = portXoff || (enableVoqParticipation && congested) ? 1 : 0;
@@ -110,7 +206,17 @@ export type VoqPart12Control = Unpacked<typeof VOQ_PART12_FIELDS> & { readonly f
 /** A decoded Port n VoQ Control CSR, in either format. */
 export type VoqPortControl = VoqSeedControl | VoqPart12Control;
 
-/** Decodes a Port n VoQ Control CSR word of the given format; `opts.strict` refuses reserved values. */
+/**
+ * Decodes a Port n VoQ Control CSR word of the given format; `opts.strict` refuses reserved values.
+ *
+ * @example
+ * ```ts
+ * import { decodeVoqPortControl } from 'riodp/registers';
+ *
+ * const port = decodeVoqPortControl(0xc0c00000, 'seed', { strict: true });
+ * console.log(port.enableVoqSymbolGeneration, port.portStatusControl); // true NORMAL
+ * ```
+ */
 export function decodeVoqPortControl(word: number, format: VoqFormat = 'seed', opts: ViewDecodeOptions = {}, offset: number = VOQ_LAYOUT[format].first): VoqPortControl {
   if (format === 'seed') {
     const f = voqSeedView.unpack(word);
@@ -128,7 +234,17 @@ export function decodeVoqPortControl(word: number, format: VoqFormat = 'seed', o
   return { ...f, format, portStatusControl: portStatusControl(f.enableVoqParticipation, f.portXoff) };
 }
 
-/** The Port n VoQ Control CSR word of its fields. */
+/**
+ * The Port n VoQ Control CSR word of its fields.
+ *
+ * @example
+ * ```ts
+ * import { decodeVoqPortControl, encodeVoqPortControl } from 'riodp/registers';
+ *
+ * const port = decodeVoqPortControl(0xc0000000);
+ * encodeVoqPortControl({ ...port, enableVoqParticipation: true }); // → 0xc0400000
+ * ```
+ */
 export function encodeVoqPortControl(value: VoqPortControl): number {
   return value.format === 'seed' ? voqSeedView.pack(value) : voqPart12View.pack(value);
 }
@@ -168,7 +284,20 @@ export interface VoqBlockOptions {
   readonly capabilities?: VoqPortCapabilities | ((port: number) => VoqPortCapabilities);
 }
 
-/** A port's capabilities unless told otherwise: generation and reception, no per-VC operation. */
+/**
+ * A port's capabilities unless told otherwise: generation and reception, no per-VC operation.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_VOQ_CAPABILITIES, buildEndpointRegisters, voqPortOffset } from 'riodp/registers';
+ *
+ * // Port 0 also links VoQ backpressure with VCs; port 1 keeps the defaults.
+ * const capabilities = (port: number) => (port === 0 ? { ...DEFAULT_VOQ_CAPABILITIES, vc: true } : DEFAULT_VOQ_CAPABILITIES);
+ * const space = buildEndpointRegisters({ ports: 2, voq: { capabilities } });
+ * space.readWord(voqPortOffset(0x180, 0)); // → 0xe0000000: bit 2, VC linking supported
+ * space.readWord(voqPortOffset(0x180, 1)); // → 0xc0000000
+ * ```
+ */
 export const DEFAULT_VOQ_CAPABILITIES: VoqPortCapabilities = { generation: true, reception: true, vc: false };
 
 export function voqBlock(opts: VoqBlockOptions): EfBlockSpec {
@@ -187,7 +316,18 @@ export function voqBlock(opts: VoqBlockOptions): EfBlockSpec {
   };
 }
 
-/** Reads one port's control word through a checked block base (EF_ID 0x000B). */
+/**
+ * Reads one port's control word through a checked block base (EF_ID 0x000B).
+ *
+ * @example
+ * ```ts
+ * import { EF_ID, buildEndpointRegisters, findEfBlocks, readVoqPortControl } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ ports: 2, voq: {} });
+ * const [base] = findEfBlocks(space, EF_ID.voqBackpressure); // 0x180
+ * if (base !== undefined) console.log(readVoqPortControl(space, base, 1).portStatusControl); // ALWAYS_0_NO_SYMBOLS: reset state
+ * ```
+ */
 export function readVoqPortControl(space: RegisterSpace, blockBase: number, port: number, format: VoqFormat = 'seed', opts: ViewDecodeOptions = {}): VoqPortControl {
   expectEfBlock(space, blockBase, EF_ID.voqBackpressure, VOQ_LAYOUT[format].map);
   const offset = voqPortOffset(blockBase, port, format);
@@ -200,7 +340,18 @@ export type VoqSeedChanges = Partial<Record<keyof typeof VOQ_SEED_FIELDS, boolea
 /** Changes to a Part 12 port's control fields (`updateVoqPortControl`). */
 export type VoqPart12Changes = { readonly [K in keyof typeof VOQ_PART12_FIELDS]?: (typeof VOQ_PART12_FIELDS)[K]['width'] extends 1 ? boolean : number };
 
-/** Changes fields of one port's control word by name (checked against Table 5-3). */
+/**
+ * Changes fields of one port's control word by name (checked against Table 5-3).
+ *
+ * @example
+ * ```ts
+ * import { buildEndpointRegisters, readVoqPortControl, updateVoqPortControl } from 'riodp/registers';
+ *
+ * const space = buildEndpointRegisters({ ports: 2, voq: {} }); // the VoQ block sits at 0x180
+ * updateVoqPortControl(space, 0x180, 1, 'seed', { enableVoqSymbolGeneration: true, enableVoqParticipation: true });
+ * readVoqPortControl(space, 0x180, 1).portStatusControl; // → 'NORMAL'
+ * ```
+ */
 export function updateVoqPortControl(space: RegisterSpace, blockBase: number, port: number, format: VoqFormat, changes: VoqSeedChanges | VoqPart12Changes): void {
   expectEfBlock(space, blockBase, EF_ID.voqBackpressure, VOQ_LAYOUT[format].map);
   const offset = voqPortOffset(blockBase, port, format);
