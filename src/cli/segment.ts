@@ -2,7 +2,10 @@ import { toHex } from '../wire/hex.ts';
 import { decodeSerialPacket, encodeSerialPacket, serialPacketLength } from '../wire/packet.ts';
 import { pduProblem, segmentPdu } from '../streaming/segment-pdu.ts';
 import { toJsonValue } from './json/output.ts';
-import { FileError, isStdin, processIo, readBytes, writeChunk } from './stream-io.ts';
+import { FileError, fileError, isStdin, processIo, readBytes, writeChunk } from './stream-io.ts';
+import { CaptureWriter } from '../capture/writer.ts';
+import { packetFrame } from '../wire/frame.ts';
+import type { Type9Packet } from '../wire/type9-types.ts';
 import type { CliIo } from './stream-io.ts';
 import { UsageError, segmentOptions } from './stream-options.ts';
 import type { SegmentFlags, SegmentOptions } from './stream-options.ts';
@@ -24,7 +27,9 @@ export async function runSegment(file: string | undefined, flags: SegmentFlags, 
       // The option checks leave only the PDU's length to fault: "must be at least 1 byte", …
       throw new UsageError(`the PDU (${isStdin(file) ? 'stdin' : file}, ${pdu.length} bytes) ${problem.detail} (${problem.clause})`);
     }
-    await writeChunk(io.stdout, segmentLines(pdu, opts).join(''));
+    const packets = segmentsOf(pdu, opts);
+    if (flags.pcap !== undefined) writeCapture(flags.pcap, packets);
+    await writeChunk(io.stdout, packets.map((p) => lineOf(p, opts)).join(''));
     return 0;
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof FileError)) throw e;
@@ -38,14 +43,35 @@ export async function runSegment(file: string | undefined, flags: SegmentFlags, 
  * bytes, strictly, exactly as `riodp decode --json` prints the hex line (with `crc`/`earlyCrc`).
  */
 export function segmentLines(pdu: Uint8Array, opts: SegmentOptions): string[] {
-  const packets = segmentPdu({
+  return segmentsOf(pdu, opts).map((p) => lineOf(p, opts));
+}
+
+function segmentsOf(pdu: Uint8Array, opts: SegmentOptions): Type9Packet[] {
+  return segmentPdu({
     payload: pdu, mtu: opts.mtu, destinationID: opts.destinationID, sourceID: opts.sourceID, tt: opts.tt, cos: opts.cos,
     streamID: opts.streamID, flowID: opts.flowID, maxPdu: opts.maxPdu,
   });
-  return packets.map((p) => {
-    const bytes = new Uint8Array(serialPacketLength(p));
-    encodeSerialPacket(p, bytes, 0);
-    const text = opts.json ? JSON.stringify(toJsonValue(decodeSerialPacket(bytes, 0, bytes.length, { strict: true }))) : toHex(bytes);
-    return `${text}\n`;
-  });
+}
+
+function lineOf(p: Type9Packet, opts: SegmentOptions): string {
+  const bytes = new Uint8Array(serialPacketLength(p));
+  encodeSerialPacket(p, bytes, 0);
+  const text = opts.json ? JSON.stringify(toJsonValue(decodeSerialPacket(bytes, 0, bytes.length, { strict: true }))) : toHex(bytes);
+  return `${text}\n`;
+}
+
+/**
+ * `--pcap`: the segments as PACKET records (docs/pcapng.md §2) of one interface, `segment.tx`,
+ * timestamps 0, 1, 2 … ns: the command has no link and no clock, only an order.
+ */
+function writeCapture(path: string, packets: readonly Type9Packet[]): void {
+  let w: CaptureWriter;
+  try {
+    w = new CaptureWriter(path, { application: 'riodp segment' });
+  } catch (e) {
+    throw fileError(path, 'write', e);
+  }
+  const tx = w.interface('segment.tx', 'the segments of one PDU, in the order they are sent');
+  packets.forEach((p, i) => w.write(tx, BigInt(i), packetFrame(p), { direction: 'outbound' }));
+  w.close();
 }

@@ -63,6 +63,8 @@ export interface SegmentFlags {
   readonly tt?: string;
   readonly maxPdu: string;
   readonly json: boolean;
+  /** `--pcap`: a capture file to write the segments to as well. */
+  readonly pcap?: string;
 }
 
 export interface SegmentOptions {

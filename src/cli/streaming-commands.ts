@@ -20,7 +20,8 @@ export function streamingCommands(program: Command): void {
     .option('--tt <tt>', '0 Dev8, 1 Dev16, 2 Dev32 (default: the smallest that holds --dest and --src)')
     .option('--max-pdu <bytes>', "the destination's MaxPDU, 1..65536", '65536')
     .option('--json', 'print each segment as riodp decode --json prints it', false)
-    .addHelpText('after', '\nNumbers are decimal or 0x hex. Exit 0; 1 if FILE cannot be read; 2 for a usage error.\n')
+    .option('--pcap <capture>', 'also write the segments to a pcapng capture (docs/pcapng.md), interface segment.tx, one nanosecond apart')
+    .addHelpText('after', '\nNumbers are decimal or 0x hex. Exit 0; 1 if FILE cannot be read or the capture written; 2 for a usage error.\n')
     .action(async (file: string | undefined, flags: SegmentFlags) => {
       const { runSegment } = await import('./segment.ts');
       process.exitCode = await runSegment(file, flags);

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { bytes } from '../support/type9-segments.ts';
+import { decodePcapng } from '../../src/wire/pcapng/decode.ts';
+import { toHex } from '../../src/wire/hex.ts';
 import { BASE, BASE_ARGS, RIODP_SH, outLines, reassemble, riodpBytes, segment, shell, tempFile } from './streaming-cli.ts';
 
 const MTUS = [32, 64, 256] as const;
@@ -183,4 +185,18 @@ test('docs/cli.md: the riodp segment example (a 70-byte PDU at MTU 64: start 64,
   assert.ok(block, 'the example is in docs/cli.md');
   const r = await segment(BASE, Uint8Array.from({ length: 70 }, (_, i) => i));
   assert.equal(r.stdout.toString(), block[1]);
+});
+
+test('riodp capture §2, §3: riodp segment --pcap writes the segments it prints as PACKET records of segment.tx, in order', async () => {
+  const pdu = bytes(200, 7);
+  const path = `${tempFile('', 'unused')}.pcapng`;
+  const ran = await segment({ ...BASE, pcap: path }, pdu);
+  assert.equal(ran.status, 0, ran.stderr);
+  const lines = outLines(ran.stdout);
+  const file = decodePcapng(readFileSync(path));
+  assert.deepEqual(file.interfaces.map((i) => i.name), ['segment.tx']);
+  assert.deepEqual(file.packets.map((p) => toHex(p.data.subarray(3))), lines);
+  assert.deepEqual(file.packets.map((p) => p.timestampNs), lines.map((_, i) => BigInt(i)));
+  const bad = await segment({ ...BASE, pcap: '/nonexistent-dir/x.pcapng' }, pdu);
+  assert.deepEqual([bad.status, bad.stderr], [1, 'riodp: /nonexistent-dir/x.pcapng: cannot write it (ENOENT)\n']);
 });
