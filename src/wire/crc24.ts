@@ -14,9 +14,34 @@
  * With the register preset to ones the CRC is affine: CRC(d) = L(d) ^ K with L linear over
  * GF(2) and K = CRC(0). Table 3-27 folds K into its "!x" marks; here L is the XOR of five table
  * look-ups (three bytes of `high`, the upper 6 and lower 8 bits of `low`).
+ *
+ * @example
+ * ```ts
+ * import { CRC24_INIT, CRC24_POLY, crc24 } from 'riodp/wire';
+ *
+ * // A bit-serial LFSR over the 38 data bits of the CS64 0x00030050e38133c4 agrees with crc24.
+ * const high = 0x000300, low = (0x50 << 6) | (0xe38133c4 >>> 26); // bits 0–23, bits 24–37
+ * let c = CRC24_INIT;
+ * for (let i = 37; i >= 0; i--) {
+ *   const bit = i >= 14 ? (high >>> (i - 14)) & 1 : (low >>> i) & 1;
+ *   c = ((c << 1) & 0xffffff) ^ (((c >>> 23) ^ bit) & 1 ? CRC24_POLY : 0);
+ * }
+ * console.log(c === crc24(high, low), c.toString(16)); // true e04cf1
+ * ```
  */
 export const CRC24_POLY = 0x5d6dcb;
-/** The register's preset: all 1s (§3.6.5). */
+/**
+ * The register's preset: all 1s (§3.6.5).
+ *
+ * @example
+ * ```ts
+ * import { CRC24_INIT, crc24 } from 'riodp/wire';
+ *
+ * // The all-ones preset makes the CRC of all-zero data non-zero: the constant Table 3-27
+ * // folds into its "!x" marks.
+ * console.log(CRC24_INIT.toString(16), crc24(0, 0) !== 0); // ffffff true
+ * ```
+ */
 export const CRC24_INIT = 0xffffff;
 export const CRC24_DATA_BITS = 38;
 /** The alignment bits 28–29 inside `low` (bit 28 worth 2^9, bit 29 worth 2^8). */
@@ -48,7 +73,19 @@ for (let x = 0; x < 256; x++) {
 }
 for (let x = 0; x < T3.length; x++) T3[x] = crc24Bitwise(0, x << 8) ^ K;
 
-/** CRC-24 of symbol bits 0–37 (table-driven, no allocation). */
+/**
+ * CRC-24 of symbol bits 0–37 (table-driven, no allocation).
+ *
+ * @example
+ * ```ts
+ * import { crc24 } from 'riodp/wire';
+ *
+ * // A captured CS64 (packet-accepted, ackID 3, 5 buffers, NOP) as two 32-bit words.
+ * const w0 = 0x00030050, w1 = 0xe38133c4;
+ * const low = ((w0 & 0xf3) << 6) | (w1 >>> 26); // bits 24–37, alignment bits 28–29 as 0
+ * console.log(crc24(w0 >>> 8, low).toString(16), ((w1 >>> 2) & 0xffffff).toString(16)); // e04cf1 e04cf1
+ * ```
+ */
 export function crc24(high: number, low: number): number {
   // Every index is masked to its table's size.
   return (

@@ -12,9 +12,35 @@
  * The fast path uses linearity: with the register preset to ones the CRC is L(data) ^ K, where
  * L is linear over GF(2) and K = CRC(0) (0b01110: Table 3-25 marks D18 "!x" in C1–C3 for this
  * constant). L splits into two table look-ups on the upper 11 and lower 8 data bits.
+ *
+ * @example
+ * ```ts
+ * import { CRC5_INIT, CRC5_POLY, crc5 } from 'riodp/wire';
+ *
+ * // A hardware-style LFSR (x5+x4+x2+1, the x5 term being the shift) over bits 0–18 of a
+ * // CS24 packet-accepted 0x032f14, then the appended 0 bit, agrees with crc5.
+ * const data = 0x032f14 >>> 5;
+ * let c = CRC5_INIT;
+ * for (let i = 18; i >= -1; i--) {
+ *   const fb = ((c >> 4) ^ (i < 0 ? 0 : (data >>> i) & 1)) & 1;
+ *   c = ((c << 1) & 0x1f) ^ (fb ? CRC5_POLY : 0);
+ * }
+ * console.log(c === crc5(data), c.toString(2)); // true 10100
+ * ```
  */
 export const CRC5_POLY = 0x15;
-/** The register's preset: all 1s (§3.6.1). */
+/**
+ * The register's preset: all 1s (§3.6.1).
+ *
+ * @example
+ * ```ts
+ * import { CRC5_INIT, crc5 } from 'riodp/wire';
+ *
+ * // Because of the all-ones preset, symbol bits 0–18 all zero still give a non-zero CRC:
+ * // the constant Table 3-25 marks "!x" (c1–c3).
+ * console.log(CRC5_INIT.toString(2), crc5(0).toString(2).padStart(5, '0')); // 11111 01110
+ * ```
+ */
 export const CRC5_INIT = 0x1f;
 export const CRC5_DATA_BITS = 19;
 
@@ -36,7 +62,19 @@ const LOW = new Uint8Array(1 << 8);
 for (let x = 0; x < HIGH.length; x++) HIGH[x] = crc5Bitwise(x << 8) ^ K;
 for (let x = 0; x < LOW.length; x++) LOW[x] = crc5Bitwise(x) ^ K;
 
-/** CRC-5 of symbol bits 0–18 (table-driven, no allocation). */
+/**
+ * CRC-5 of symbol bits 0–18 (table-driven, no allocation).
+ *
+ * @example
+ * ```ts
+ * import { crc5 } from 'riodp/wire';
+ *
+ * // A captured CS24 (packet-accepted, ackID 3, 5 buffers, NOP): 0x03 0x2f 0x14.
+ * const word = 0x032f14;
+ * const ok = crc5(word >>> 5) === (word & 0x1f); // bits 0–18 against c0–c4 (bits 19–23)
+ * console.log(ok); // true
+ * ```
+ */
 export function crc5(data: number): number {
   // Indices are masked to the table sizes, so both look-ups are in range.
   return (HIGH[(data >>> 8) & 0x7ff] as number) ^ (LOW[data & 0xff] as number) ^ K;

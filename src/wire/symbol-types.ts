@@ -3,6 +3,17 @@ import { WireError, WireErrorCode } from './errors.ts';
 /**
  * Encodings of the Control Symbol 24/48 fields (Part 6 §3.4–§3.5, DECISIONS §2) and the
  * meaning of parameter0/parameter1 for each stype0. Names are the spec's function names.
+ *
+ * @example
+ * ```ts
+ * import { LINKS, symbolLength } from 'riodp/wire';
+ *
+ * // Checking a user's --link option before decoding with it.
+ * const arg: string = 'cs48';
+ * const link = LINKS.find((l) => l === arg);
+ * if (link === undefined) throw new Error(`--link must be one of ${LINKS.join(', ')}`);
+ * console.log(link, symbolLength(link)); // cs48 6
+ * ```
  */
 export const LINKS = ['cs24', 'cs48'] as const;
 /** A control symbol form of Part 6: Control Symbol 24 or 48. */
@@ -16,7 +27,18 @@ export function parameterBits(link: Link): 5 | 6 {
 export const CLAUSE_STYPE0 = 'Part 6 §3.4 Table 3-2';
 export const CLAUSE_STYPE1 = 'Part 6 §3.5 Table 3-17';
 
-/** Table 3-2. */
+/**
+ * Table 3-2.
+ *
+ * @example
+ * ```ts
+ * import { Stype0, decodeSymbol, parseHex } from 'riodp/wire';
+ *
+ * // A captured CS24: packet-not-accepted for ackID 9, cause 0b00100.
+ * const s = decodeSymbol(parseHex('492703'), 0, 3, { link: 'cs24' });
+ * if (s.stype0 === Stype0.packetNotAccepted) console.log(s.ackIDStatus, s.causeName); // 9 packet-bad-crc
+ * ```
+ */
 export const Stype0 = {
   packetAccepted: 0,
   packetRetry: 1,
@@ -28,7 +50,18 @@ export const Stype0 = {
   implementationDefined: 7,
 } as const;
 export type Stype0 = (typeof Stype0)[keyof typeof Stype0];
-/** The name of each stype0 value (Table 3-2), indexed by it. */
+/**
+ * The name of each stype0 value (Table 3-2), indexed by it.
+ *
+ * @example
+ * ```ts
+ * import { STYPE0_NAMES } from 'riodp/wire';
+ *
+ * // stype0 is the top 3 bits of a CS24 or CS48's first byte.
+ * const firstByte = 0xc4;
+ * console.log(STYPE0_NAMES[firstByte >> 5]); // link-response
+ * ```
+ */
 export const STYPE0_NAMES = [
   'packet-accepted',
   'packet-retry',
@@ -42,7 +75,21 @@ export const STYPE0_NAMES = [
 /** The name of an stype0 function. */
 export type Stype0Name = (typeof STYPE0_NAMES)[number];
 
-/** Table 3-17; 0b110 is reserved. */
+/**
+ * Table 3-17; 0b110 is reserved.
+ *
+ * @example
+ * ```ts
+ * import { Stype0, Stype1, cmdOf, encodeSymbol, toHex } from 'riodp/wire';
+ *
+ * // A link-request/port-status riding on a status symbol (ackID 0, 2 buffers).
+ * const cmd = cmdOf(Stype1.linkRequest, 'port-status') ?? 0;
+ * const bytes = new Uint8Array(3);
+ * const fields = { link: 'cs24', stype0: Stype0.status, parameter0: 0, parameter1: 2, stype1: Stype1.linkRequest, cmd } as const;
+ * encodeSymbol(fields, bytes, 0);
+ * console.log(cmd, toHex(bytes)); // 4 801482
+ * ```
+ */
 export const Stype1 = {
   startOfPacket: 0,
   stomp: 1,
@@ -54,7 +101,18 @@ export const Stype1 = {
   nop: 7,
 } as const;
 export type Stype1 = (typeof Stype1)[keyof typeof Stype1];
-/** The name of each stype1 value (Table 3-17), indexed by it. */
+/**
+ * The name of each stype1 value (Table 3-17), indexed by it.
+ *
+ * @example
+ * ```ts
+ * import { STYPE1_NAMES } from 'riodp/wire';
+ *
+ * // A CS24's stype1 is bits 13–15: the low 3 bits of byte 1.
+ * const bytes = Uint8Array.from([0x80, 0x14, 0x82]);
+ * console.log(STYPE1_NAMES[(bytes[1] ?? 0) & 7]); // link-request
+ * ```
+ */
 export const STYPE1_NAMES = [
   'start-of-packet',
   'stomp',
@@ -68,7 +126,18 @@ export const STYPE1_NAMES = [
 /** The name of an stype1 function. */
 export type Stype1Name = (typeof STYPE1_NAMES)[number];
 
-/** Every cmd function name of Table 3-17 and its sub-tables. */
+/**
+ * Every cmd function name of Table 3-17 and its sub-tables.
+ *
+ * @example
+ * ```ts
+ * import { CMD_NAMES, Stype1, cmdOf } from 'riodp/wire';
+ *
+ * // The functions a link-request symbol can carry, as a tool would list them.
+ * const linkRequests = CMD_NAMES.filter((n) => cmdOf(Stype1.linkRequest, n) !== undefined);
+ * console.log(linkRequests.join(', ')); // reset-port, reset-device, port-status
+ * ```
+ */
 export const CMD_NAMES = [
   'start-of-packet',
   'stomp',
@@ -103,19 +172,51 @@ const CMD_TABLE: readonly (readonly CmdName[])[] = [
   ['NOP', R, R, R, R, R, R, R],
 ];
 
-/** The function of a (stype1, cmd) pair (Table 3-17, Table 3-23, Table 3-24). */
+/**
+ * The function of a (stype1, cmd) pair (Table 3-17, Table 3-23, Table 3-24).
+ *
+ * @example
+ * ```ts
+ * import { Stype1, cmdName } from 'riodp/wire';
+ *
+ * console.log(cmdName(Stype1.timing, 0b011)); // loop-timing-request
+ * console.log(cmdName(Stype1.linkRequest, 0b000)); // RESERVED
+ * ```
+ */
 export function cmdName(stype1: number, cmd: number): CmdName {
   return CMD_TABLE[stype1 & 7]?.[cmd & 7] ?? R;
 }
 
-/** The cmd value of a named function under an stype1; undefined for RESERVED or a mismatch. */
+/**
+ * The cmd value of a named function under an stype1; undefined for RESERVED or a mismatch.
+ *
+ * @example
+ * ```ts
+ * import { Stype1, cmdOf } from 'riodp/wire';
+ *
+ * console.log(cmdOf(Stype1.linkRequest, 'reset-device')); // 3
+ * console.log(cmdOf(Stype1.timing, 'reset-device')); // undefined
+ * ```
+ */
 export function cmdOf(stype1: number, name: string): number | undefined {
   if (name === R) return undefined;
   const i = (CMD_TABLE[stype1 & 7] ?? []).indexOf(name as CmdName);
   return i < 0 ? undefined : i;
 }
 
-/** Table 3-8; identifiers abbreviate the definitions (docs/cli.md lists them). */
+/**
+ * Table 3-8; identifiers abbreviate the definitions (docs/cli.md lists them).
+ *
+ * @example
+ * ```ts
+ * import { CAUSES } from 'riodp/wire';
+ *
+ * // A counter report keyed by the cause a link partner gave in packet-not-accepted.
+ * const seen = [4, 4, 6];
+ * const report = seen.map((c) => (c in CAUSES ? CAUSES[c as keyof typeof CAUSES] : `cause ${c}`));
+ * console.log(report.join(' ')); // packet-bad-crc packet-bad-crc lack-of-resources
+ * ```
+ */
 export const CAUSES = {
   1: 'unexpected-ackID', // Received a packet with an unexpected ackID
   2: 'control-symbol-bad-crc', // Received a control symbol with bad CRC
@@ -128,29 +229,104 @@ export const CAUSES = {
 } as const;
 /** The name of a packet-not-accepted cause (Table 3-8); RESERVED for another value. */
 export type CauseName = (typeof CAUSES)[keyof typeof CAUSES] | 'RESERVED';
-/** Every cause name. */
+/**
+ * Every cause name.
+ *
+ * @example
+ * ```ts
+ * import { CAUSE_NAMES, causeOf } from 'riodp/wire';
+ *
+ * // Validating a --cause option; RESERVED is a name but names no single value.
+ * const arg = 'lack-of-resources';
+ * if (!(CAUSE_NAMES as readonly string[]).includes(arg)) throw new Error(`unknown cause ${arg}`);
+ * console.log(causeOf(arg)); // 6
+ * ```
+ */
 export const CAUSE_NAMES: readonly CauseName[] = [...Object.values(CAUSES), R];
 
-/** Table 3-14 (Control Symbol 24 and 48 port_status). */
+/**
+ * Table 3-14 (Control Symbol 24 and 48 port_status).
+ *
+ * @example
+ * ```ts
+ * import { PORT_STATUSES } from 'riodp/wire';
+ *
+ * // port_status is the low 5 bits of a link-response's parameter1.
+ * const parameter1 = 0b10000;
+ * console.log(PORT_STATUSES[parameter1 as keyof typeof PORT_STATUSES]); // OK
+ * ```
+ */
 export const PORT_STATUSES = { 2: 'Error', 4: 'Retry-stopped', 5: 'Error-stopped', 16: 'OK' } as const;
 /** The name of a port_status value (Table 3-14); RESERVED for another value. */
 export type PortStatusName = (typeof PORT_STATUSES)[keyof typeof PORT_STATUSES] | 'RESERVED';
-/** Every port_status name. */
+/**
+ * Every port_status name.
+ *
+ * @example
+ * ```ts
+ * import { PORT_STATUS_NAMES } from 'riodp/wire';
+ *
+ * console.log(PORT_STATUS_NAMES.join(' | ')); // Error | Retry-stopped | Error-stopped | OK | RESERVED
+ * ```
+ */
 export const PORT_STATUS_NAMES: readonly PortStatusName[] = [...Object.values(PORT_STATUSES), R];
 
-/** The name of a cause value. */
+/**
+ * The name of a cause value.
+ *
+ * @example
+ * ```ts
+ * import { causeName } from 'riodp/wire';
+ *
+ * console.log(causeName(0b00010)); // control-symbol-bad-crc
+ * console.log(causeName(0b01000)); // RESERVED
+ * ```
+ */
 export function causeName(cause: number): CauseName {
   return (CAUSES as Partial<Record<number, CauseName>>)[cause] ?? R;
 }
-/** The name of a port_status value. */
+/**
+ * The name of a port_status value.
+ *
+ * @example
+ * ```ts
+ * import { portStatusName } from 'riodp/wire';
+ *
+ * console.log(portStatusName(0b00101)); // Error-stopped
+ * ```
+ */
 export function portStatusName(status: number): PortStatusName {
   return (PORT_STATUSES as Partial<Record<number, PortStatusName>>)[status] ?? R;
 }
-/** Inverse look-ups; undefined for RESERVED (it names many values) and unknown names. */
+/**
+ * Inverse look-ups; undefined for RESERVED (it names many values) and unknown names.
+ *
+ * @example
+ * ```ts
+ * import { Stype0, Stype1, buildSymbol, causeOf } from 'riodp/wire';
+ *
+ * // A packet-not-accepted for ackID 9 because the packet's CRC was bad.
+ * const cause = causeOf('packet-bad-crc') ?? 31;
+ * const s = buildSymbol({ link: 'cs24', stype0: Stype0.packetNotAccepted, parameter0: 9, parameter1: cause, stype1: Stype1.nop, cmd: 0 });
+ * console.log(s.ackIDStatus, s.cause, s.causeName); // 9 4 packet-bad-crc
+ * ```
+ */
 export function causeOf(name: string): number | undefined {
   return valueOf(CAUSES, name);
 }
-/** The port_status value of a name; undefined for an unknown name. */
+/**
+ * The port_status value of a name; undefined for an unknown name.
+ *
+ * @example
+ * ```ts
+ * import { Stype0, Stype1, buildSymbol, portStatusOf } from 'riodp/wire';
+ *
+ * // The link-response a port in the OK state sends with ackID_status 4.
+ * const status = portStatusOf('OK') ?? 0;
+ * const s = buildSymbol({ link: 'cs24', stype0: Stype0.linkResponse, parameter0: 4, parameter1: status, stype1: Stype1.nop, cmd: 0 });
+ * console.log(status, s.portStatusName); // 16 OK
+ * ```
+ */
 export function portStatusOf(name: string): number | undefined {
   return valueOf(PORT_STATUSES, name);
 }
@@ -162,6 +338,15 @@ function valueOf(table: Readonly<Record<number, string>>, name: string): number 
 /**
  * Table 3-12: the VC a VCID designates. "When using fewer than 8 VCs, bits in the VCID are
  * ignored starting from the LSB" — with 4 active VCs 0b01x is VC3, with 1 every VCID is VC1.
+ *
+ * @example
+ * ```ts
+ * import { decodeSymbol, parseHex, vcOfVcid } from 'riodp/wire';
+ *
+ * // A captured VC_status for VCID 0b011 (buf_status 31): VC4 with 8 optional VCs, VC3 with 4.
+ * const s = decodeSymbol(parseHex('a3ff08'), 0, 3, { link: 'cs24' });
+ * console.log(s.vcid, vcOfVcid(s.vcid ?? 0, 8), vcOfVcid(s.vcid ?? 0, 4)); // 3 4 3
+ * ```
  */
 export function vcOfVcid(vcid: number, activeVcs: 1 | 2 | 4 | 8): number {
   const ignored = activeVcs === 8 ? 0 : activeVcs === 4 ? 1 : activeVcs === 2 ? 2 : 3;

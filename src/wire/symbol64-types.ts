@@ -5,6 +5,14 @@ import type { CauseName, Stype0Name, Writable } from './symbol-types.ts';
  * Encodings of the Control Symbol 64 fields (Part 6 §3.4 Table 3-3, §3.5 Table 3-18) and the
  * meaning of its 12-bit parameter0/parameter1 per stype0. stype0 0–7 keep the Control Symbol
  * 24/48 functions and names; stype1 is 8 bits and folds in the CS24/48 cmd.
+ *
+ * @example
+ * ```ts
+ * import { LINK_CS64, LINKS } from 'riodp/wire';
+ *
+ * // Every control symbol form riodp decodes, for a --link option.
+ * console.log([...LINKS, LINK_CS64].join('|')); // cs24|cs48|cs64
+ * ```
  */
 export const LINK_CS64 = 'cs64';
 /** The Control Symbol 64 form. */
@@ -13,7 +21,18 @@ export type Link64 = typeof LINK_CS64;
 export const CLAUSE_STYPE0_64 = 'Part 6 §3.4 Table 3-3';
 export const CLAUSE_STYPE1_64 = 'Part 6 §3.5 Table 3-18';
 
-/** Table 3-3: the CS24/48 encodings widened to 4 bits, plus loop-response and VoQ-backpressure. */
+/**
+ * Table 3-3: the CS24/48 encodings widened to 4 bits, plus loop-response and VoQ-backpressure.
+ *
+ * @example
+ * ```ts
+ * import { Stype0_64, decodeSymbol64, parseHex } from 'riodp/wire';
+ *
+ * // A captured CS64: loop-response with Delay 0xFFF, "exceeded 4094 nanoseconds".
+ * const s = decodeSymbol64(parseHex('bfff0000ad9d3dfc'), 0, 8);
+ * if (s.stype0 === Stype0_64.loopResponse) console.log(s.delay); // 4095
+ * ```
+ */
 export const Stype0_64 = {
   ...Stype0,
   loopResponse: 0b1011,
@@ -22,7 +41,17 @@ export const Stype0_64 = {
 export type Stype0_64 = (typeof Stype0_64)[keyof typeof Stype0_64];
 
 const R = 'RESERVED';
-/** The name of each CS64 stype0 value (Table 3-3), indexed by it. */
+/**
+ * The name of each CS64 stype0 value (Table 3-3), indexed by it.
+ *
+ * @example
+ * ```ts
+ * import { STYPE0_64_NAMES } from 'riodp/wire';
+ *
+ * // stype0 is the top 4 bits of a CS64's first byte.
+ * console.log(STYPE0_64_NAMES[0xdf >> 4], STYPE0_64_NAMES[0x8f >> 4]); // VoQ-backpressure RESERVED
+ * ```
+ */
 export const STYPE0_64_NAMES = [...STYPE0_NAMES, R, R, R, 'loop-response', R, 'VoQ-backpressure', R, R] as const;
 /** The name of a CS64 stype0 function. */
 export type Stype0Name64 = Stype0Name | 'loop-response' | 'VoQ-backpressure' | 'RESERVED';
@@ -31,6 +60,17 @@ export type Stype0Name64 = Stype0Name | 'loop-response' | 'VoQ-backpressure' | '
  * Table 3-18. Start-of-packet is "0b10, ackID[0:5]" (unpadded) or "0b11, ackID[0:5]" (padded):
  * every value 0x80–0xFF is a start-of-packet whose low 6 bits are the most significant 6 bits of
  * the packet's 12-bit ackID (§3.5.1).
+ *
+ * @example
+ * ```ts
+ * import { Stype0_64, Stype1_64, encodeSymbol64, toHex } from 'riodp/wire';
+ *
+ * // A status symbol (ackID_status 1, 4094 buffers) starting a packet whose ackID[0:5] is 0b101010.
+ * const bytes = new Uint8Array(8);
+ * const stype1 = Stype1_64.startOfPacketUnpadded | 0b101010;
+ * encodeSymbol64({ link: 'cs64', stype0: Stype0_64.status, parameter0: 1, parameter1: 4094, stype1 }, bytes, 0);
+ * console.log(stype1.toString(16), toHex(bytes)); // aa 4001ffe2aa057d30
+ * ```
  */
 export const Stype1_64 = {
   stomp: 0x08,
@@ -62,7 +102,18 @@ const STYPE1_64_TABLE: Readonly<Record<number, string>> = {
   0x2b: 'loop-timing-request',
   0x38: 'NOP',
 };
-/** Every CS64 stype1 function name (Table 3-18). */
+/**
+ * Every CS64 stype1 function name (Table 3-18).
+ *
+ * @example
+ * ```ts
+ * import { STYPE1_64_NAMES, stype1Of64 } from 'riodp/wire';
+ *
+ * // The link-request functions and their stype1 values, for a trace legend.
+ * const requests = STYPE1_64_NAMES.filter((n) => n.startsWith('link-request/'));
+ * console.log(requests.map((n) => `${n.slice(13)} 0x${(stype1Of64(n) ?? 0).toString(16)}`).join(', ')); // reset-port 0x22, reset-device 0x23, port-status 0x24
+ * ```
+ */
 export const STYPE1_64_NAMES = [
   'stomp',
   'end-of-packet-unpadded',
@@ -82,13 +133,36 @@ export const STYPE1_64_NAMES = [
 /** The name of a CS64 stype1 function. */
 export type Stype1Name64 = (typeof STYPE1_64_NAMES)[number];
 
-/** The function of an 8-bit CS64 stype1 (Table 3-18); RESERVED for a reserved value. */
+/**
+ * The function of an 8-bit CS64 stype1 (Table 3-18); RESERVED for a reserved value.
+ *
+ * @example
+ * ```ts
+ * import { stype1Name64 } from 'riodp/wire';
+ *
+ * console.log(stype1Name64(0x24)); // link-request/port-status
+ * console.log(stype1Name64(0xea)); // start-of-packet-padded
+ * console.log(stype1Name64(0x30)); // RESERVED
+ * ```
+ */
 export function stype1Name64(stype1: number): Stype1Name64 {
   if (stype1 >= 0x80 && stype1 <= 0xff) return stype1 >= 0xc0 ? 'start-of-packet-padded' : 'start-of-packet-unpadded';
   return (STYPE1_64_TABLE[stype1] as Stype1Name64 | undefined) ?? R;
 }
 
-/** The stype1 of a named function (start-of-packet with `ackIDHigh`); undefined for RESERVED and unknown names. */
+/**
+ * The stype1 of a named function (start-of-packet with `ackIDHigh`); undefined for RESERVED and unknown names.
+ *
+ * @example
+ * ```ts
+ * import { stype1Of64 } from 'riodp/wire';
+ *
+ * // The start-of-packet for a packet with 12-bit ackID 0xA81 carries its top 6 bits, 0b101010.
+ * const ackID = 0xa81;
+ * console.log(stype1Of64('start-of-packet-unpadded', ackID >>> 6)?.toString(16)); // aa
+ * console.log(stype1Of64('NOP')?.toString(16)); // 38
+ * ```
+ */
 export function stype1Of64(name: string, ackIDHigh = 0): number | undefined {
   if (name === 'start-of-packet-unpadded') return Stype1_64.startOfPacketUnpadded | (ackIDHigh & 0x3f);
   if (name === 'start-of-packet-padded') return Stype1_64.startOfPacketPadded | (ackIDHigh & 0x3f);
@@ -99,6 +173,16 @@ export function stype1Of64(name: string, ackIDHigh = 0): number | undefined {
 /**
  * Table 3-15 Input/Output Port Status, "encoded in increasing order of priority": 0b00 no error
  * condition, 0b01 retry-stopped, 0b10 error-stopped, 0b11 fatal error.
+ *
+ * @example
+ * ```ts
+ * import { PORT_CONDITION_NAMES, decodeSymbol64, parseHex } from 'riodp/wire';
+ *
+ * // A captured CS64 link-response: the conditions are "encoded in increasing order of priority".
+ * const s = decodeSymbol64(parseHex('60013180e02e3f48'), 0, 8);
+ * const worst = PORT_CONDITION_NAMES[Math.max(s.inputPortStatus ?? 0, s.outputPortStatus ?? 0)];
+ * console.log(s.inputPortStatusName, s.outputPortStatusName, worst); // retry-stopped none retry-stopped
+ * ```
  */
 export const PORT_CONDITION_NAMES = ['none', 'retry-stopped', 'error-stopped', 'fatal-error'] as const;
 /** A port's condition in a CS64 status (Table 3-15). */

@@ -15,22 +15,82 @@ import { WireError, WireErrorCode, checkRange } from './errors.ts';
  *   N-1 shall occupy Port Group 0" (§4.2 d), N = 13 - G ports per group.
  *
  * Values are 14-bit integers, stype2 bit 0 worth 2^13.
+ *
+ * @example
+ * ```ts
+ * import { VOQ_FORMATS, decodeStype2 } from 'riodp/wire';
+ *
+ * // Checking a --voq-format option, then reading one stype2 value both ways.
+ * const arg: string = 'part12-rev4.1';
+ * const voqFormat = VOQ_FORMATS.find((f) => f === arg);
+ * if (voqFormat === undefined) throw new Error(`--voq-format must be ${VOQ_FORMATS.join(' or ')}`);
+ * console.log(decodeStype2(8258, { voqFormat, part12GroupSize: 3 }).congestedPorts); // [ 23 ]
+ * ```
  */
 export const VOQ_FORMATS = ['seed', 'part12-rev4.1'] as const;
 /** The VoQ backpressure format: the seed document's (`seed`) or Part 12 rev 4.1's (DECISIONS §5). */
 export type VoqFormat = (typeof VOQ_FORMATS)[number];
 
-/** The names of a VoQ stype2 CMD. */
+/**
+ * The names of a VoQ stype2 CMD.
+ *
+ * @example
+ * ```ts
+ * import { VoqCmdName, decodeStype2 } from 'riodp/wire';
+ *
+ * // Only a backpressure CMD marks ports; an all-zero stype2 (Part 6's reserved bits) is NOP.
+ * for (const stype2 of [0, 3105]) {
+ *   const v = decodeStype2(stype2);
+ *   if (v.cmdName === VoqCmdName.backpressure) console.log(v.congestedPorts); // [ 6, 11 ]
+ * }
+ * ```
+ */
 export const VoqCmdName = { nop: 'NOP', backpressure: 'VOQ_BACKPRESSURE', reserved: 'RESERVED' } as const;
 export type VoqCmdName = (typeof VoqCmdName)[keyof typeof VoqCmdName];
 
-/** Bits of the CS48 stype2 field. */
+/**
+ * Bits of the CS48 stype2 field.
+ *
+ * @example
+ * ```ts
+ * import { STYPE2_BITS, decodeStype2 } from 'riodp/wire';
+ *
+ * // A captured CS48 as one 48-bit number: stype2 is bits 21–34, just above the 13-bit CRC.
+ * const raw = 0x800fc1843af0n;
+ * const stype2 = Number((raw >> 13n) & ((1n << BigInt(STYPE2_BITS)) - 1n));
+ * console.log(stype2, decodeStype2(stype2).congestedPorts); // 3105 [ 6, 11 ]
+ * ```
+ */
 export const STYPE2_BITS = 14;
 /**
  * The seed format's constants (VoQ Backpressure §3.1): CMD values, 6 ports per group, 32 groups, 192 ports.
+ *
+ * @example
+ * ```ts
+ * import { SEED_VOQ, encodeStype2 } from 'riodp/wire';
+ *
+ * // Port 11 congests: group 11 / 6 = 1, offset 11 % 6 = 5.
+ * const port = 11;
+ * if (port >= SEED_VOQ.maxPorts) throw new Error('the seed format names ports 0–191');
+ * const group = Math.floor(port / SEED_VOQ.portsPerGroup), offset = port % SEED_VOQ.portsPerGroup;
+ * console.log(encodeStype2({ cmd: SEED_VOQ.cmdBackpressure, portGroup: group, portStatus: 1 << offset })); // 3073
+ * ```
  */
 export const SEED_VOQ = { cmdNop: 0, cmdBackpressure: 1, portsPerGroup: 6, groups: 32, maxPorts: 192 } as const;
-/** Part 12's stype2 constants (§3.1): the CMD value, 13 parameter bits, port group size up to 6 bits. */
+/**
+ * Part 12's stype2 constants (§3.1): the CMD value, 13 parameter bits, port group size up to 6 bits.
+ *
+ * @example
+ * ```ts
+ * import { PART12_VOQ } from 'riodp/wire';
+ *
+ * // The smallest RX/TX Port Group Size that names every port of a 48-port switch:
+ * // 13 - G ports per group, 2^G groups.
+ * let g = 0;
+ * while (g < PART12_VOQ.maxGroupSize && (PART12_VOQ.parameterBits - g) * (1 << g) < 48) g++;
+ * console.log(g, (PART12_VOQ.parameterBits - g) * (1 << g)); // 3 80
+ * ```
+ */
 export const PART12_VOQ = { cmdBackpressure: 1, parameterBits: 13, maxGroupSize: 6 } as const;
 
 export const CLAUSE_SEED = 'VoQ Backpressure §3.1 Table 3-1';
@@ -88,7 +148,18 @@ export function part12Layouts(bits: number): readonly VoqLayout[] {
 }
 const PART12_LAYOUTS = part12Layouts(PART12_VOQ.parameterBits);
 
-/** The layout for a format; the Part 12 group size defaults to its reset value 0 (Table 5-3). */
+/**
+ * The layout for a format; the Part 12 group size defaults to its reset value 0 (Table 5-3).
+ *
+ * @example
+ * ```ts
+ * import { voqLayout } from 'riodp/wire';
+ *
+ * console.log(voqLayout('seed').portsPerGroup); // 6
+ * const l = voqLayout('part12-rev4.1', 3); // RX Port Group Size 3 bits
+ * console.log(l.statusBits, l.groups, l.portsPerGroup * l.groups); // 10 8 80
+ * ```
+ */
 export function voqLayout(format: VoqFormat = 'seed', part12GroupSize = 0): VoqLayout {
   if (format === 'seed') return SEED_LAYOUT;
   if ((format as string) !== 'part12-rev4.1') {
@@ -116,6 +187,15 @@ export function pickPart12Layout(layouts: readonly VoqLayout[], part12GroupSize:
  * Decodes a 14-bit stype2 value. `at` is the byte offset reported in errors (the byte holding
  * stype2 bit 21). Strict mode rejects reserved CMD values and non-zero parameter bits under a
  * CMD whose parameter is "0b000 0000 0000" (seed) or "Reserved" (Part 12).
+ *
+ * @example
+ * ```ts
+ * import { decodeStype2 } from 'riodp/wire';
+ *
+ * // 0b1 | 0b0000001000 | 0b010: Part 12 CMD backpressure, port status offset 3, group 2 (G = 3).
+ * const v = decodeStype2(0b1_0000001000_010, { voqFormat: 'part12-rev4.1', part12GroupSize: 3 });
+ * console.log(v.cmdName, v.portGroup, v.congestedPorts); // VOQ_BACKPRESSURE 2 [ 23 ]
+ * ```
  */
 export function decodeStype2(stype2: number, opts: VoqOptions = {}, at = 0): VoqStype2 {
   const layout = voqLayout(opts.voqFormat, opts.part12GroupSize);
@@ -154,7 +234,18 @@ export interface Stype2Fields {
   readonly portStatus: number;
 }
 
-/** Assembles the 14-bit stype2 value, checking every field against its width. */
+/**
+ * Assembles the 14-bit stype2 value, checking every field against its width.
+ *
+ * @example
+ * ```ts
+ * import { encodeStype2 } from 'riodp/wire';
+ *
+ * // Seed format: CMD 0b001 | status 0b100001 (offsets 5 and 0) | group 0b00001.
+ * const stype2 = encodeStype2({ cmd: 1, portGroup: 1, portStatus: 0b100001 });
+ * console.log(stype2.toString(2).padStart(14, '0')); // 00110000100001
+ * ```
+ */
 export function encodeStype2(v: Stype2Fields, at = 0): number {
   const layout = voqLayout(v.format, v.portGroupSize);
   const seed = layout.format === 'seed';
@@ -168,7 +259,19 @@ export function encodeStype2(v: Stype2Fields, at = 0): number {
   return seed ? (v.cmd << 11) | parameter : (v.cmd << 13) | parameter;
 }
 
-/** A VoQ backpressure stype2 value for one port group (default: the seed format). */
+/**
+ * A VoQ backpressure stype2 value for one port group (default: the seed format).
+ *
+ * @example
+ * ```ts
+ * import { buildSymbol, congestedPortsOf, voqSymbol } from 'riodp/wire';
+ *
+ * // Ports 18 and 19 (group 3, offsets 0 and 1) congest: the stype2 to put in the next CS48.
+ * const stype2 = voqSymbol({ group: 3, congestedOffsets: [0, 1] });
+ * const s = buildSymbol({ link: 'cs48', stype0: 4, parameter0: 0, parameter1: 7, stype1: 7, cmd: 0, stype2 });
+ * console.log(congestedPortsOf(stype2), s.voq?.cmdName); // [ 18, 19 ] VOQ_BACKPRESSURE
+ * ```
+ */
 export function voqSymbol(args: {
   readonly group: number;
   readonly congestedOffsets: readonly number[];
@@ -192,14 +295,36 @@ export function voqSymbol(args: {
   });
 }
 
-/** Ports a stype2 value marks congested (ascending); none unless its CMD is VoQ backpressure. */
+/**
+ * Ports a stype2 value marks congested (ascending); none unless its CMD is VoQ backpressure.
+ *
+ * @example
+ * ```ts
+ * import { congestedPortsOf } from 'riodp/wire';
+ *
+ * console.log(congestedPortsOf(3105)); // [ 6, 11 ]
+ * console.log(congestedPortsOf(8258, 'part12-rev4.1', 3)); // [ 23 ]
+ * ```
+ */
 export function congestedPortsOf(stype2: number, format: VoqFormat = 'seed', part12GroupSize = 0): number[] {
   checkRange(stype2, STYPE2_BITS, 'stype2', format === 'seed' ? CLAUSE_SEED : CLAUSE_PART12);
   const v = decodeStype2(stype2, { voqFormat: format, part12GroupSize });
   return v.congestedPorts.slice();
 }
 
-/** The port group and the offset inside it of a port number. */
+/**
+ * The port group and the offset inside it of a port number.
+ *
+ * @example
+ * ```ts
+ * import { groupOfPort, voqSymbol } from 'riodp/wire';
+ *
+ * // Where port 23 sits, and the stype2 that reports it congested, in each format.
+ * console.log(groupOfPort(23)); // { group: 3, offset: 5 }
+ * const { group, offset } = groupOfPort(23, 'part12-rev4.1', 3);
+ * console.log(group, offset, voqSymbol({ group, congestedOffsets: [offset], format: 'part12-rev4.1', groupSize: 3 })); // 2 3 8258
+ * ```
+ */
 export function groupOfPort(port: number, format: VoqFormat = 'seed', part12GroupSize = 0): { group: number; offset: number } {
   const layout = voqLayout(format, part12GroupSize);
   return portInLayout(port, layout, portsClause(layout));
@@ -214,7 +339,17 @@ export function portInLayout(port: number, layout: VoqLayout, clause: string): {
   return { group: Math.floor(port / layout.portsPerGroup), offset: port % layout.portsPerGroup };
 }
 
-/** Ports whose status bit is set, ascending: status bit k is port group × ports-per-group + k. */
+/**
+ * Ports whose status bit is set, ascending: status bit k is port group × ports-per-group + k.
+ *
+ * @example
+ * ```ts
+ * import { portsInGroup, voqLayout } from 'riodp/wire';
+ *
+ * console.log(portsInGroup(1, 0b100001, voqLayout('seed'))); // [ 6, 11 ]
+ * console.log(portsInGroup(2, 0b1000, voqLayout('part12-rev4.1', 3))); // [ 23 ]
+ * ```
+ */
 export function portsInGroup(group: number, status: number, layout: VoqLayout): number[] {
   const ports: number[] = [];
   const base = group * layout.portsPerGroup;

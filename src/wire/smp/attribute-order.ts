@@ -31,7 +31,19 @@ export interface AttributeViolation {
   readonly detail: string;
 }
 
-/** Attributes each protocol requires (§6.2 for vendor-defined protocols, §7.2 for Ethernet). */
+/**
+ * Attributes each protocol requires (§6.2 for vendor-defined protocols, §7.2 for Ethernet).
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * // What an Ethernet OPEN still lacks.
+ * const have = [smp.attrOpenMessageNumber(7), smp.attrMtu(1500)].map((a) => smp.attributeName(a.id, smp.PROTO_ID.ETHERNET));
+ * const missing = (smp.PROTOCOL_REQUIRED[smp.PROTO_ID.ETHERNET] ?? []).filter((n) => !have.includes(n));
+ * console.log(missing.join(', ')); // CONVEYANCE, MAC_ADDRESS
+ * ```
+ */
 export const PROTOCOL_REQUIRED: Readonly<Record<number, readonly AttributeName[]>> = {
   [PROTO_ID.VENDOR_DEFINED]: ['VENDOR', 'PROTOCOL_NAME'],
   [PROTO_ID.ETHERNET]: ['MTU', 'CONVEYANCE', 'MAC_ADDRESS'],
@@ -54,6 +66,17 @@ const RANK_VENDOR = 3;
  * attributes ... All optional attributes must occur after all required attributes, and before
  * any vendor specific attributes. If vendor specific attributes are used, the first vendor
  * specific attribute must begin with attribute 0x00" (§3.5.3).
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * // An Ethernet OPEN that puts MTU before OPEN_MESSAGE_NUMBER and forgets MAC_ADDRESS.
+ * const attrs = [smp.attrMtu(1500), smp.attrOpenMessageNumber(7), smp.attrConveyanceMailbox(2)];
+ * for (const v of smp.checkAttributeOrder(attrs, smp.PROTO_ID.ETHERNET, 'OPEN')) console.log(v.index, v.rule, v.clause);
+ * // 0 open-message-number-first Annex 2 §4.2.3
+ * // 3 protocol-required Annex 2 §7.2
+ * ```
  */
 export function checkAttributeOrder(attrs: readonly AttributeLike[], protoID: number, command: SmpCommandName = 'ADVERTISE'): AttributeViolation[] {
   const out: AttributeViolation[] = [];

@@ -8,7 +8,19 @@ import { CLAUSE, PROTO_ID, put16, put32, u16, u32 } from './header.ts';
  * in the remaining 7, 6 or 4 octets.
  */
 export type AttributeIdBits = 8 | 16 | 32;
-/** Octets of one attribute: its ID and value (§3.5.3 Table 3-2). */
+/**
+ * Octets of one attribute: its ID and value (§3.5.3 Table 3-2).
+ *
+ * @example
+ * ```ts
+ * import { parseHex, smp } from 'riodp/wire';
+ *
+ * // The octets an OPEN takes before padding: an 8-octet header, then <numAttributes> attributes.
+ * const open = parseHex('0301000101020001f000000300000007');
+ * const numAttributes = ((open[6] ?? 0) << 8) | (open[7] ?? 0);
+ * console.log(8 + numAttributes * smp.ATTRIBUTE_BYTES); // 16
+ * ```
+ */
 export const ATTRIBUTE_BYTES = 8;
 
 const CLAUSE_SIZES = 'Annex 2 §3.5.3 Table 3-2';
@@ -29,7 +41,19 @@ export function idBitsOf(id: number): AttributeIdBits | undefined {
   return undefined;
 }
 
-/** Named attribute IDs. 0x8003 is DATA_OFFSET except under Ethernet, where it is MAC_ADDRESS (DECISIONS §7). */
+/**
+ * Named attribute IDs. 0x8003 is DATA_OFFSET except under Ethernet, where it is MAC_ADDRESS (DECISIONS §7).
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * // Reading the MTU an Ethernet OPEN asks for.
+ * const open = smp.smpOpen({ sourceID: 1, protoID: smp.PROTO_ID.ETHERNET, openMessageNumber: 7, attributes: [smp.attrMtu(1500)] });
+ * const mtu = open.attributes.find((a) => a.id === smp.ATTRIBUTE_ID.MTU);
+ * if (mtu?.name === 'MTU') console.log(mtu.mtu); // 1500
+ * ```
+ */
 export const ATTRIBUTE_ID = {
   VENDOR: 0x00,
   PROTOCOL_NAME: 0x01,
@@ -67,7 +91,18 @@ const GENERAL = new Map<number, NamedAttribute>([
   [0xf0000005, 'DATA_HEADER_FORMAT'],
 ]);
 
-/** The name an attribute ID has under a ProtoID (§3.5.3, §6.2, §7.2, DECISIONS §7). */
+/**
+ * The name an attribute ID has under a ProtoID (§3.5.3, §6.2, §7.2, DECISIONS §7).
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * // 0x8003 means MAC_ADDRESS under Ethernet (§7.2.3) and DATA_OFFSET elsewhere (§3.5.3.3).
+ * console.log(smp.attributeName(0x8003, smp.PROTO_ID.ETHERNET), smp.attributeName(0x8003, 0x1234)); // MAC_ADDRESS DATA_OFFSET
+ * console.log(smp.attributeName(0xef10, 0x0102), smp.attributeName(0x10, 0x0102)); // VENDOR_SPECIFIC RESERVED
+ * ```
+ */
 export function attributeName(id: number, protoID: number): AttributeName {
   const general = GENERAL.get(id);
   if (general !== undefined) return general;
@@ -177,21 +212,53 @@ export type SmpAttribute =
 /** What an encoder needs of an attribute; the decoded fields only describe `value`. */
 export type AttributeLike = Pick<SmpAttribute, 'id' | 'value'>;
 
-/** How a vendor value is written: an OUI, a name, or neither (INVALID). */
+/**
+ * How a vendor value is written: an OUI, a name, or neither (INVALID).
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * // The seven value octets of a VENDOR attribute: OUI 00-00-5E then four zero octets, or a 7-character name.
+ * console.log(smp.vendorFormat(Uint8Array.of(0x00, 0x00, 0x5e, 0, 0, 0, 0))); // OUI
+ * console.log(smp.vendorFormat(new TextEncoder().encode('ACMEIO1'))); // NAME
+ * console.log(smp.vendorFormat(Uint8Array.of(0x41, 0, 0x43, 0x4d, 0x45, 0x49, 0x4f))); // INVALID
+ * ```
+ */
 export function vendorFormat(value: Uint8Array): VendorFormat {
   if (value.length !== 7) return 'INVALID';
   if (value[3] === 0 && value[4] === 0 && value[5] === 0 && value[6] === 0) return 'OUI';
   return value.every((b) => b !== 0) ? 'NAME' : 'INVALID';
 }
 
-/** The name of a CONVEYANCE channel: MESSAGE (Type 11), vendor specific, or reserved. */
+/**
+ * The name of a CONVEYANCE channel: MESSAGE (Type 11), vendor specific, or reserved.
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * console.log(smp.channelName(0x0001), smp.channelName(0xff02), smp.channelName(0x0002)); // MESSAGE VENDOR_SPECIFIC RESERVED
+ * ```
+ */
 export function channelName(channel: number): ChannelName {
   if (channel === 0x0001) return 'MESSAGE';
   return channel >= 0xff00 ? 'VENDOR_SPECIFIC' : 'RESERVED';
 }
 
 const FORMAT_NAMES: Readonly<Record<number, DataFormatName>> = { 0x06: 'DATA', 0x09: 'DATA1', 0x0a: 'DATA2', 0x0b: 'DATA3' };
-/** The name of a DATA_HEADER_FORMAT value (DATA, DATA1, DATA2, DATA3), UNDEFINED for another. */
+/**
+ * The name of a DATA_HEADER_FORMAT value (DATA, DATA1, DATA2, DATA3), UNDEFINED for another.
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * // The data header a stream was opened with, from its DATA_HEADER_FORMAT attribute.
+ * const a = smp.attrDataHeaderFormat(0x0a, 0x5a);
+ * console.log(smp.dataFormatName(a.format), smp.dataFormatName(0x07)); // DATA2 UNDEFINED
+ * ```
+ */
 export function dataFormatName(format: number): DataFormatName {
   return FORMAT_NAMES[format] ?? 'UNDEFINED';
 }

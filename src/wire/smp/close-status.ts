@@ -40,7 +40,19 @@ export interface SmpClose extends SmpVersioned, SmpPadded {
   readonly streamID: number;
 }
 
-/** Status bit values (Table 4-10); 0x0FFFFFF0 is reserved. */
+/**
+ * Status bit values (Table 4-10); 0x0FFFFFF0 is reserved.
+ *
+ * @example
+ * ```ts
+ * import { decodeSmp, parseHex, smp } from 'riodp/wire';
+ *
+ * // The STATUS that answers a CLOSE: Closed set for StreamID 0x0010.
+ * const b = parseHex('10010000000200100000080120000000');
+ * const m = decodeSmp(b, 0, b.length);
+ * if (m.command === 'STATUS') console.log(m.cmdIDName, (m.status & smp.STATUS_BIT.CLOSED) !== 0); // CLOSE true
+ * ```
+ */
 export const STATUS_BIT = {
   STREAM_UNKNOWN: 0x00000001,
   STREAM_FUNCTIONAL: 0x00000002,
@@ -51,7 +63,18 @@ export const STATUS_BIT = {
   COMMAND_UNKNOWN: 0x40000000,
   REQUEST_STATUS_OF_REMOTE: 0x80000000,
 } as const;
-/** The reserved bits of STATUS <Status> (Table 4-10). */
+/**
+ * The reserved bits of STATUS <Status> (Table 4-10).
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * // The validation-mode check a receiver makes on <Status> (§4.2.8).
+ * const status = 0x20000010;
+ * console.log((status & smp.STATUS_RESERVED) !== 0, smp.statusFlags(status).join()); // true CLOSED,RESERVED
+ * ```
+ */
 export const STATUS_RESERVED = 0x0ffffff0;
 /** RESERVED appears when any Table 4-10 reserved bit is set. */
 export type StatusFlag = keyof typeof STATUS_BIT | 'RESERVED';
@@ -59,7 +82,17 @@ export type StatusFlag = keyof typeof STATUS_BIT | 'RESERVED';
 // Built once: every STATUS decode names its flags.
 const STATUS_BIT_ENTRIES = Object.entries(STATUS_BIT) as [keyof typeof STATUS_BIT, number][];
 
-/** The names of the bits set in a STATUS <Status> (Table 4-10); RESERVED when a reserved bit is set. */
+/**
+ * The names of the bits set in a STATUS <Status> (Table 4-10); RESERVED when a reserved bit is set.
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * console.log(smp.statusFlags(0x00000006)); // [ 'STREAM_FUNCTIONAL', 'READY_TO_RECEIVE' ]
+ * console.log(smp.statusFlags(0x21000000)); // [ 'CLOSED', 'RESERVED' ]
+ * ```
+ */
 export function statusFlags(status: number): StatusFlag[] {
   const out: StatusFlag[] = [];
   for (const [name, bit] of STATUS_BIT_ENTRIES) {
@@ -69,7 +102,17 @@ export function statusFlags(status: number): StatusFlag[] {
   return out;
 }
 
-/** A STATUS <Status> value with the named bits set. */
+/**
+ * A STATUS <Status> value with the named bits set.
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * const status = smp.statusFromFlags(['STREAM_FUNCTIONAL', 'READY_TO_RECEIVE', 'DATA_READY_TO_SEND']);
+ * console.log(status.toString(16).padStart(8, '0')); // 0000000e
+ * ```
+ */
 export function statusFromFlags(flags: readonly (keyof typeof STATUS_BIT)[]): number {
   return flags.reduce((s, f) => (s | STATUS_BIT[f]) >>> 0, 0);
 }
@@ -143,7 +186,18 @@ export function encodeClose(m: SmpClose, bytes: Uint8Array, offset: number): num
   return writePad(bytes, offset + CLOSE_FIELDS, CLOSE_FIELDS, m.pad);
 }
 
-/** A CLOSE message (§4.2.7). */
+/**
+ * A CLOSE message (§4.2.7).
+ *
+ * @example
+ * ```ts
+ * import { smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // Either end may close StreamID 0x0010; SourceID is always the node sending data (node 1).
+ * const m = smp.smpClose({ sourceID: 1, destID: 2, streamID: 0x0010 });
+ * console.log(toHex(smpBytes(m))); // 08010001000200000010000000000000
+ * ```
+ */
 export function smpClose(f: SmpCommonInput & {
   readonly sourceID: number;
   readonly destID: number;

@@ -31,7 +31,21 @@ import type { SmpCommonInput, SmpPadded, SmpVersioned } from './header.ts';
  * transmitted", so a DATA3 message cannot be told from its payload and is never decoded here.
  */
 export type SegmentName = 'SINGLE' | 'START' | 'END' | 'CONTINUATION';
-/** "If a transfer fits within a single segment, then both the S and E bits are set." */
+/**
+ * "If a transfer fits within a single segment, then both the S and E bits are set."
+ *
+ * @example
+ * ```ts
+ * import { decodeSmp, parseHex, smp } from 'riodp/wire';
+ *
+ * // S and E are the top two bits of a DATA message's octet 8.
+ * const b = parseHex('0601020000000001c003001001020300');
+ * const octet8 = b[8] ?? 0;
+ * console.log(smp.segmentName(octet8 >> 7, (octet8 >> 6) & 1), smp.segmentName(0, 0)); // SINGLE CONTINUATION
+ * const m = decodeSmp(b, 0, b.length);
+ * if (m.command === 'DATA') console.log(m.segment, m.streamID, m.payload); // SINGLE 16 Uint8Array(3) [ 1, 2, 3 ]
+ * ```
+ */
 export function segmentName(s: number, e: number): SegmentName {
   if (s === 1) return e === 1 ? 'SINGLE' : 'START';
   return e === 1 ? 'END' : 'CONTINUATION';
@@ -86,7 +100,21 @@ export interface SmpData2 extends SmpPadded, Segmented {
   readonly payload: Uint8Array;
 }
 
-/** "the maximum PDU size is 16380 octets" (§4.3.3). */
+/**
+ * "the maximum PDU size is 16380 octets" (§4.3.3).
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * // Splitting a PDU into DATA2 segments: one if it fits, otherwise start, continuations and end.
+ * const pdu = new Uint8Array(40_000);
+ * const n = Math.ceil(pdu.length / smp.DATA2_MAX_PAYLOAD);
+ * const segments = Array.from({ length: n }, (_, i) =>
+ *   smp.smpData2({ s: i === 0 ? 1 : 0, e: i === n - 1 ? 1 : 0, payload: pdu.subarray(i * smp.DATA2_MAX_PAYLOAD, (i + 1) * smp.DATA2_MAX_PAYLOAD) }));
+ * console.log(segments.map((m) => `${m.segment} ${m.payload.length}`).join(', ')); // START 16380, CONTINUATION 16380, END 7240
+ * ```
+ */
 export const DATA2_MAX_PAYLOAD = 16380;
 
 const DATA_HEADER = 12;
@@ -299,7 +327,18 @@ function tail(f: DataInput): StreamOrLength & { payload: Uint8Array } & SmpPadde
   };
 }
 
-/** A DATA message (§4.3.1). */
+/**
+ * A DATA message (§4.3.1).
+ *
+ * @example
+ * ```ts
+ * import { smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // Three payload octets on StreamID 0x0010, to the receiver's mailbox 2, in one segment (S and E set).
+ * const m = smp.smpData({ sourceID: 1, mailbox: 2, streamID: 0x0010, payload: Uint8Array.of(1, 2, 3) });
+ * console.log(m.segment, toHex(smpBytes(m))); // SINGLE 0601020000000001c003001001020300
+ * ```
+ */
 export function smpData(f: DataInput): SmpData {
   const { mailbox, cos, rsrv, sourceID, s, e, segment } = dataCommon(f);
   return {
@@ -318,7 +357,19 @@ export function smpData(f: DataInput): SmpData {
   };
 }
 
-/** A DATA1 message (§4.3.2), for large PDUs. */
+/**
+ * A DATA1 message (§4.3.2), for large PDUs.
+ *
+ * @example
+ * ```ts
+ * import { smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // The first segment of a 100 000-octet PDU: DATA1's <Length> is 30 bits wide, DATA's only 12.
+ * const m = smp.smpData1({ sourceID: 1, mailbox: 2, s: 1, e: 0, streamID: 0x0010, payload: new Uint8Array(100_000) });
+ * const bytes = smpBytes(m);
+ * console.log(m.segment, bytes.length, toHex(bytes.subarray(8, 16))); // START 100016 800186a000100000
+ * ```
+ */
 export function smpData1(f: DataInput): SmpData1 {
   const { mailbox, cos, rsrv, sourceID, s, e, segment } = dataCommon(f);
   return {
@@ -337,7 +388,18 @@ export function smpData1(f: DataInput): SmpData1 {
   };
 }
 
-/** A DATA2 message (§4.3.3): no addressing, a one-octet header. */
+/**
+ * A DATA2 message (§4.3.3): no addressing, a one-octet header.
+ *
+ * @example
+ * ```ts
+ * import { smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // A stream opened with DATA_HEADER_FORMAT DATA2 and Implementation-Specific octet 0x5A.
+ * const m = smp.smpData2({ implementationSpecific: 0x5a, payload: Uint8Array.of(1, 2, 3) });
+ * console.log(toHex(smpBytes(m))); // 0a5ac00301020300
+ * ```
+ */
 export function smpData2(f: Pick<DataInput, 's' | 'e' | 'payload' | 'pad'> & { readonly implementationSpecific?: number }): SmpData2 {
   const s = f.s ?? 1;
   const e = f.e ?? 1;

@@ -21,11 +21,32 @@ import type { ProtocolName, SmpCommonInput, SmpPadded, SmpVersioned } from './he
 /**
  * FLOW_CONTROL (Annex 2 §4.2.6 Table 4-7): <CMD=0x07><VER><COS><Flow_Control> |
  * <SourceID><StreamID> | <ProtoID>, then reserved octets to 16 (the pad to 8 octets).
+ *
+ * @example
+ * ```ts
+ * import { decodeSmp, parseHex, smp } from 'riodp/wire';
+ *
+ * // A sender pausing its stream on a received FLOW_CONTROL XOFF.
+ * const b = parseHex('07010000000100100102000000000000');
+ * const m = decodeSmp(b, 0, b.length);
+ * const paused = m.command === 'FLOW_CONTROL' && m.flowControl === smp.FLOW_CONTROL.XOFF;
+ * console.log(paused); // true
+ * ```
  */
 export const FLOW_CONTROL = { XOFF: 0x00, XON: 0x01, RTS: 0xff } as const;
 /** The name of a FLOW_CONTROL <Type> (§4.2.6), UNDEFINED for another value. */
 export type FlowControlName = keyof typeof FLOW_CONTROL | 'UNDEFINED';
-/** The name of a FLOW_CONTROL <Type>. */
+/**
+ * The name of a FLOW_CONTROL <Type>.
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * console.log(smp.flowControlName(0x00), smp.flowControlName(0x01), smp.flowControlName(0xff)); // XOFF XON RTS
+ * console.log(smp.flowControlName(0x02)); // UNDEFINED
+ * ```
+ */
 export function flowControlName(v: number): FlowControlName {
   if (v === FLOW_CONTROL.XOFF) return 'XOFF';
   if (v === FLOW_CONTROL.XON) return 'XON';
@@ -97,7 +118,18 @@ export function encodeFlowControl(m: SmpFlowControl, bytes: Uint8Array, offset: 
   return writePad(bytes, offset + FIELDS, FIELDS, m.pad);
 }
 
-/** `flowControl` takes XON, XOFF, RTS or a raw octet. */
+/**
+ * `flowControl` takes XON, XOFF, RTS or a raw octet.
+ *
+ * @example
+ * ```ts
+ * import { smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // Node 1, the receiver of StreamID 0x0010, tells its sender to stop.
+ * const m = smp.smpFlowControl({ flowControl: 'XOFF', sourceID: 1, streamID: 0x0010, protoID: smp.PROTO_ID.ETHERNET });
+ * console.log(toHex(smpBytes(m))); // 07010000000100100102000000000000
+ * ```
+ */
 export function smpFlowControl(f: SmpCommonInput & {
   readonly flowControl: number | keyof typeof FLOW_CONTROL;
   readonly cos?: number;

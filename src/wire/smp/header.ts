@@ -32,7 +32,21 @@ export const CLAUSE = {
   data3: 'Annex 2 §4.3.4',
 } as const;
 
-/** Command values (§3.5.1, Chapter 4 tables). USERDEFINED is the range 0xF0–0xFF (Table 4-11). */
+/**
+ * Command values (§3.5.1, Chapter 4 tables). USERDEFINED is the range 0xF0–0xFF (Table 4-11).
+ *
+ * @example
+ * ```ts
+ * import { decodeSmp, parseHex, smp } from 'riodp/wire';
+ *
+ * // A mailbox handler reacting to a received CLOSE by its <CMD> octet.
+ * const payload = parseHex('08010001000200000010000000000000');
+ * if (payload[0] === smp.SMP_COMMAND.CLOSE) {
+ *   const m = decodeSmp(payload, 0, payload.length);
+ *   if (m.command === 'CLOSE') console.log(m.sourceID, m.destID, m.streamID); // 1 2 16
+ * }
+ * ```
+ */
 export const SMP_COMMAND = {
   REQUEST: 0x01,
   ADVERTISE: 0x02,
@@ -52,7 +66,19 @@ export const SMP_COMMAND = {
 export type SmpNamedCommand = keyof typeof SMP_COMMAND;
 /** What a message's <CMD> is: a named command, USERDEFINED (0xF0–0xFF), or UNKNOWN. */
 export type SmpCommandName = Exclude<SmpNamedCommand, 'DATA3'> | 'USERDEFINED' | 'UNKNOWN';
-/** The first user-defined <CMD> (§4.2.9, Table 4-11: 0xF0–0xFF). */
+/**
+ * The first user-defined <CMD> (§4.2.9, Table 4-11: 0xF0–0xFF).
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * // An application numbers its own commands from the first user-defined <CMD>.
+ * const PING = smp.USERDEFINED_FIRST, PONG = smp.USERDEFINED_FIRST + 1;
+ * const m = smp.smpUserDefined({ cmd: PONG, sourceID: 1, streamID: 0x10 });
+ * console.log(PING.toString(16), m.cmd.toString(16), smp.commandName(m.cmd)); // f0 f1 USERDEFINED
+ * ```
+ */
 export const USERDEFINED_FIRST = 0xf0;
 
 const COMMAND_BY_VALUE = new Map<number, SmpCommandName>(
@@ -61,22 +87,63 @@ const COMMAND_BY_VALUE = new Map<number, SmpCommandName>(
     .map(([name, value]) => [value, name as SmpCommandName]),
 );
 
-/** The command a <CMD> octet names; 0x0B (DATA3, never transmitted) and unassigned values are UNKNOWN. */
+/**
+ * The command a <CMD> octet names; 0x0B (DATA3, never transmitted) and unassigned values are UNKNOWN.
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * console.log(smp.commandName(0x03), smp.commandName(0x10), smp.commandName(0xf7)); // OPEN STATUS USERDEFINED
+ * console.log(smp.commandName(0x0b)); // UNKNOWN
+ * ```
+ */
 export function commandName(cmd: number): SmpCommandName {
   if (cmd >= USERDEFINED_FIRST && cmd <= 0xff) return 'USERDEFINED';
   return COMMAND_BY_VALUE.get(cmd) ?? 'UNKNOWN';
 }
 
-/** "<VER> for all commands described in this version of the specification, except the DATA1 command, must be set to a numeric value of 0x01" (§3.5.2.1). */
+/**
+ * "<VER> for all commands described in this version of the specification, except the DATA1 command, must be set to a numeric value of 0x01" (§3.5.2.1).
+ *
+ * @example
+ * ```ts
+ * import { decodeSmp, parseHex, smp } from 'riodp/wire';
+ *
+ * // A FLOW_CONTROL XOFF from a sender speaking a later <VER>: lenient decoding labels it.
+ * const m = decodeSmp(parseHex('07020000000100100102000000000000'), 0, 16);
+ * if (m.command === 'FLOW_CONTROL' && m.ver !== smp.SMP_VER) console.log(m.ver, m.version); // 2 UNKNOWN
+ * ```
+ */
 export const SMP_VER = 0x01;
 /** A message's version: V1 (<VER> 0x01, §3.5.2.1), or UNKNOWN. */
 export type SmpVersion = 'V1' | 'UNKNOWN';
-/** The version a <VER> value stands for. */
+/**
+ * The version a <VER> value stands for.
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * console.log(smp.versionName(0x01), smp.versionName(0x02)); // V1 UNKNOWN
+ * ```
+ */
 export function versionName(ver: number): SmpVersion {
   return ver === SMP_VER ? 'V1' : 'UNKNOWN';
 }
 
-/** ProtoID values this annex assigns (§3.5.2.3, §6.1, §7.1). */
+/**
+ * ProtoID values this annex assigns (§3.5.2.3, §6.1, §7.1).
+ *
+ * @example
+ * ```ts
+ * import { smpBytes, smp, toHex } from 'riodp/wire';
+ *
+ * // "A value containing all ones, 0xffff, indicates a request for a list of protocols" (§4.2.1).
+ * const ask = smp.smpRequest({ sourceID: 1, destID: 2, protoID: smp.PROTO_ID.PROTOCOL_LIST });
+ * console.log(toHex(smpBytes(ask))); // 0101000100020000ffff000000000000
+ * ```
+ */
 export const PROTO_ID = {
   VENDOR_DEFINED: 0x0101,
   ETHERNET: 0x0102,
@@ -85,7 +152,16 @@ export const PROTO_ID = {
 } as const;
 /** OTHER: a protocol this annex does not define (its chapter, not this one, gives its attributes). */
 export type ProtocolName = keyof typeof PROTO_ID | 'OTHER';
-/** The name of a ProtoID: ETHERNET (§7), VENDOR_DEFINED (§6), or OTHER. */
+/**
+ * The name of a ProtoID: ETHERNET (§7), VENDOR_DEFINED (§6), or OTHER.
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * console.log(smp.protocolName(0x0102), smp.protocolName(0x0101), smp.protocolName(0x1234)); // ETHERNET VENDOR_DEFINED OTHER
+ * ```
+ */
 export function protocolName(protoID: number): ProtocolName {
   if (protoID === PROTO_ID.VENDOR_DEFINED) return 'VENDOR_DEFINED';
   if (protoID === PROTO_ID.ETHERNET) return 'ETHERNET';
@@ -95,7 +171,17 @@ export function protocolName(protoID: number): ProtocolName {
 
 /** StreamID ranges (§3.5.2.5 Table 3-1). */
 export type StreamIdUse = 'APPLICATION' | 'VENDOR_SPECIFIC' | 'RESERVED' | 'INVALID';
-/** What a StreamID is for (§3.5.2.5 Table 3-1): application, vendor specific, reserved or invalid. */
+/**
+ * What a StreamID is for (§3.5.2.5 Table 3-1): application, vendor specific, reserved or invalid.
+ *
+ * @example
+ * ```ts
+ * import { smp } from 'riodp/wire';
+ *
+ * console.log(smp.streamIdUse(0x0010), smp.streamIdUse(0xe123)); // APPLICATION VENDOR_SPECIFIC
+ * console.log(smp.streamIdUse(0xf000), smp.streamIdUse(0xffff)); // RESERVED INVALID
+ * ```
+ */
 export function streamIdUse(streamID: number): StreamIdUse {
   if (streamID <= 0xdfff) return 'APPLICATION';
   if (streamID <= 0xefff) return 'VENDOR_SPECIFIC';

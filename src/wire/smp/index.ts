@@ -50,6 +50,21 @@ export type SmpMessage =
  * Decodes the message in [offset, end) of `bytes` (its own octets, no RapidIO header); throws a `WireError`
  * on a malformed message, and with `opts.strict` on reserved values too. An unassigned <CMD> decodes as
  * `UNKNOWN`.
+ *
+ * @example
+ * ```ts
+ * import { WireError, decodeSmp, parseHex } from 'riodp/wire';
+ *
+ * // A Type 11 message payload received on the session management mailbox.
+ * const payload = parseHex('0301000112340001f000000300000007');
+ * const m = decodeSmp(payload, 0, payload.length, { strict: true });
+ * if (m.command === 'OPEN') console.log(m.sourceID, m.protoID.toString(16), m.attributes[0]?.name); // 1 1234 OPEN_MESSAGE_NUMBER
+ * try {
+ *   decodeSmp(payload, 0, 12); // cut short inside the attribute
+ * } catch (e) {
+ *   if (e instanceof WireError) console.log(e.code, e.field, e.offset); // truncated attributes 8
+ * }
+ * ```
  */
 export function decodeSmp(bytes: Uint8Array, offset: number, end: number, opts: DecodeOptions = {}): SmpMessage {
   const strict = opts.strict === true;
@@ -108,7 +123,18 @@ function quotedCommand(d: Uint8Array): SmpMessage | undefined {
   }
 }
 
-/** Octets `encodeSmp` writes for `m`, padding included. */
+/**
+ * Octets `encodeSmp` writes for `m`, padding included.
+ *
+ * @example
+ * ```ts
+ * import { MESSAGE_MAX_SEGMENT, smp, smpLength } from 'riodp/wire';
+ *
+ * // Will the ADVERTISE fit in a single-segment Type 11 message?
+ * const m = smp.smpAdvertiseProtocols({ sourceID: 2, destID: 1, protoIDs: [0x0101, 0x0102] });
+ * console.log(smpLength(m), smpLength(m) <= MESSAGE_MAX_SEGMENT); // 16 true
+ * ```
+ */
 export function smpLength(m: SmpMessage): number {
   switch (m.command) {
     case 'REQUEST':
@@ -136,7 +162,21 @@ export function smpLength(m: SmpMessage): number {
   }
 }
 
-/** Writes `m` at `offset` and returns the offset after its last octet (pad included). */
+/**
+ * Writes `m` at `offset` and returns the offset after its last octet (pad included).
+ *
+ * @example
+ * ```ts
+ * import { encodeSmp, smp, smpLength, toHex } from 'riodp/wire';
+ *
+ * // Writing an XOFF and a CLOSE back to back into one buffer.
+ * const xoff = smp.smpFlowControl({ flowControl: 'XOFF', sourceID: 1, streamID: 0x0010, protoID: 0x1234 });
+ * const close = smp.smpClose({ sourceID: 2, destID: 1, streamID: 0x0010 });
+ * const buf = new Uint8Array(smpLength(xoff) + smpLength(close));
+ * const end = encodeSmp(close, buf, encodeSmp(xoff, buf, 0));
+ * console.log(end, toHex(buf.subarray(16))); // 32 08010002000100000010000000000000
+ * ```
+ */
 export function encodeSmp(m: SmpMessage, bytes: Uint8Array, offset: number): number {
   const n = smpLength(m);
   if (!Number.isInteger(offset) || offset < 0 || offset + n > bytes.length) {
@@ -174,14 +214,37 @@ export function encodeSmp(m: SmpMessage, bytes: Uint8Array, offset: number): num
   }
 }
 
-/** The encoded octets of a message in a new array. */
+/**
+ * The encoded octets of a message in a new array.
+ *
+ * @example
+ * ```ts
+ * import { smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // The octets to put in a Type 11 message payload: REQUEST for node 2's list of protocols.
+ * const bytes = smpBytes(smp.smpRequest({ sourceID: 1, destID: 2, protoID: 0xffff }));
+ * console.log(bytes.length, toHex(bytes)); // 16 0101000100020000ffff000000000000
+ * ```
+ */
 export function smpBytes(m: SmpMessage): Uint8Array {
   const out = new Uint8Array(smpLength(m));
   encodeSmp(m, out, 0);
   return out;
 }
 
-/** An UNKNOWN message (lenient decoding's form of an unassigned <CMD>). */
+/**
+ * An UNKNOWN message (lenient decoding's form of an unassigned <CMD>).
+ *
+ * @example
+ * ```ts
+ * import { decodeSmp, smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // A conformance test sends an unassigned <CMD> 0x0C to see the peer answer Command_Unknown.
+ * const probe = smp.smpUnknown(0x0c, Uint8Array.of(0x01, 0x00, 0x01));
+ * const bytes = smpBytes(probe);
+ * console.log(toHex(bytes), decodeSmp(bytes, 0, bytes.length).command); // 0c010001 UNKNOWN
+ * ```
+ */
 export function smpUnknown(cmd: number, data: Uint8Array = new Uint8Array(0)): SmpUnknown {
   return { command: 'UNKNOWN', cmd, data };
 }
@@ -191,6 +254,18 @@ export function smpUnknown(cmd: number, data: Uint8Array = new Uint8Array(0)): S
  * command is sent in the <ContextSpecificData> fields and the Command_Unknown flag bit is set"
  * (§4.2.8). Received octets are quoted as they are, zero-padded to a multiple of 8 octets;
  * `cmdID`/`cmdVersion` default to the quoted command's first two octets.
+ *
+ * @example
+ * ```ts
+ * import { decodeSmp, parseHex, smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // Node 2 answers a message with the unassigned <CMD> 0x0C by quoting it back.
+ * const received = parseHex('0c01000100020000');
+ * const reply = smp.smpStatus({ sourceID: 2, streamID: 0, status: [], quote: received });
+ * console.log(reply.statusFlags, reply.cmdID); // [ 'COMMAND_UNKNOWN' ] 12
+ * const bytes = smpBytes(reply);
+ * console.log(toHex(bytes.subarray(0, 16)), decodeSmp(bytes, 0, bytes.length, { strict: true }).command); // 100100010002000000000c0140000000 STATUS
+ * ```
  */
 export function smpStatus(f: SmpStatusInput & { readonly quote?: SmpMessage | Uint8Array }): SmpStatus {
   if (f.quote === undefined) return buildStatus(f, quotedCommand);

@@ -38,7 +38,20 @@ export interface SmpOpen extends SmpVersioned, SmpPadded {
 
 /** "ack type" / "nack type" values: "0: normal ACK", "1-255: reserved". */
 export type AckTypeName = 'NORMAL' | 'RESERVED';
-/** The name of an ACCEPT <AckType> (§4.2.4): NORMAL, or RESERVED. */
+/**
+ * The name of an ACCEPT <AckType> (§4.2.4): NORMAL, or RESERVED.
+ *
+ * @example
+ * ```ts
+ * import { decodeSmp, parseHex, smp } from 'riodp/wire';
+ *
+ * // A received ACCEPT's ack type is octet 4.
+ * const b = parseHex('040100020000001001020001f00000030000000700000000');
+ * console.log(smp.ackTypeName(b[4] ?? 0), smp.ackTypeName(3)); // NORMAL RESERVED
+ * const m = decodeSmp(b, 0, b.length);
+ * if (m.command === 'ACCEPT') console.log(m.ackTypeName, m.streamID); // NORMAL 16
+ * ```
+ */
 export const ackTypeName = (v: number): AckTypeName => (v === 0 ? 'NORMAL' : 'RESERVED');
 
 export interface SmpAccept extends SmpVersioned, SmpPadded {
@@ -54,7 +67,24 @@ export interface SmpAccept extends SmpVersioned, SmpPadded {
   readonly attributes: readonly SmpAttribute[];
 }
 
-/** Octets 5–7 of a REFUSE are printed as 0xFF 0xFF 0xFF in Table 4-6. */
+/**
+ * Octets 5–7 of a REFUSE are printed as 0xFF 0xFF 0xFF in Table 4-6.
+ *
+ * @example
+ * ```ts
+ * import { WireError, decodeSmp, parseHex, smp } from 'riodp/wire';
+ *
+ * // A REFUSE from a peer that leaves octets 5–7 zero instead of 0xFF 0xFF 0xFF.
+ * const b = parseHex('050100020000000012340001f00000030000000700000000');
+ * const m = decodeSmp(b, 0, b.length); // lenient: keeps the value
+ * if (m.command === 'REFUSE') console.log(m.fill === smp.REFUSE_FILL, m.fill); // false 0
+ * try {
+ *   decodeSmp(b, 0, b.length, { strict: true });
+ * } catch (e) {
+ *   if (e instanceof WireError) console.log(e.field, e.offset); // fill 5
+ * }
+ * ```
+ */
 export const REFUSE_FILL = 0xffffff;
 
 export interface SmpRefuse extends SmpVersioned, SmpPadded {
@@ -206,7 +236,22 @@ export function encodeOpenFamily(m: OpenFamily, bytes: Uint8Array, offset: numbe
   return writePad(bytes, at, at - offset, m.pad);
 }
 
-/** An OPEN message (§4.2.3). */
+/**
+ * An OPEN message (§4.2.3).
+ *
+ * @example
+ * ```ts
+ * import { smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // Node 1 opens an Ethernet stream: OPEN_MESSAGE_NUMBER 7 first, then the attributes §7.2 requires.
+ * const open = smp.smpOpen({
+ *   sourceID: 1, protoID: smp.PROTO_ID.ETHERNET, openMessageNumber: 7,
+ *   attributes: [smp.attrMtu(1500), smp.attrConveyanceMailbox(1), smp.attrMacAddress(Uint8Array.of(0, 0, 0x5e, 0, 0x53, 1))],
+ * });
+ * console.log(toHex(smpBytes(open)).slice(0, 32)); // 0301000101020004f000000300000007
+ * console.log(smp.checkAttributeOrder(open.attributes, open.protoID, 'OPEN').length); // 0
+ * ```
+ */
 export function smpOpen(f: SmpCommonInput & {
   readonly sourceID: number;
   readonly protoID: number;
@@ -232,6 +277,17 @@ export function smpOpen(f: SmpCommonInput & {
  * An ACCEPT. With `open`, the ProtoID and OPEN_MESSAGE_NUMBER come from that OPEN ("The only
  * attribute required in the ACCEPT message is the OPEN_MESSAGE_NUMBER attribute from the OPEN",
  * §4.2.4) and `attributes` are appended after it.
+ *
+ * @example
+ * ```ts
+ * import { smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // Node 2 accepts node 1's OPEN: the data is to flow on StreamID 0x0010.
+ * const open = smp.smpOpen({ sourceID: 1, protoID: 0x1234, openMessageNumber: 7 });
+ * const accept = smp.smpAccept({ destID: 2, streamID: 0x0010, open });
+ * console.log(accept.protoID.toString(16), accept.attributes[0]?.name); // 1234 OPEN_MESSAGE_NUMBER
+ * console.log(toHex(smpBytes(accept))); // 040100020000001012340001f00000030000000700000000
+ * ```
  */
 export function smpAccept(f: SmpCommonInput & {
   readonly destID: number;
@@ -265,6 +321,16 @@ export function smpAccept(f: SmpCommonInput & {
  * A REFUSE. With `open` and no `attributes`, it carries all the OPEN's attributes: "The REFUSE
  * message contains all the attributes in the OPEN request, in order to allow the OPEN sender to
  * differentiate which OPEN request was refused" (§3.5.1.5).
+ *
+ * @example
+ * ```ts
+ * import { smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // Node 2 cannot serve the OPEN: the REFUSE quotes its attributes so node 1 knows which one.
+ * const open = smp.smpOpen({ sourceID: 1, protoID: 0x1234, openMessageNumber: 7 });
+ * const refuse = smp.smpRefuse({ destID: 2, open });
+ * console.log(toHex(smpBytes(refuse))); // 0501000200ffffff12340001f00000030000000700000000
+ * ```
  */
 export function smpRefuse(f: SmpCommonInput & {
   readonly destID: number;

@@ -1,10 +1,10 @@
-/**
- * The `smp` namespace of `riodp/wire`: Annex 2 session management messages (Chapter 4) and their
- * attributes (§4.2.6), as an application or a test builds and reads them. `decodeSmp` and
- * `encodeSmp` handle every message; the builders (`smpRequest`, `smpOpen`, …) fill in the
- * version and padding; the name functions read a field's value as the annex names it. The
- * per-message codecs behind them stay internal (smp/index.ts).
- */
+// The `smp` namespace of `riodp/wire`: Annex 2 session management messages (Chapter 4) and their
+// attributes (§4.2.6), as an application or a test builds and reads them. `decodeSmp` and
+// `encodeSmp` handle every message; the builders (`smpRequest`, `smpOpen`, …) fill in the
+// version and padding; the name functions read a field's value as the annex names it. The
+// per-message codecs behind them stay internal (smp/index.ts).
+// A line comment, not a doc comment: TypeDoc would give a doc comment here to the first export
+// below, so smp.smpStatus and smp.smpUnknown would show this text instead of their own.
 export { decodeSmp, encodeSmp, smpBytes, smpLength, smpStatus, smpUnknown } from './index.ts';
 export type { SmpMessage, SmpUnknown } from './index.ts';
 export {

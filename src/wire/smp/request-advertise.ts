@@ -42,7 +42,20 @@ export interface SmpRequest extends SmpVersioned, SmpPadded {
 
 /** The S+A combinations (§4.2.2): "The valid values of S+A are 0b00, 0b10, and 0b11. The value of 0b01 is reserved." */
 export type AdvertiseVariant = 'NOT_SUPPORTED' | 'PROTOCOL_LIST' | 'PROTOCOL_ATTRIBUTES' | 'RESERVED';
-/** What an ADVERTISE's S and A bits say it holds (§4.2.2). */
+/**
+ * What an ADVERTISE's S and A bits say it holds (§4.2.2).
+ *
+ * @example
+ * ```ts
+ * import { parseHex, smp } from 'riodp/wire';
+ *
+ * // S and A are the top two bits of octet 6 of a received ADVERTISE.
+ * const b = parseHex('02010002000180010102000000000000');
+ * const octet6 = b[6] ?? 0;
+ * console.log(smp.advertiseVariant(octet6 >> 7, (octet6 >> 6) & 1)); // PROTOCOL_LIST
+ * console.log(smp.advertiseVariant(0, 1)); // RESERVED
+ * ```
+ */
 export function advertiseVariant(s: number, a: number): AdvertiseVariant {
   if (s === 1) return a === 1 ? 'PROTOCOL_ATTRIBUTES' : 'PROTOCOL_LIST';
   return a === 1 ? 'RESERVED' : 'NOT_SUPPORTED';
@@ -225,7 +238,21 @@ export function encodeAdvertise(m: SmpAdvertise, bytes: Uint8Array, offset: numb
   return writePad(bytes, at, at - offset, m.pad);
 }
 
-/** A REQUEST message (§4.2.1). */
+/**
+ * A REQUEST message (§4.2.1).
+ *
+ * @example
+ * ```ts
+ * import { decodeSmp, smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // Node 1 asks node 2 for its Ethernet attributes, limited to the MTU.
+ * const m = smp.smpRequest({ sourceID: 1, destID: 2, protoID: smp.PROTO_ID.ETHERNET, attributes: [smp.attrMtu(0)] });
+ * const bytes = smpBytes(m);
+ * console.log(toHex(bytes)); // 010100010002000001020001800200000000000000000000
+ * const back = decodeSmp(bytes, 0, bytes.length, { strict: true });
+ * if (back.command === 'REQUEST') console.log(back.protocol, back.attributes[0]?.name); // ETHERNET MTU
+ * ```
+ */
 export function smpRequest(f: SmpCommonInput & {
   readonly sourceID: number;
   readonly destID: number;
@@ -253,6 +280,15 @@ export function smpRequest(f: SmpCommonInput & {
  * Any ADVERTISE from its S and A bits. With A=0, `protocols` entries need only `protoID`; with
  * A=1 each carries its attributes. `smpAdvertiseUnsupported`, `smpAdvertiseProtocols` and
  * `smpAdvertiseAttributes` build the three valid forms.
+ *
+ * @example
+ * ```ts
+ * import { smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // An answer built from S and A read off a table (S=1, A=0: a protocol list).
+ * const m = smp.smpAdvertise({ sourceID: 2, destID: 1, s: 1, a: 0, protocols: [{ protoID: 0x0102 }] });
+ * console.log(m.variant, toHex(smpBytes(m))); // PROTOCOL_LIST 02010002000180010102000000000000
+ * ```
  */
 export function smpAdvertise(f: SmpCommonInput & {
   readonly sourceID: number;
@@ -282,17 +318,53 @@ export function smpAdvertise(f: SmpCommonInput & {
   return { ...common, a: 1, protocols, ...pad };
 }
 
-/** S=0: "the protocol is not supported, and the <A> bit must be set to zero", Count zero (DECISIONS §7). */
+/**
+ * S=0: "the protocol is not supported, and the <A> bit must be set to zero", Count zero (DECISIONS §7).
+ *
+ * @example
+ * ```ts
+ * import { smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // Node 2 answers a REQUEST for a protocol it does not support.
+ * const m = smp.smpAdvertiseUnsupported({ sourceID: 2, destID: 1 });
+ * console.log(m.variant, toHex(smpBytes(m))); // NOT_SUPPORTED 0201000200010000
+ * ```
+ */
 export function smpAdvertiseUnsupported(f: { readonly sourceID: number; readonly destID: number }): SmpAdvertiseList {
   return smpAdvertise({ ...f, s: 0, a: 0, protocols: [] }) as SmpAdvertiseList;
 }
 
-/** S=1, A=0: the answer to a REQUEST with ProtoID 0xFFFF (Table 4-3). */
+/**
+ * S=1, A=0: the answer to a REQUEST with ProtoID 0xFFFF (Table 4-3).
+ *
+ * @example
+ * ```ts
+ * import { smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // Node 2 supports Ethernet encapsulation and a vendor-defined protocol.
+ * const m = smp.smpAdvertiseProtocols({ sourceID: 2, destID: 1, protoIDs: [smp.PROTO_ID.ETHERNET, smp.PROTO_ID.VENDOR_DEFINED] });
+ * console.log(toHex(smpBytes(m))); // 02010002000180020102010100000000
+ * ```
+ */
 export function smpAdvertiseProtocols(f: { readonly sourceID: number; readonly destID: number; readonly protoIDs: readonly number[] }): SmpAdvertiseList {
   return smpAdvertise({ sourceID: f.sourceID, destID: f.destID, s: 1, a: 0, protocols: f.protoIDs.map((protoID) => ({ protoID })) }) as SmpAdvertiseList;
 }
 
-/** S=1, A=1: the attributes of one or more protocols (Table 4-2). */
+/**
+ * S=1, A=1: the attributes of one or more protocols (Table 4-2).
+ *
+ * @example
+ * ```ts
+ * import { smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // Node 2's Ethernet attributes: MTU 1500, carried as Type 11 messages to mailbox 2.
+ * const m = smp.smpAdvertiseAttributes({
+ *   sourceID: 2, destID: 1,
+ *   protocols: [{ protoID: smp.PROTO_ID.ETHERNET, attributes: [smp.attrMtu(1500), smp.attrConveyanceMailbox(2)] }],
+ * });
+ * console.log(toHex(smpBytes(m))); // 020100020001c0010102000280020000000005dc800100010000000200000000
+ * ```
+ */
 export function smpAdvertiseAttributes(f: {
   readonly sourceID: number;
   readonly destID: number;

@@ -60,7 +60,20 @@ export function encodeUserDefined(m: SmpUserDefined, bytes: Uint8Array, offset: 
   return offset + HEADER + m.userDefinedData.length;
 }
 
-/** A user-defined message (§4.2.9): <CMD> 0xF0–0xFF and its data. */
+/**
+ * A user-defined message (§4.2.9): <CMD> 0xF0–0xFF and its data.
+ *
+ * @example
+ * ```ts
+ * import { decodeSmp, smp, smpBytes, toHex } from 'riodp/wire';
+ *
+ * // An application command 0xF2 with eight octets of its own data on StreamID 0x0010.
+ * const m = smp.smpUserDefined({ cmd: 0xf2, sourceID: 1, streamID: 0x0010, userDefinedData: Uint8Array.of(0xde, 0xad, 0xbe, 0xef, 0, 0, 0, 0) });
+ * const bytes = smpBytes(m);
+ * console.log(toHex(bytes)); // f201000000010010deadbeef00000000
+ * console.log(decodeSmp(bytes, 0, bytes.length).command); // USERDEFINED
+ * ```
+ */
 export function smpUserDefined(f: Omit<SmpCommonInput, 'pad'> & {
   readonly cmd: number;
   readonly cos?: number;
