@@ -15,9 +15,36 @@
 import { EARLY_AT, KERNEL_SLICES, STAGE, STAGE_BYTES, TAB_CAP, loadKernel } from './crc16-kernel.ts';
 import type { Kernel } from './crc16-kernel.ts';
 
-/** x^16+x^12+x^5+1 without its x^16 term. */
+/**
+ * x^16+x^12+x^5+1 without its x^16 term.
+ *
+ * @example
+ * ```ts
+ * import { CRC16_INIT, CRC16_POLY, crc16Update } from 'riodp/wire';
+ *
+ * // A bit-serial CRC-16 (what a hardware model computes) agrees with the table-driven one.
+ * const data = new TextEncoder().encode('123456789');
+ * let c: number = CRC16_INIT;
+ * for (const b of data) {
+ *   c ^= b << 8;
+ *   for (let i = 0; i < 8; i++) c = c & 0x8000 ? ((c << 1) ^ CRC16_POLY) & 0xffff : (c << 1) & 0xffff;
+ * }
+ * console.log(c.toString(16), crc16Update(CRC16_INIT, data, 0, data.length).toString(16)); // 29b1 29b1
+ * ```
+ */
 export const CRC16_POLY = 0x1021;
-/** The register's preset: all 1s. */
+/**
+ * The register's preset: all 1s.
+ *
+ * @example
+ * ```ts
+ * import { CRC16_INIT, crc16Update } from 'riodp/wire';
+ *
+ * // The standard check value of this CRC (poly 0x1021, preset 0xFFFF, no reflection, no final XOR).
+ * const data = new TextEncoder().encode('123456789');
+ * console.log(crc16Update(CRC16_INIT, data, 0, data.length).toString(16)); // 29b1
+ * ```
+ */
 export const CRC16_INIT = 0xffff;
 
 /**
@@ -123,7 +150,19 @@ function updateWasm(k: Kernel, crc: number, bytes: Uint8Array, start: number, en
   return c;
 }
 
-/** Continues a CRC-16 over bytes[start, end). */
+/**
+ * Continues a CRC-16 over bytes[start, end).
+ *
+ * @example
+ * ```ts
+ * import { CRC16_INIT, crc16Update } from 'riodp/wire';
+ *
+ * // Data arriving in pieces: the running CRC carries over from one piece to the next.
+ * const data = new TextEncoder().encode('123456789');
+ * const head = crc16Update(CRC16_INIT, data, 0, 4);
+ * console.log(crc16Update(head, data, 4, data.length).toString(16)); // 29b1
+ * ```
+ */
 export function crc16Update(crc: number, bytes: Uint8Array, start: number, end: number): number {
   const span = end - start;
   if (KERNEL !== null && (span >= WASM_MIN_SPAN || (span >= WASM_MIN_WHOLE && bytes.length <= STAGE_WHOLE))) {
@@ -135,6 +174,16 @@ export function crc16Update(crc: number, bytes: Uint8Array, start: number, end: 
 /**
  * CRC-16 over a packet's bytes[start, end), the first six bits (ackID) treated as zero
  * (Part 6 §2.4: "The code covers the entire packet except for the ackID field").
+ *
+ * @example
+ * ```ts
+ * import { crc16Packet, parseHex } from 'riodp/wire';
+ *
+ * // The same doorbell with ackID 0 and with ackID 5: the CRC does not cover the ackID.
+ * const a = parseHex('000a 0501 0007 beef');
+ * const b = parseHex('140a 0501 0007 beef');
+ * console.log(crc16Packet(a, 0, a.length).toString(16), crc16Packet(b, 0, b.length).toString(16)); // 9f73 9f73
+ * ```
  */
 export function crc16Packet(bytes: Uint8Array, start: number, end: number, seed = CRC16_INIT): number {
   if (end <= start) return seed;
@@ -212,6 +261,19 @@ export function crc16Bitwise(bytes: Uint8Array, start: number, end: number, mask
  * the window's packets are listed in the kernel's packet table, and one call of its `crcs` export
  * computes them all; the results leave in one copy. Otherwise the JS slicing-by-16 loop. `kernel`
  * false is for the tests of the fallback.
+ *
+ * @example
+ * ```ts
+ * import { crc16PacketCrcs, encodeSerialPacket, messageSegment, packetLength, serialPacketLength, toHex } from 'riodp/wire';
+ *
+ * // A received 102-byte message: its early CRC sits at bytes 80–81, the final CRC after the data.
+ * const p = messageSegment({ tt: 0, destinationID: 5, sourceID: 1, letter: 0, mailbox: 0, payload: new Uint8Array(96).fill(0xa5) });
+ * const bytes = new Uint8Array(serialPacketLength(p));
+ * encodeSerialPacket(p, bytes, 0);
+ * const out = new Uint32Array(1);
+ * crc16PacketCrcs(bytes, Uint32Array.of(0), Uint16Array.of(packetLength(p)), 1, out, false);
+ * console.log((out[0] ?? 0).toString(16), toHex(bytes.subarray(80, 82)), toHex(bytes.subarray(104, 106))); // b3b1e5bf b3b1 e5bf
+ * ```
  */
 export function crc16PacketCrcs(bytes: Uint8Array, at: Uint32Array, n: Uint16Array, count: number, out: Uint32Array, open: boolean, limit = bytes.length, kernel = true): void {
   const k = kernel ? KERNEL : null;

@@ -1,6 +1,19 @@
 /**
  * The wire layer's one error type. Decoders throw nothing else: every failure names the
  * field, the byte offset where it sits and the spec clause that the input violates.
+ *
+ * @example
+ * ```ts
+ * import { WireError, WireErrorCode, decodePacket } from 'riodp/wire';
+ *
+ * // A doorbell cut short: a stream reader waits for more bytes, anything else is dropped.
+ * const bytes = Uint8Array.from([0x00, 0x0a, 0x05, 0x01, 0x00]);
+ * try {
+ *   decodePacket(bytes, 0, bytes.length);
+ * } catch (e) {
+ *   if (e instanceof WireError && e.code === WireErrorCode.truncated) console.log('need more bytes'); // need more bytes
+ * }
+ * ```
  */
 export const WireErrorCode = {
   truncated: 'truncated',
@@ -17,6 +30,20 @@ export type WireErrorCode = (typeof WireErrorCode)[keyof typeof WireErrorCode];
 /**
  * What every decoder (and encoder) throws: `code` says what is wrong, `field` and `offset` where, `clause`
  * the rule, `detail` the rest.
+ *
+ * @example
+ * ```ts
+ * import { WireError, decodePacket } from 'riodp/wire';
+ *
+ * const bytes = Uint8Array.from([0x00, 0x0a, 0x05, 0x01, 0x00]); // a doorbell missing 3 bytes
+ * try {
+ *   decodePacket(bytes, 0, bytes.length);
+ * } catch (e) {
+ *   if (!(e instanceof WireError)) throw e;
+ *   console.log(e.code, e.field, e.offset); // truncated doorbell 2
+ *   console.log(e.clause); // Part 2 §4.2.4 Figure 4-1
+ * }
+ * ```
  */
 export class WireError extends Error {
   readonly code: WireErrorCode;
@@ -50,6 +77,16 @@ export type DecodeResult<T> =
 /**
  * Runs a codec call and returns its value or the `WireError` it threw, as a `DecodeResult`; any other
  * exception is rethrown.
+ *
+ * @example
+ * ```ts
+ * import { attempt, decodePacket } from 'riodp/wire';
+ *
+ * const bytes = Uint8Array.from([0x00, 0x0a, 0x05, 0x01, 0x00]); // a doorbell missing 3 bytes
+ * const r = attempt(() => decodePacket(bytes, 0, bytes.length));
+ * if (r.ok) console.log(r.value.ftype);
+ * else console.log(r.error.message); // doorbell at byte 2: needs 6 bytes, 3 left (Part 2 §4.2.4 Figure 4-1)
+ * ```
  */
 export function attempt<T>(fn: () => T): DecodeResult<T> {
   try {

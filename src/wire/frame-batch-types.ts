@@ -6,6 +6,17 @@ import type { WireError } from './errors.ts';
  * thrown", docs/fast-lane.md §2): `ok`, or the defect the object path (decodeFrame →
  * decodeSerialPacket) reports as a WireError, mapped by `frameDefectOf`. The batch decides
  * the same frames bad as the object path, with the same defect.
+ *
+ * @example
+ * ```ts
+ * import { FRAME_DEFECT, FrameBatch, parseHex } from 'riodp/wire';
+ *
+ * // A doorbell frame whose CRC-16 was corrupted on the way (0x9f74, not 0x9f73).
+ * const chunk = parseHex('000d 01 000a05010007beef9f740000');
+ * const batch = new FrameBatch();
+ * batch.parse(chunk);
+ * console.log(batch.status[0] === FRAME_DEFECT.crc, batch.defects[FRAME_DEFECT.crc]); // true 1
+ * ```
  */
 export const FRAME_DEFECT = {
   ok: 0,
@@ -26,12 +37,56 @@ export const FRAME_DEFECT = {
 } as const;
 /** A `FRAME_DEFECT` value. */
 export type FrameDefect = (typeof FRAME_DEFECT)[keyof typeof FRAME_DEFECT];
-/** The name of each `FRAME_DEFECT` value, indexed by it. */
+/**
+ * The name of each `FRAME_DEFECT` value, indexed by it.
+ *
+ * @example
+ * ```ts
+ * import { FRAME_DEFECT_NAMES, FrameBatch, parseHex } from 'riodp/wire';
+ *
+ * // Report each bad frame of a chunk by name: here a doorbell with a corrupted CRC.
+ * const chunk = parseHex('000d 01 000a05010007beef9f740000');
+ * const batch = new FrameBatch();
+ * batch.parse(chunk);
+ * for (let i = 0; i < batch.count; i++) console.log(batch.offset[i], FRAME_DEFECT_NAMES[batch.status[i] ?? 0]); // 0 crc
+ * ```
+ */
 export const FRAME_DEFECT_NAMES = ['ok', 'crc', 'earlyCrc', 'truncated', 'length', 'reserved', 'unsupported', 'malformed'] as const;
-/** How many `FRAME_DEFECT` values there are. */
+/**
+ * How many `FRAME_DEFECT` values there are.
+ *
+ * @example
+ * ```ts
+ * import { FRAME_DEFECT_COUNT, FrameBatch, parseHex } from 'riodp/wire';
+ *
+ * // Totals over many parses (a HELLO, then a doorbell with a bad CRC), one counter per defect.
+ * const totals = new Uint32Array(FRAME_DEFECT_COUNT);
+ * const batch = new FrameBatch();
+ * for (const hex of ['00061052494f4401', '000d01000a05010007beef9f740000']) {
+ *   batch.parse(parseHex(hex));
+ *   for (let d = 0; d < FRAME_DEFECT_COUNT; d++) totals[d] = (totals[d] ?? 0) + (batch.defects[d] ?? 0);
+ * }
+ * console.log(totals.join(' ')); // 1 1 0 0 0 0 0 0
+ * ```
+ */
 export const FRAME_DEFECT_COUNT = FRAME_DEFECT_NAMES.length;
 
-/** The defect a WireError of the object decoder stands for. */
+/**
+ * The defect a WireError of the object decoder stands for.
+ *
+ * @example
+ * ```ts
+ * import { FRAME_DEFECT_NAMES, WireError, decodeFrame, frameDefectOf, parseHex } from 'riodp/wire';
+ *
+ * // The object path throws; the same verdict as a batch would count it.
+ * const bytes = parseHex('000d 01 000a05010007beef9f740000');
+ * try {
+ *   decodeFrame(bytes, 0, bytes.length);
+ * } catch (e) {
+ *   if (e instanceof WireError) console.log(e.code, FRAME_DEFECT_NAMES[frameDefectOf(e)]); // crc crc
+ * }
+ * ```
+ */
 export function frameDefectOf(e: WireError): FrameDefect {
   switch (e.code) {
     case WireErrorCode.crc:
@@ -52,17 +107,54 @@ export function frameDefectOf(e: WireError): FrameDefect {
 /**
  * Bits of the Type 9 flags byte kept in the `t9Flags` column, as on the wire (Part 10 §4.2
  * Table 4-1): S(1) | E(1) | rsrv/xtype(3) | xh(1) | O(1) | P(1).
+ *
+ * @example
+ * ```ts
+ * import { FrameBatch, T9_FLAG, parseHex } from 'riodp/wire';
+ *
+ * // A packet frame holding a single-segment Type 9 PDU (S = E = 1) on stream 0x42.
+ * const chunk = parseHex('0011 01 0009050110c00042deadbeef0d700000');
+ * const batch = new FrameBatch();
+ * batch.parse(chunk);
+ * const flags = batch.t9Flags[0] ?? 0;
+ * console.log((flags & T9_FLAG.start) !== 0, (flags & T9_FLAG.end) !== 0, batch.streamID[0]); // true true 66
+ * ```
  */
 export const T9_FLAG = { start: 0x80, end: 0x40, xtypeMask: 0x38, xh: 0x04, odd: 0x02, pad: 0x01 } as const;
 /** A `T9_FLAG` bit. */
 export type T9Flag = (typeof T9_FLAG)[keyof typeof T9_FLAG];
 
-/** Frames a batch holds unless told otherwise: a 64 KiB chunk of 16-byte frames. */
+/**
+ * Frames a batch holds unless told otherwise: a 64 KiB chunk of 16-byte frames.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_BATCH_CAPACITY, FrameBatch } from 'riodp/wire';
+ *
+ * console.log(new FrameBatch().capacity === DEFAULT_BATCH_CAPACITY, DEFAULT_BATCH_CAPACITY); // true 4096
+ * ```
+ */
 export const DEFAULT_BATCH_CAPACITY = 4096;
 
 /**
  * The typed-array columns of a batch, one entry per frame, index 0 to `count - 1`. Entries past
  * `count` are stale. Offsets are absolute indices into the chunk last parsed.
+ *
+ * @example
+ * ```ts
+ * import { FRAME_DEFECT, FrameBatch, parseHex } from 'riodp/wire';
+ * import type { FrameColumns } from 'riodp/wire';
+ *
+ * // Code that reads the columns only, whoever filled them: payload bytes of the good Type 9 frames.
+ * function streamBytes(c: FrameColumns, count: number): number {
+ *   let n = 0;
+ *   for (let i = 0; i < count; i++) if (c.status[i] === FRAME_DEFECT.ok && c.ftype[i] === 9) n += c.payloadLength[i] ?? 0;
+ *   return n;
+ * }
+ * const batch = new FrameBatch();
+ * batch.parse(parseHex('0011 01 0009050110c00042deadbeef0d700000'));
+ * console.log(streamBytes(batch, batch.count)); // 4
+ * ```
  */
 export class FrameColumns {
   readonly capacity: number;

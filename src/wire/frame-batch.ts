@@ -45,6 +45,22 @@ const NO_OPTS: PacketDecodeOptions = Object.freeze({});
 const CODECS: (LogicalCodec<Packet> | undefined)[] = Array.from({ length: 16 }, (_, f) => (SUPPORTED_FTYPES.includes(f) ? codecFor(f) : undefined));
 const FTYPE_9 = 9;
 
+/**
+ * A reusable batch: `parse` a received chunk, then read the frames' fields from the columns by
+ * index, `0` to `count - 1`.
+ *
+ * @example
+ * ```ts
+ * import { FRAME_DEFECT, FrameBatch, parseHex } from 'riodp/wire';
+ *
+ * // A chunk of two packet frames (a doorbell, then the same doorbell with a bad CRC) and 3 bytes of a third.
+ * const chunk = parseHex('000d 01 000a05010007beef9f730000 000d 01 000a05010007beef9f740000 000d01');
+ * const batch = new FrameBatch();
+ * const used = batch.parse(chunk);
+ * console.log(used, batch.count, batch.bad); // 30 2 1
+ * if (batch.status[0] === FRAME_DEFECT.ok) console.log(batch.ftype[0], batch.destinationID[0], batch.sourceID[0]); // 10 5 1
+ * ```
+ */
 export class FrameBatch extends FrameColumns {
   readonly maxFrameSize: number;
   /** Frames of the last parse. */
@@ -302,7 +318,19 @@ export class FrameBatch extends FrameColumns {
   }
 }
 
-/** Parses chunk[offset, end) into `batch` (FrameBatch.parse); returns the bytes consumed. */
+/**
+ * Parses chunk[offset, end) into `batch` (FrameBatch.parse); returns the bytes consumed.
+ *
+ * @example
+ * ```ts
+ * import { FrameBatch, parseFrameBatch, parseHex } from 'riodp/wire';
+ *
+ * // The frames after a 4-byte application header of the buffer.
+ * const buf = parseHex('cafe f00d 000d 01 000a05010007beef9f730000');
+ * const batch = new FrameBatch({ capacity: 64 });
+ * console.log(parseFrameBatch(buf, 4, buf.length, batch), batch.count, batch.offset[0]); // 15 1 4
+ * ```
+ */
 export function parseFrameBatch(chunk: Uint8Array, offset: number, end: number, batch: FrameBatch): number {
   return batch.parse(chunk, offset, end);
 }

@@ -16,11 +16,43 @@ import { CLAUSE_FRAME, FRAME_LENGTH_BYTES, MAX_FRAME_LENGTH_FIELD, MAX_SENT_FRAM
  * `error` says why, with `offset` counted in bytes from the start of the stream.
  */
 
-/** Frames a receiver accepts unless told otherwise: room for every frame riodp sends, and more. */
+/**
+ * Frames a receiver accepts unless told otherwise: room for every frame riodp sends, and more.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_FRAME_SIZE, FrameReader } from 'riodp/wire';
+ *
+ * console.log(new FrameReader().maxFrameSize === DEFAULT_MAX_FRAME_SIZE, DEFAULT_MAX_FRAME_SIZE); // true 1024
+ * ```
+ */
 export const DEFAULT_MAX_FRAME_SIZE = 1024;
-/** The limit cannot be set below the largest frame riodp sends, nor above what 16 bits can state. */
+/**
+ * The limit cannot be set below the largest frame riodp sends, nor above what 16 bits can state.
+ *
+ * @example
+ * ```ts
+ * import { FrameReader, MIN_MAX_FRAME_SIZE, parseHex } from 'riodp/wire';
+ *
+ * // The tightest reader: a length field announcing a 1026-byte frame stops it for good.
+ * const reader = new FrameReader({ maxFrameSize: MIN_MAX_FRAME_SIZE });
+ * reader.push(parseHex('0400 01'), () => true);
+ * console.log(MIN_MAX_FRAME_SIZE, reader.error?.detail); // 287 a frame of 1026 bytes exceeds the limit of 287
+ * ```
+ */
 export const MIN_MAX_FRAME_SIZE = MAX_SENT_FRAME;
-/** The largest `maxFrameSize`: the whole 16-bit length field's reach. */
+/**
+ * The largest `maxFrameSize`: the whole 16-bit length field's reach.
+ *
+ * @example
+ * ```ts
+ * import { FrameReader, MAX_MAX_FRAME_SIZE } from 'riodp/wire';
+ *
+ * // A reader that accepts any frame the length field can describe.
+ * const reader = new FrameReader({ maxFrameSize: MAX_MAX_FRAME_SIZE });
+ * console.log(reader.maxFrameSize); // 65537
+ * ```
+ */
 export const MAX_MAX_FRAME_SIZE = FRAME_LENGTH_BYTES + MAX_FRAME_LENGTH_FIELD;
 
 /**
@@ -39,6 +71,21 @@ export interface FrameReaderOptions {
 /**
  * Cuts a TCP byte stream into link frames (docs/net-framing.md): `push` each chunk as it arrives; the sink
  * gets every complete frame, length field included, and a frame split over chunks is put together.
+ *
+ * @example
+ * ```ts
+ * import { FrameReader, decodeFrame, parseHex } from 'riodp/wire';
+ *
+ * // A HELLO and a packet frame, arriving in two TCP chunks that split the packet frame.
+ * const stream = parseHex('0006 10 52494f4401 000d 01 000a05010007beef9f730000');
+ * const reader = new FrameReader();
+ * const kinds: string[] = [];
+ * const sink = (bytes: Uint8Array, start: number, end: number): void => void kinds.push(decodeFrame(bytes, start, end).kindName);
+ * reader.push(stream.subarray(0, 12), sink);
+ * console.log(kinds.join(' '), reader.buffered); // hello 4
+ * reader.push(stream.subarray(12), sink);
+ * console.log(kinds.join(' '), reader.position); // hello packet 23
+ * ```
  */
 export class FrameReader {
   readonly maxFrameSize: number;

@@ -39,11 +39,36 @@ export interface PacketDecodeOptions extends DecodeOptions {
   readonly ackIdBits?: 5 | 6;
 }
 
-/** The tt field (Part 3 §2.4): the size of the device IDs. */
+/**
+ * The tt field (Part 3 §2.4): the size of the device IDs.
+ *
+ * @example
+ * ```ts
+ * import { TT, messageSegment, packetLength } from 'riodp/wire';
+ *
+ * // The same 8-byte message with 8-bit and with 16-bit device IDs.
+ * const payload = new Uint8Array(8);
+ * const small = messageSegment({ tt: TT.dev8, destinationID: 0x05, sourceID: 0x01, letter: 0, mailbox: 0, payload });
+ * const large = messageSegment({ tt: TT.dev16, destinationID: 0x1234, sourceID: 0x0001, letter: 0, mailbox: 0, payload });
+ * console.log(packetLength(small), packetLength(large)); // 14 16
+ * ```
+ */
 export const TT = { dev8: 0, dev16: 1, dev32: 2 } as const;
 /** A tt value. */
 export type Tt = (typeof TT)[keyof typeof TT];
-/** The name of each tt value, indexed by it. */
+/**
+ * The name of each tt value, indexed by it.
+ *
+ * @example
+ * ```ts
+ * import { TT_NAMES, decodePacket, parseHex } from 'riodp/wire';
+ *
+ * // A doorbell with 16-bit device IDs (tt 0b01): 0x1234 → 0x0001.
+ * const bytes = parseHex('001a 1234 0001 0007 beef');
+ * const p = decodePacket(bytes, 0, bytes.length);
+ * console.log(TT_NAMES[p.tt], p.destinationID.toString(16)); // Dev16 1234
+ * ```
+ */
 export const TT_NAMES = ['Dev8', 'Dev16', 'Dev32'] as const;
 
 const CLAUSE_PREFIX = 'Part 6 §2.2 Table 2-1';

@@ -27,7 +27,19 @@ for (const c of [type7Codec, type8Codec, type9Codec, type10Codec, type11Codec, t
   CODECS[c.ftype] = c;
 }
 
-/** The ftypes `decodePacket` and `encodePacket` handle: 7, 8, 9, 10, 11 and 13. */
+/**
+ * The ftypes `decodePacket` and `encodePacket` handle: 7, 8, 9, 10, 11 and 13.
+ *
+ * @example
+ * ```ts
+ * import { SUPPORTED_FTYPES, parseHex } from 'riodp/wire';
+ *
+ * // Screen a captured packet before decoding it: ftype is the low nibble of byte 1.
+ * const bytes = parseHex('0002 0501 4800 0000 0000'); // ftype 2 (NREAD), not a format riodp models
+ * const ftype = (bytes[1] ?? 0) & 0xf;
+ * console.log(ftype, SUPPORTED_FTYPES.includes(ftype)); // 2 false
+ * ```
+ */
 export const SUPPORTED_FTYPES: readonly number[] = CODECS.flatMap((c) => (c ? [c.ftype] : []));
 
 export function codecFor(ftype: number, offset = 1): LogicalCodec<Packet> {
@@ -91,7 +103,19 @@ export function decodeSerialPacket(bytes: Uint8Array, offset: number, end: numbe
   return decodeSerial(codecFor(ftypeAt(bytes, offset, end), offset + 1), bytes, offset, end, opts);
 }
 
-/** Bytes `encodePacket` writes for `p`. */
+/**
+ * Bytes `encodePacket` writes for `p`.
+ *
+ * @example
+ * ```ts
+ * import { encodePacket, maintenanceReadRequest, packetLength } from 'riodp/wire';
+ *
+ * // A maintenance read of the Base Device ID CSR (4 bytes at 0x60) of end point 0x05.
+ * const p = maintenanceReadRequest({ tt: 0, destinationID: 0x05, sourceID: 0x01, srcTID: 3, byteOffset: 0x60, byteCount: 4 });
+ * const bytes = new Uint8Array(packetLength(p));
+ * console.log(bytes.length, encodePacket(p, bytes, 0)); // 10 10
+ * ```
+ */
 export function packetLength(p: Packet): number {
   return codecFor(p.ftype, 0).encodedLength(p);
 }
@@ -99,6 +123,15 @@ export function packetLength(p: Packet): number {
 /**
  * Bytes `encodeSerialPacket` writes for `p`: with the CRC(s), and the pad that makes it a multiple of 4
  * bytes.
+ *
+ * @example
+ * ```ts
+ * import { messageSegment, packetLength, serialPacketLength } from 'riodp/wire';
+ *
+ * // 14 bytes of packet + 2 of CRC-16 = 16, already a multiple of 4: no pad.
+ * const p = messageSegment({ tt: 0, destinationID: 5, sourceID: 1, letter: 0, mailbox: 0, payload: new Uint8Array(8) });
+ * console.log(packetLength(p), serialPacketLength(p)); // 14 16
+ * ```
  */
 export function serialPacketLength(p: Packet): number {
   return serialLength(packetLength(p));
@@ -128,6 +161,19 @@ export function encodePacket(p: Packet, bytes: Uint8Array, offset: number, ackId
 /**
  * Writes `p` as a whole LP-Serial packet (Part 6 §2.3–§2.5): the packet, the early CRC after byte 80 of a
  * long packet, the final CRC-16 and the pad; returns the bytes written.
+ *
+ * @example
+ * ```ts
+ * import { encodeSerialPacket, serialPacketLength, toHex } from 'riodp/wire';
+ * import type { Type10Packet } from 'riodp/wire';
+ *
+ * const doorbell: Type10Packet = {
+ *   ackID: 0, vc: 0, crf: 0, prio: 0, tt: 0, ftype: 10, destinationID: 5, sourceID: 1, rsrv: 0, srcTID: 7, info: 0xbeef,
+ * };
+ * const bytes = new Uint8Array(serialPacketLength(doorbell));
+ * encodeSerialPacket(doorbell, bytes, 0);
+ * console.log(toHex(bytes)); // 000a05010007beef9f730000
+ * ```
  */
 export function encodeSerialPacket(p: Packet, bytes: Uint8Array, offset: number, ackIdBits: 5 | 6 = 6): number {
   return encodeSerial(codecFor(p.ftype, 0), p, bytes, offset, ackIdBits);

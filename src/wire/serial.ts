@@ -9,7 +9,19 @@ import type { PacketDecodeOptions, PacketHeader } from './header.ts';
  * re-initialised), and a 0x0000 pad to a 32-bit boundary.
  */
 export const EARLY_CRC_AT = 80;
-/** "The maximum transmitted packet size permitted by the LP-Serial specification shall be 284 bytes" */
+/**
+ * "The maximum transmitted packet size permitted by the LP-Serial specification shall be 284 bytes"
+ *
+ * @example
+ * ```ts
+ * import { MAX_SERIAL_PACKET, MESSAGE_MAX_SEGMENT, TT, messageSegment, serialPacketLength } from 'riodp/wire';
+ *
+ * // The largest message segment with 32-bit device IDs still fits on an LP-Serial link.
+ * const payload = new Uint8Array(MESSAGE_MAX_SEGMENT);
+ * const p = messageSegment({ tt: TT.dev32, destinationID: 0x10000, sourceID: 1, letter: 0, mailbox: 0, payload });
+ * console.log(serialPacketLength(p), serialPacketLength(p) <= MAX_SERIAL_PACKET); // 272 true
+ * ```
+ */
 export const MAX_SERIAL_PACKET = 284;
 
 const CLAUSE_CRC = 'Part 6 §2.4.1';

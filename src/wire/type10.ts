@@ -6,6 +6,15 @@ import type { LogicalCodec } from './codec.ts';
 /**
  * Type 10 DOORBELL (Part 2 §4.2.4 Figure 4-1): rsrv(8) | srcTID(8) | info(16), never a payload.
  * riodp carries it because DECISIONS §1's third-party golden packet is a doorbell.
+ *
+ * @example
+ * ```ts
+ * import { FTYPE_DOORBELL, decodePacket, parseHex } from 'riodp/wire';
+ *
+ * const bytes = parseHex('000a 0501 0007 beef');
+ * const p = decodePacket(bytes, 0, bytes.length);
+ * if (p.ftype === FTYPE_DOORBELL) console.log(p.sourceID, p.srcTID, p.info.toString(16)); // 1 7 beef
+ * ```
  */
 export const FTYPE_DOORBELL = 10;
 const CLAUSE = 'Part 2 §4.2.4 Figure 4-1';

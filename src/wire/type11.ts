@@ -9,21 +9,60 @@ import type { LogicalCodec } from './codec.ts';
  * The last four bits are msgseg in a multiple-packet message (msglen > 0) and xmbox, the upper
  * four bits of a six-bit mailbox, in a single-packet message (msglen = 0; Table 4-4).
  * Decoded payloads are views (`subarray`) of the input, not copies.
+ *
+ * @example
+ * ```ts
+ * import { FTYPE_MESSAGE, decodePacket, parseHex } from 'riodp/wire';
+ *
+ * // A single-packet message of 8 bytes (ssize 0b1001) to letter 2, mailbox 1.
+ * const bytes = parseHex('000b 0501 0990 0102 0304 0506 0708');
+ * const p = decodePacket(bytes, 0, bytes.length);
+ * if (p.ftype === FTYPE_MESSAGE) console.log(p.letter, p.mailbox, p.segmentSize, p.payload.length); // 2 1 8 8
+ * ```
  */
 export const FTYPE_MESSAGE = 11;
 export const CLAUSE_T11_FIGURE = 'Part 2 §4.2.5 Figure 4-2';
 export const CLAUSE_T11_TABLE = 'Part 2 §4.2.5 Table 4-4';
 const CLAUSE_OPERATION = 'Part 2 §3.3.2';
 const FIXED = 2;
-/** ssize 0b1110: the largest segment. */
+/**
+ * ssize 0b1110: the largest segment.
+ *
+ * @example
+ * ```ts
+ * import { MESSAGE_MAX_SEGMENT } from 'riodp/wire';
+ *
+ * // A 4 KiB message in 256-byte segments: 16 packets, msglen 15 (packets minus one).
+ * const packets = Math.ceil(4096 / MESSAGE_MAX_SEGMENT);
+ * console.log(packets, packets - 1); // 16 15
+ * ```
+ */
 export const MESSAGE_MAX_SEGMENT = 256;
 
-/** Table 4-4: ssize 0b1001 = 8 bytes … 0b1110 = 256 bytes; 0b0000–1000 and 0b1111 reserved. */
+/**
+ * Table 4-4: ssize 0b1001 = 8 bytes … 0b1110 = 256 bytes; 0b0000–1000 and 0b1111 reserved.
+ *
+ * @example
+ * ```ts
+ * import { ssizeBytes } from 'riodp/wire';
+ *
+ * console.log(ssizeBytes(0b1011), ssizeBytes(0b1111)); // 32 RESERVED
+ * ```
+ */
 export function ssizeBytes(ssize: number): number | 'RESERVED' {
   return ssize >= 9 && ssize <= 14 && Number.isInteger(ssize) ? 8 << (ssize - 9) : 'RESERVED';
 }
 
-/** The ssize encoding of a standard segment size in bytes, or undefined if there is none. */
+/**
+ * The ssize encoding of a standard segment size in bytes, or undefined if there is none.
+ *
+ * @example
+ * ```ts
+ * import { ssizeFor } from 'riodp/wire';
+ *
+ * console.log(ssizeFor(64)?.toString(2), ssizeFor(100)); // 1100 undefined
+ * ```
+ */
 export function ssizeFor(bytes: number): number | undefined {
   for (let s = 9; s <= 14; s++) if (8 << (s - 9) === bytes) return s;
   return undefined;
@@ -204,7 +243,21 @@ export interface MessageSegmentArgs extends PacketArgs {
   readonly payload: Uint8Array;
 }
 
-/** One MESSAGE packet, checked against every strict-mode rule. */
+/**
+ * One MESSAGE packet, checked against every strict-mode rule.
+ *
+ * @example
+ * ```ts
+ * import { encodePacket, messageSegment, packetLength, toHex } from 'riodp/wire';
+ *
+ * // Segment 2 of a 4-packet message (msglen 3) to letter 2, mailbox 1: 64 bytes, ssize 0b1100.
+ * const p = messageSegment({ tt: 0, destinationID: 5, sourceID: 1, letter: 2, mailbox: 1, msglen: 3, msgseg: 2, payload: new Uint8Array(64) });
+ * console.log(p.ssize.toString(2), p.segmentSize); // 1100 64
+ * const bytes = new Uint8Array(packetLength(p));
+ * encodePacket(p, bytes, 0);
+ * console.log(toHex(bytes.subarray(0, 6))); // 000b05013c92
+ * ```
+ */
 export function messageSegment(a: MessageSegmentArgs): Type11Packet {
   const msglen = a.msglen ?? 0;
   const single = msglen === 0;

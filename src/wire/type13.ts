@@ -11,33 +11,96 @@ import type { Type11Packet } from './type11.ts';
  * Part 1 (Table 4-9) and Part 2 (Table 4-6) each define part of the transaction and status
  * encodings and call the rest reserved; riodp takes their union (see the conformance table).
  * Decoded payloads are views (`subarray`) of the input, not copies.
+ *
+ * @example
+ * ```ts
+ * import { FTYPE_RESPONSE, decodePacket, parseHex } from 'riodp/wire';
+ *
+ * // A MESSAGE RESPONSE (DONE) for segment 2 of letter 2, mailbox 1.
+ * const bytes = parseHex('004d 0105 1092');
+ * const p = decodePacket(bytes, 0, bytes.length);
+ * if (p.ftype === FTYPE_RESPONSE && p.transactionName === 'MESSAGE_RESPONSE') console.log(p.statusName, p.letter, p.mbox, p.msgseg); // DONE 2 1 2
+ * ```
  */
 export const FTYPE_RESPONSE = 13;
 export const CLAUSE_T13_FIGURE = 'Part 1 §4.2.3 Figure 4-6';
 export const CLAUSE_T13_TABLE = 'Part 1 §4.2.1 Table 4-9, Part 2 §4.3.1 Table 4-6';
 export const CLAUSE_TARGET_INFO = 'Part 2 §4.3.3 Figure 4-3';
 const FIXED = 2;
-/** The largest data payload of any request (Part 1 Table 4-3: 256 bytes). */
+/**
+ * The largest data payload of any request (Part 1 Table 4-3: 256 bytes).
+ *
+ * @example
+ * ```ts
+ * import { RESPONSE_MAX_DATA, packetLength, response, serialPacketLength } from 'riodp/wire';
+ *
+ * // The largest RESPONSE_WITH_DATA with 8-bit IDs, and its size on the link with both CRCs and the pad.
+ * const p = response({ tt: 0, destinationID: 1, sourceID: 5, targetTID: 7, payload: new Uint8Array(RESPONSE_MAX_DATA) });
+ * console.log(packetLength(p), serialPacketLength(p)); // 262 268
+ * ```
+ */
 export const RESPONSE_MAX_DATA = 256;
 
-/** The RESPONSE transaction types riodp builds (Part 1 Table 4-9, Part 2 Table 4-6). */
+/**
+ * The RESPONSE transaction types riodp builds (Part 1 Table 4-9, Part 2 Table 4-6).
+ *
+ * @example
+ * ```ts
+ * import { TYPE13_TRANSACTION, decodePacket, parseHex } from 'riodp/wire';
+ *
+ * // A response with one double-word of data for transaction 7.
+ * const bytes = parseHex('004d 0105 8007 0102 0304 0506 0708');
+ * const p = decodePacket(bytes, 0, bytes.length);
+ * if (p.ftype === 13 && p.transaction === TYPE13_TRANSACTION.responseWithData) console.log(p.payload.length); // 8
+ * ```
+ */
 export const TYPE13_TRANSACTION = { response: 0, messageResponse: 1, responseWithData: 8 } as const;
 /** The name of a RESPONSE transaction type; RESERVED for another. */
 export type Type13TransactionName = 'RESPONSE_NO_DATA' | 'MESSAGE_RESPONSE' | 'RESPONSE_WITH_DATA' | 'RESERVED';
 
-/** 0b0000 no data (Part 1, Part 2), 0b0001 MESSAGE RESPONSE (Part 2), 0b1000 with data (Part 1). */
+/**
+ * 0b0000 no data (Part 1, Part 2), 0b0001 MESSAGE RESPONSE (Part 2), 0b1000 with data (Part 1).
+ *
+ * @example
+ * ```ts
+ * import { type13TransactionName } from 'riodp/wire';
+ *
+ * console.log(type13TransactionName(0b1000), type13TransactionName(0b0100)); // RESPONSE_WITH_DATA RESERVED
+ * ```
+ */
 export function type13TransactionName(transaction: number): Type13TransactionName {
   if (transaction === TYPE13_TRANSACTION.response) return 'RESPONSE_NO_DATA';
   if (transaction === TYPE13_TRANSACTION.messageResponse) return 'MESSAGE_RESPONSE';
   return transaction === TYPE13_TRANSACTION.responseWithData ? 'RESPONSE_WITH_DATA' : 'RESERVED';
 }
 
-/** RESPONSE status values: DONE, RETRY (Part 2 only), ERROR. */
+/**
+ * RESPONSE status values: DONE, RETRY (Part 2 only), ERROR.
+ *
+ * @example
+ * ```ts
+ * import { RESPONSE_STATUS, messageResponseTo, messageSegment } from 'riodp/wire';
+ *
+ * // A mailbox with no free buffer asks the sender to retry the segment.
+ * const seg = messageSegment({ tt: 0, destinationID: 5, sourceID: 1, letter: 0, mailbox: 1, payload: new Uint8Array(8) });
+ * const r = messageResponseTo(seg, RESPONSE_STATUS.retry);
+ * console.log(r.status, r.statusName); // 3 RETRY
+ * ```
+ */
 export const RESPONSE_STATUS = { done: 0, retry: 3, error: 7 } as const;
 /** The name of a RESPONSE status. */
 export type Type13StatusName = 'DONE' | 'RETRY' | 'ERROR' | 'IMPLEMENTATION_DEFINED' | 'RESERVED';
 
-/** DONE 0b0000, RETRY 0b0011 (Part 2 only), ERROR 0b0111, 0b1100–1111 implementation-defined. */
+/**
+ * DONE 0b0000, RETRY 0b0011 (Part 2 only), ERROR 0b0111, 0b1100–1111 implementation-defined.
+ *
+ * @example
+ * ```ts
+ * import { type13StatusName } from 'riodp/wire';
+ *
+ * console.log(type13StatusName(3), type13StatusName(0b1110), type13StatusName(5)); // RETRY IMPLEMENTATION_DEFINED RESERVED
+ * ```
+ */
 export function type13StatusName(status: number): Type13StatusName {
   if (status === RESPONSE_STATUS.done) return 'DONE';
   if (status === RESPONSE_STATUS.retry) return 'RETRY';
@@ -239,7 +302,20 @@ function build(a: ResponseArgs, transaction: number, target: number, payload: Ui
   return p;
 }
 
-/** A RESPONSE: with data (transaction 0b1000) when `payload` is non-empty, else without. */
+/**
+ * A RESPONSE: with data (transaction 0b1000) when `payload` is non-empty, else without.
+ *
+ * @example
+ * ```ts
+ * import { RESPONSE_STATUS, encodePacket, packetLength, response, toHex } from 'riodp/wire';
+ *
+ * // End point 0x05 refuses transaction 7 of 0x01: ERROR, no data.
+ * const p = response({ tt: 0, destinationID: 0x01, sourceID: 0x05, targetTID: 7, status: RESPONSE_STATUS.error });
+ * const bytes = new Uint8Array(packetLength(p));
+ * encodePacket(p, bytes, 0);
+ * console.log(p.transactionName, toHex(bytes)); // RESPONSE_NO_DATA 004d01050707
+ * ```
+ */
 export function response(a: ResponseArgs & { readonly targetTID: number; readonly payload?: Uint8Array }): Type13Response {
   const payload = a.payload ?? new Uint8Array(0);
   checkRange(a.targetTID, 8, 'targetTID', CLAUSE_T13_FIGURE);
@@ -248,7 +324,20 @@ export function response(a: ResponseArgs & { readonly targetTID: number; readonl
   return p;
 }
 
-/** A MESSAGE RESPONSE; `msgseg` is the message packet's msgseg, or its xmbox if msglen was 0. */
+/**
+ * A MESSAGE RESPONSE; `msgseg` is the message packet's msgseg, or its xmbox if msglen was 0.
+ *
+ * @example
+ * ```ts
+ * import { encodePacket, messageResponse, packetLength, toHex } from 'riodp/wire';
+ *
+ * // DONE for segment 2 of letter 2, mailbox 1 (target_info 10 01 0010).
+ * const p = messageResponse({ tt: 0, destinationID: 0x01, sourceID: 0x05, letter: 2, mbox: 1, msgseg: 2 });
+ * const bytes = new Uint8Array(packetLength(p));
+ * encodePacket(p, bytes, 0);
+ * console.log(p.targetInfo.toString(2), toHex(bytes)); // 10010010 004d01051092
+ * ```
+ */
 export function messageResponse(a: ResponseArgs & { readonly letter: number; readonly mbox: number; readonly msgseg: number }): Type13MessageResponse {
   checkRange(a.letter, 2, 'letter', CLAUSE_TARGET_INFO);
   checkRange(a.mbox, 2, 'mbox', CLAUSE_TARGET_INFO);
@@ -262,6 +351,19 @@ export function messageResponse(a: ResponseArgs & { readonly letter: number; rea
  * The response to a MESSAGE packet: IDs swapped, letter/mbox/msgseg (or xmbox) echoed, which
  * "uniquely identifies the message packet ... in the same way as the transaction ID"
  * (Part 2 §4.2.5), prio one above the request's (Part 6 §6.12).
+ *
+ * @example
+ * ```ts
+ * import { decodePacket, messageResponseTo, parseHex } from 'riodp/wire';
+ *
+ * // A received single-packet message to letter 2, mailbox 1, answered DONE.
+ * const bytes = parseHex('000b 0501 0990 0102 0304 0506 0708');
+ * const seg = decodePacket(bytes, 0, bytes.length);
+ * if (seg.ftype === 11) {
+ *   const r = messageResponseTo(seg);
+ *   console.log(r.destinationID, r.prio, r.letter, r.mbox, r.statusName); // 1 1 2 1 DONE
+ * }
+ * ```
  */
 export function messageResponseTo(segment: Type11Packet, status: number = RESPONSE_STATUS.done): Type13MessageResponse {
   return messageResponse({

@@ -11,6 +11,16 @@ import type { FlowIdLabel, FlowIdName } from './flow-id.ts';
  * XON/XOFF(1) | FAM(3) | rsrv(4) | flowID(7) | SOC(1). There is no sourceID: tgtdestinationID
  * sits in its slot. Logical length 4 + 2·ids: Dev8 6 bytes (8 with CRC), Dev16 8 (10 + 2 pad),
  * Dev32 12 (14 + 2 pad).
+ *
+ * @example
+ * ```ts
+ * import { FTYPE_FLOW_CONTROL, decodePacket, parseHex } from 'riodp/wire';
+ *
+ * // A CCP from a switch: XOFF flow 0C of traffic to 0x05, sent back to its source 0x01.
+ * const bytes = parseHex('01c7 0105 0004');
+ * const p = decodePacket(bytes, 0, bytes.length);
+ * if (p.ftype === FTYPE_FLOW_CONTROL) console.log(p.command, p.flowID, p.tgtdestinationID); // XOFF 0C 5
+ * ```
  */
 export const FTYPE_FLOW_CONTROL = 7;
 
@@ -18,7 +28,19 @@ const CLAUSE = 'Part 9 §3.2 Figure 3-1';
 const CLAUSE_FAM = 'Part 9 §3.3 Table 3-2';
 const CLAUSE_RSRV = 'Part 9 §3.2 Table 3-1 rsrv';
 
-/** Flow arbitration commands of Table 3-2, by XON/XOFF and FAM. */
+/**
+ * Flow arbitration commands of Table 3-2, by XON/XOFF and FAM.
+ *
+ * @example
+ * ```ts
+ * import { TYPE7_COMMAND, decodePacket, parseHex } from 'riodp/wire';
+ *
+ * // XOFF_ARB (FAM 01Y, Y = 1) for flow 0C.
+ * const bytes = parseHex('01c7 0105 3004');
+ * const p = decodePacket(bytes, 0, bytes.length);
+ * if (p.ftype === 7 && p.command === TYPE7_COMMAND.xoffArb) console.log('arbitrated XOFF, Y =', p.seq); // arbitrated XOFF, Y = 1
+ * ```
+ */
 export const TYPE7_COMMAND = {
   xoff: 'XOFF',
   xoffArb: 'XOFF_ARB',
@@ -80,18 +102,47 @@ const ENCODING: Readonly<Record<Type7DefinedCommand, readonly [number, number, b
   REQUEST_MULTI_PDU: [1, 0b110, true],
 };
 
-/** Whether a command carries the sequence bit Y in FAM bit 2 (Table 3-2 "01Y", "10Y", "11Y"). */
+/**
+ * Whether a command carries the sequence bit Y in FAM bit 2 (Table 3-2 "01Y", "10Y", "11Y").
+ *
+ * @example
+ * ```ts
+ * import { commandHasSeq } from 'riodp/wire';
+ *
+ * console.log(commandHasSeq('XOFF'), commandHasSeq('REQUEST_MULTI_PDU')); // false true
+ * ```
+ */
 export function commandHasSeq(command: Type7DefinedCommand): boolean {
   return ENCODING[command][2];
 }
 
-/** The Table 3-2 command of an XON/XOFF bit and FAM, and its sequence bit Y where it has one. */
+/**
+ * The Table 3-2 command of an XON/XOFF bit and FAM, and its sequence bit Y where it has one.
+ *
+ * @example
+ * ```ts
+ * import { type7Command } from 'riodp/wire';
+ *
+ * console.log(type7Command(1, 0b101)); // { command: 'REQUEST_SINGLE_PDU', seq: 1 }
+ * console.log(type7Command(0, 0b110)); // { command: 'UNDEFINED' }
+ * ```
+ */
 export function type7Command(xonXoff: number, fam: number): { readonly command: Type7Command; readonly seq?: number } {
   const entry = COMMANDS[((xonXoff & 1) << 3) | (fam & 7)] ?? (['UNDEFINED', false] as const);
   return entry[1] ? { command: entry[0], seq: fam & 1 } : { command: entry[0] };
 }
 
-/** XON/XOFF and FAM for a defined command; `seq` is required exactly for commands with a Y bit. */
+/**
+ * XON/XOFF and FAM for a defined command; `seq` is required exactly for commands with a Y bit.
+ *
+ * @example
+ * ```ts
+ * import { type7Fam } from 'riodp/wire';
+ *
+ * console.log(type7Fam('RELEASE', 1)); // { xonXoff: 0, fam: 5 }
+ * console.log(type7Fam('XON')); // { xonXoff: 1, fam: 0 }
+ * ```
+ */
 export function type7Fam(command: Type7DefinedCommand, seq?: number): { readonly xonXoff: number; readonly fam: number } {
   const [xonXoff, fam, hasSeq] = ENCODING[command];
   if (hasSeq) {
@@ -213,6 +264,18 @@ export interface CcpFields {
 /**
  * Builds a CCP with the defaults of §2.4.2: "marking flow control packets with a "prio" field
  * value of 0b11, and a "CRF" bit value of 0b1, if supported"; reserved bits 0.
+ *
+ * @example
+ * ```ts
+ * import { encodePacket, makeCcp, packetLength, toHex } from 'riodp/wire';
+ *
+ * // A switch congested on traffic 0x01 → 0x05 in flow 0C tells the source to stop.
+ * const ccp = makeCcp({ tt: 0, destinationID: 0x01, tgtdestinationID: 0x05, command: 'XOFF', flowID: '0C', soc: 0 });
+ * console.log(ccp.prio, ccp.crf); // 3 1
+ * const bytes = new Uint8Array(packetLength(ccp));
+ * encodePacket(ccp, bytes, 0);
+ * console.log(toHex(bytes)); // 01c701050004
+ * ```
  */
 export function makeCcp(f: CcpFields): Type7Packet {
   const { xonXoff, fam } = type7Fam(f.command, f.seq);

@@ -58,6 +58,18 @@ function access(count: number, byteOffset: number): { size: number; wdptr: numbe
 /**
  * A MAINTENANCE read request (Part 1 §4.1.10) of `byteCount` bytes at `byteOffset` (an aligned word, or 8 to
  * 64 bytes, aligned), with rdsize and wdptr set from them.
+ *
+ * @example
+ * ```ts
+ * import { encodePacket, maintenanceReadRequest, packetLength, toHex } from 'riodp/wire';
+ *
+ * // Read the Base Device ID CSR (the word at 0x60) of end point 0x05.
+ * const req = maintenanceReadRequest({ tt: 0, destinationID: 0x05, sourceID: 0x01, srcTID: 3, byteOffset: 0x60, byteCount: 4 });
+ * console.log(req.rdsize, req.configOffset, req.wdptr); // 8 12 0
+ * const bytes = new Uint8Array(packetLength(req));
+ * encodePacket(req, bytes, 0);
+ * console.log(toHex(bytes)); // 000805010803ff000060
+ * ```
  */
 export function maintenanceReadRequest(a: MaintenanceRequestArgs & { readonly byteCount: 4 | 8 | 16 | 32 | 64 }): Type8ReadRequest {
   const { size, word } = access(a.byteCount, a.byteOffset);
@@ -69,6 +81,17 @@ export function maintenanceReadRequest(a: MaintenanceRequestArgs & { readonly by
 /**
  * `data` is 4 bytes (placed in its word of the double-word, the other word zero) or 8–64 bytes
  * in double-words, not copied; wrsize is the smallest maximum that holds it.
+ *
+ * @example
+ * ```ts
+ * import { encodePacket, maintenanceWriteRequest, packetLength, toHex } from 'riodp/wire';
+ *
+ * // Write 0x00070000 to the Base Device ID CSR (0x60) of end point 0x05: its new 8-bit ID is 0x07.
+ * const req = maintenanceWriteRequest({ tt: 0, destinationID: 0x05, sourceID: 0x01, srcTID: 4, byteOffset: 0x60, data: Uint8Array.from([0, 7, 0, 0]) });
+ * const bytes = new Uint8Array(packetLength(req));
+ * encodePacket(req, bytes, 0);
+ * console.log(toHex(bytes)); // 000805011804ff0000600007000000000000
+ * ```
  */
 export function maintenanceWriteRequest(a: MaintenanceRequestArgs & { readonly data: Uint8Array }): Type8WriteRequest {
   const n = a.data.length;
@@ -92,7 +115,21 @@ export interface MaintenanceResponseArgs extends HeaderArgs {
   readonly payload?: Uint8Array;
 }
 
-/** A MAINTENANCE read or write response (Part 1 §4.1.10). */
+/**
+ * A MAINTENANCE read or write response (Part 1 §4.1.10).
+ *
+ * @example
+ * ```ts
+ * import { maintenanceResponse } from 'riodp/wire';
+ *
+ * // The double-word 0x60–0x67 read for transaction 3 (prio defaults to 1 for responses).
+ * const p = maintenanceResponse({
+ *   tt: 0, destinationID: 0x01, sourceID: 0x05, transactionName: 'MAINTENANCE_READ_RESPONSE', targetTID: 3,
+ *   payload: Uint8Array.from([0x00, 0x05, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]),
+ * });
+ * console.log(p.prio, p.statusName, p.payload.length); // 1 DONE 8
+ * ```
+ */
 export function maintenanceResponse(a: MaintenanceResponseArgs): Type8Response {
   const read = a.transactionName === 'MAINTENANCE_READ_RESPONSE';
   const transaction = read ? TYPE8_TRANSACTION.readResponse : TYPE8_TRANSACTION.writeResponse;
@@ -106,6 +143,16 @@ export function maintenanceResponse(a: MaintenanceResponseArgs): Type8Response {
  * request's ("a response packet ... is always assigned an initial priority one priority level
  * greater than the priority of the associated request packet", Part 6 §6.12). For a read with
  * status DONE, `data` holds exactly the bytes read; a word is placed at its byte lanes.
+ *
+ * @example
+ * ```ts
+ * import { maintenanceReadRequest, maintenanceResponseTo, toHex } from 'riodp/wire';
+ *
+ * const req = maintenanceReadRequest({ tt: 0, destinationID: 0x05, sourceID: 0x01, srcTID: 3, byteOffset: 0x60, byteCount: 4 });
+ * // End point 0x05 answers with its Base Device ID CSR: 8-bit ID 0x05.
+ * const resp = maintenanceResponseTo(req, { data: Uint8Array.from([0x00, 0x05, 0x00, 0x00]) });
+ * console.log(resp.destinationID, resp.targetTID, resp.prio, toHex(resp.payload)); // 1 3 1 0005000000000000
+ * ```
  */
 export function maintenanceResponseTo(
   req: Type8ReadRequest | Type8WriteRequest,

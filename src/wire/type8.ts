@@ -10,6 +10,16 @@ import type { LogicalCodec } from './codec.ts';
  * then double-words of data. Part 1 draws both without hop_count; Part 3 Figure 2-4 adds it
  * after the 16 bits of "Logical transaction, dsize/status, TID fields".
  * Decoded payloads are views (`subarray`) of the input, not copies.
+ *
+ * @example
+ * ```ts
+ * import { FTYPE_MAINTENANCE, decodePacket, parseHex } from 'riodp/wire';
+ *
+ * // A maintenance read request for the word at 0x60 (the Base Device ID CSR).
+ * const bytes = parseHex('0008 0501 0803 ff00 0060');
+ * const p = decodePacket(bytes, 0, bytes.length);
+ * if (p.ftype === FTYPE_MAINTENANCE) console.log(p.transactionName, p.hopCount); // MAINTENANCE_READ_REQUEST 255
+ * ```
  */
 export const FTYPE_MAINTENANCE = 8;
 export const CLAUSE_T8_REQUEST = 'Part 1 §4.1.10 Figure 4-4';
@@ -21,28 +31,93 @@ export const CLAUSE_WRSIZE = 'Part 1 §4.1.2 Table 4-4';
 const CLAUSE_DW = 'Part 1 §3.5';
 /** Bytes after the transport IDs before the data: 16 bits, hop_count, 24 bits. */
 const FIXED = 6;
-/** "multiple double-word quantities up to a limit of 64 bytes" (Part 1 §4.1.10) */
+/**
+ * "multiple double-word quantities up to a limit of 64 bytes" (Part 1 §4.1.10)
+ *
+ * @example
+ * ```ts
+ * import { MAINTENANCE_MAX_BYTES } from 'riodp/wire';
+ *
+ * // A 256-byte register block is read in maintenance requests of at most 64 bytes.
+ * const block = 256;
+ * const requests = Math.ceil(block / MAINTENANCE_MAX_BYTES);
+ * console.log(requests); // 4
+ * ```
+ */
 export const MAINTENANCE_MAX_BYTES = 64;
 
-/** The MAINTENANCE transaction types (Part 1 Table 4-7). */
+/**
+ * The MAINTENANCE transaction types (Part 1 Table 4-7).
+ *
+ * @example
+ * ```ts
+ * import { TYPE8_TRANSACTION, decodePacket, parseHex } from 'riodp/wire';
+ *
+ * const bytes = parseHex('0008 0501 0803 ff00 0060');
+ * const p = decodePacket(bytes, 0, bytes.length);
+ * if (p.ftype === 8 && p.transaction === TYPE8_TRANSACTION.readRequest) console.log('read request from', p.sourceID); // read request from 1
+ * ```
+ */
 export const TYPE8_TRANSACTION = { readRequest: 0, writeRequest: 1, readResponse: 2, writeResponse: 3, portWriteRequest: 4 } as const;
-/** Indexed by transaction (Table 4-7). */
+/**
+ * Indexed by transaction (Table 4-7).
+ *
+ * @example
+ * ```ts
+ * import { TYPE8_TRANSACTION_NAMES } from 'riodp/wire';
+ *
+ * // The transaction field is the upper nibble of the byte after the device IDs.
+ * const transaction = 0x48 >> 4;
+ * console.log(TYPE8_TRANSACTION_NAMES[transaction]); // MAINTENANCE_PORT_WRITE_REQUEST
+ * ```
+ */
 export const TYPE8_TRANSACTION_NAMES = ['MAINTENANCE_READ_REQUEST', 'MAINTENANCE_WRITE_REQUEST', 'MAINTENANCE_READ_RESPONSE',
   'MAINTENANCE_WRITE_RESPONSE', 'MAINTENANCE_PORT_WRITE_REQUEST'] as const;
 /** The name of a MAINTENANCE transaction type. */
 export type Type8TransactionName = (typeof TYPE8_TRANSACTION_NAMES)[number] | 'RESERVED';
 
-/** Table 4-7: 0b0101–1111 reserved. */
+/**
+ * Table 4-7: 0b0101–1111 reserved.
+ *
+ * @example
+ * ```ts
+ * import { type8TransactionName } from 'riodp/wire';
+ *
+ * console.log(type8TransactionName(2), type8TransactionName(0b1001)); // MAINTENANCE_READ_RESPONSE RESERVED
+ * ```
+ */
 export function type8TransactionName(transaction: number): Type8TransactionName {
   return TYPE8_TRANSACTION_NAMES[transaction] ?? 'RESERVED';
 }
 
-/** MAINTENANCE response status values: DONE and ERROR (Table 4-7). */
+/**
+ * MAINTENANCE response status values: DONE and ERROR (Table 4-7).
+ *
+ * @example
+ * ```ts
+ * import { MAINTENANCE_STATUS, maintenanceResponse } from 'riodp/wire';
+ *
+ * // An end point refusing a write it cannot perform.
+ * const p = maintenanceResponse({
+ *   tt: 0, destinationID: 0x01, sourceID: 0x05, transactionName: 'MAINTENANCE_WRITE_RESPONSE', targetTID: 4, status: MAINTENANCE_STATUS.error,
+ * });
+ * console.log(p.status, p.statusName); // 7 ERROR
+ * ```
+ */
 export const MAINTENANCE_STATUS = { done: 0, error: 7 } as const;
 /** The name of a MAINTENANCE response status. */
 export type Type8StatusName = 'DONE' | 'ERROR' | 'IMPLEMENTATION_DEFINED' | 'RESERVED';
 
-/** Table 4-7: 0b0000 DONE, 0b0111 ERROR, 0b1100–1111 implementation-defined, others reserved. */
+/**
+ * Table 4-7: 0b0000 DONE, 0b0111 ERROR, 0b1100–1111 implementation-defined, others reserved.
+ *
+ * @example
+ * ```ts
+ * import { type8StatusName } from 'riodp/wire';
+ *
+ * console.log(type8StatusName(0), type8StatusName(7), type8StatusName(0b1100), type8StatusName(3)); // DONE ERROR IMPLEMENTATION_DEFINED RESERVED
+ * ```
+ */
 export function type8StatusName(status: number): Type8StatusName {
   if (status === MAINTENANCE_STATUS.done) return 'DONE';
   if (status === MAINTENANCE_STATUS.error) return 'ERROR';
@@ -83,7 +158,19 @@ const SIZES = {
   wrsize: Array.from({ length: 32 }, (_, i) => dataSize('wrsize', i < 16 ? 0 : 1, i & 15)),
 } as const;
 
-/** The row of Table 4-3 (rdsize) or 4-4 (wrsize) for wdptr and a 4-bit size. */
+/**
+ * The row of Table 4-3 (rdsize) or 4-4 (wrsize) for wdptr and a 4-bit size.
+ *
+ * @example
+ * ```ts
+ * import { type8DataSize } from 'riodp/wire';
+ *
+ * // rdsize 0b1000 with wdptr 1: the lower word of the double-word (byte lanes 4–7).
+ * console.log(type8DataSize('rdsize', 1, 0b1000)); // { byteCount: 4, byteLanes: 15, laneOffset: 4 }
+ * // wrsize 0b1110 with wdptr 0 is reserved in Table 4-4.
+ * console.log(type8DataSize('wrsize', 0, 0b1110).byteCount); // RESERVED
+ * ```
+ */
 export function type8DataSize(field: 'rdsize' | 'wrsize', wdptr: number, size: number): DataSize {
   return SIZES[field][((wdptr & 1) << 4) | (size & 15)] as DataSize;
 }
@@ -94,7 +181,18 @@ function popcount8(v: number): number {
   return n;
 }
 
-/** Sizes a maintenance access may have: a word, a double-word or double-words up to 64 bytes. */
+/**
+ * Sizes a maintenance access may have: a word, a double-word or double-words up to 64 bytes.
+ *
+ * @example
+ * ```ts
+ * import { isMaintenanceSize, type8DataSize } from 'riodp/wire';
+ *
+ * // rdsize 0b0100 (2 bytes) is a legal NREAD size but not a maintenance one.
+ * const { byteCount } = type8DataSize('rdsize', 0, 0b0100);
+ * console.log(byteCount, isMaintenanceSize(byteCount)); // 2 false
+ * ```
+ */
 export function isMaintenanceSize(byteCount: number | 'RESERVED'): boolean {
   return byteCount === 4 || byteCount === 8 || byteCount === 16 || byteCount === 32 || byteCount === 64;
 }
@@ -163,7 +261,19 @@ export type Type8Request = Type8ReadRequest | Type8WriteRequest | Type8PortWrite
 /** A Type 8 MAINTENANCE packet. */
 export type Type8Packet = Type8Request | Type8Response | Type8Reserved;
 
-/** Whether the packet is a read or write response. */
+/**
+ * Whether the packet is a read or write response.
+ *
+ * @example
+ * ```ts
+ * import { decodePacket, isType8Response, parseHex } from 'riodp/wire';
+ *
+ * // A read response (prio 1) carrying 0x00050000 in the upper word.
+ * const bytes = parseHex('0048 0105 2003 ff00 0000 0005 0000 0000 0000');
+ * const p = decodePacket(bytes, 0, bytes.length);
+ * if (p.ftype === 8 && isType8Response(p)) console.log(p.statusName, p.targetTID); // DONE 3
+ * ```
+ */
 export function isType8Response(p: Type8Packet): p is Type8Response {
   return p.transactionName === 'MAINTENANCE_READ_RESPONSE' || p.transactionName === 'MAINTENANCE_WRITE_RESPONSE';
 }

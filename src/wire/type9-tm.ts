@@ -12,21 +12,59 @@ export const CLAUSE_BASIC = 'Part 10 §4.3.2 Table 4-4';
 export const CLAUSE_RATE = 'Part 10 §4.3.3 Table 4-5';
 export const CLAUSE_CREDIT = 'Part 10 §4.3.4 Table 4-6';
 
-/** TM OP (Table 4-3): 0b0100–0b1111 reserved. */
+/**
+ * TM OP (Table 4-3): 0b0100–0b1111 reserved.
+ *
+ * @example
+ * ```ts
+ * import { TM_OP, tmMessage } from 'riodp/wire';
+ *
+ * // Under the rate OP, parameter 1 0b0000_0101 with parameter 2 0x40 reduces the peak rate by 64/256.
+ * console.log(tmMessage(TM_OP.rate, 0b0000_0101, 0x40)); // { message: 'REDUCE', rate: 'peak', amount: 64, factor: 0.75 }
+ * ```
+ */
 export const TM_OP = { basic: 0, rate: 1, credit: 2, application: 3 } as const;
 /** A TM OP value (Part 10 Table 4-3). */
 export type TmOp = (typeof TM_OP)[keyof typeof TM_OP];
-/** The name of each TM OP value, indexed by it. */
+/**
+ * The name of each TM OP value, indexed by it.
+ *
+ * @example
+ * ```ts
+ * import { TM_OP_NAMES } from 'riodp/wire';
+ *
+ * // A menu of the TM operations a stream manager can send.
+ * console.log(TM_OP_NAMES.map((name, op) => `${op}=${name}`).join(' ')); // 0=BASIC 1=RATE 2=CREDIT 3=APPLICATION
+ * ```
+ */
 export const TM_OP_NAMES = ['BASIC', 'RATE', 'CREDIT', 'APPLICATION'] as const;
 /** The name of a TM OP; RESERVED for 0b0100–0b1111. */
 export type TmOpName = (typeof TM_OP_NAMES)[number] | 'RESERVED';
 
-/** The name of a TM OP value. */
+/**
+ * The name of a TM OP value.
+ *
+ * @example
+ * ```ts
+ * import { tmOpName } from 'riodp/wire';
+ *
+ * console.log(tmOpName(2), tmOpName(0b1001)); // CREDIT RESERVED
+ * ```
+ */
 export function tmOpName(tmOp: number): TmOpName {
   return TM_OP_NAMES[tmOp] ?? 'RESERVED';
 }
 
-/** The value of a TM OP name. */
+/**
+ * The value of a TM OP name.
+ *
+ * @example
+ * ```ts
+ * import { tmOpCode } from 'riodp/wire';
+ *
+ * console.log(tmOpCode('CREDIT')); // 2
+ * ```
+ */
 export function tmOpCode(name: Exclude<TmOpName, 'RESERVED'>): TmOp {
   return TM_OP_NAMES.indexOf(name) as TmOp;
 }
@@ -61,7 +99,20 @@ export type TmMessage =
 /** The name of a TM message. */
 export type TmMessageName = TmMessage['message'];
 
-/** Every TM message name. */
+/**
+ * Every TM message name.
+ *
+ * @example
+ * ```ts
+ * import { TM_MESSAGE_NAMES } from 'riodp/wire';
+ * import type { TmMessageName } from 'riodp/wire';
+ *
+ * // A per-message counter table for a TM monitor.
+ * const seen = new Map<TmMessageName, number>(TM_MESSAGE_NAMES.map((m) => [m, 0]));
+ * seen.set('XOFF', (seen.get('XOFF') ?? 0) + 1);
+ * console.log(seen.size, seen.get('XOFF')); // 12 1
+ * ```
+ */
 export const TM_MESSAGE_NAMES: readonly TmMessageName[] = [
   'XOFF', 'XON', 'USER_DEFINED', 'Q_STATUS', 'MAINTAIN', 'REDUCE', 'INCREASE', 'DOUBLE',
   'ALLOCATE', 'CREDIT_STATUS', 'APPLICATION_DEFINED', 'RESERVED',
@@ -88,7 +139,18 @@ function qStatus(p2: number): TmMessage {
   return { message: 'Q_STATUS', level: p2, fullness: p2 / 255 };
 }
 
-/** The operation of a TM header. Reserved values come back as `{ message: 'RESERVED', field }`. */
+/**
+ * The operation of a TM header. Reserved values come back as `{ message: 'RESERVED', field }`.
+ *
+ * @example
+ * ```ts
+ * import { TM_OP, tmMessage } from 'riodp/wire';
+ *
+ * // Credit OP, parameter 1 0b0001_0011: allocate 8 credits of allocation unit 3.
+ * console.log(tmMessage(TM_OP.credit, 0x13, 8)); // { message: 'ALLOCATE', allocationUnit: 3, credits: 8 }
+ * console.log(tmMessage(TM_OP.basic, 0, 0xff)); // { message: 'XON' }
+ * ```
+ */
 export function tmMessage(tmOp: number, p1: number, p2: number): TmMessage {
   switch (tmOp) {
     case TM_OP.basic:
@@ -146,6 +208,14 @@ function rateBit(tmOp: number, rate: TmRate): number {
  * Parameter 1 and 2 for a message under a TM OP (inverse of tmMessage). Only the identifying
  * fields are read (`value`, `level`, `rate`, `amount`, `allocationUnit`, `credits`); derived
  * ratios are ignored. APPLICATION_DEFINED and RESERVED carry no parameters: undefined.
+ *
+ * @example
+ * ```ts
+ * import { TM_OP, tmParameters } from 'riodp/wire';
+ *
+ * // Halve the average rate of a stream: REDUCE by 128/256.
+ * console.log(tmParameters(TM_OP.rate, { message: 'REDUCE', rate: 'average', amount: 128, factor: 0.5 })); // { parameter1: 1, parameter2: 128 }
+ * ```
  */
 export function tmParameters(tmOp: number, m: TmMessage): { readonly parameter1: number; readonly parameter2: number } | undefined {
   const check = (v: number, bits: number, field: string): number => {
@@ -206,10 +276,35 @@ export type TmOperand =
  * source, or INVALID.
  */
 export type TmScope = TmOperand['scope'];
-/** Every operand scope. */
+/**
+ * Every operand scope.
+ *
+ * @example
+ * ```ts
+ * import { TM_SCOPES, tmOperand } from 'riodp/wire';
+ * import type { TmScope } from 'riodp/wire';
+ *
+ * // Tally the scopes of received TM operands (wildcard, mask).
+ * const counts = new Map<TmScope, number>(TM_SCOPES.map((s) => [s, 0]));
+ * for (const [wc, m] of [[0b001, 0], [0b011, 0], [0b010, 0]] as const) {
+ *   const scope = tmOperand(wc, m).scope;
+ *   counts.set(scope, (counts.get(scope) ?? 0) + 1);
+ * }
+ * console.log(counts.get('class'), counts.get('destination'), counts.get('INVALID')); // 1 1 1
+ * ```
+ */
 export const TM_SCOPES: readonly TmScope[] = ['stream', 'class', 'classGroup', 'destination', 'source', 'INVALID'];
 
-/** Table 4-3 masks: 0x00, 0x01, 0x03, … 0xFF (ones from the least significant end). */
+/**
+ * Table 4-3 masks: 0x00, 0x01, 0x03, … 0xFF (ones from the least significant end).
+ *
+ * @example
+ * ```ts
+ * import { isValidMask } from 'riodp/wire';
+ *
+ * console.log(isValidMask(0x0f), isValidMask(0x0e)); // true false
+ * ```
+ */
 export function isValidMask(mask: number): boolean {
   return Number.isInteger(mask) && mask >= 0 && mask <= 0xff && (mask & (mask + 1)) === 0;
 }
@@ -228,6 +323,18 @@ const OPERANDS = {
  * first); only 000, 001, 011 and 111 are permitted. The mask matters with 000 (it must be 0x00)
  * and 001 (a Table 4-3 value); with 011 and 111 it is a don't care (<m = xx>) and any value is
  * accepted.
+ *
+ * @example
+ * ```ts
+ * import { decodePacket, parseHex, tmOperand } from 'riodp/wire';
+ *
+ * // Wildcard 001 with mask 0x03: the 4 classes of service 0x10–0x13 to destination 0x05.
+ * console.log(tmOperand(0b001, 0x03)); // { scope: 'classGroup', cosValues: 4 }
+ * // The decoder labels a captured TM packet the same way.
+ * const bytes = parseHex('0009 0501 1004 0000 1103 0180');
+ * const p = decodePacket(bytes, 0, bytes.length);
+ * if (p.ftype === 9 && p.segment === 'tm') console.log(p.operand.scope, p.tm.message); // classGroup REDUCE
+ * ```
  */
 export function tmOperand(wildcard: number, mask: number): TmOperand {
   switch (wildcard) {
@@ -249,6 +356,14 @@ export function tmOperand(wildcard: number, mask: number): TmOperand {
 /**
  * Wildcard and mask for an operand (inverse of tmOperand). The don't-care mask of 'destination'
  * and 'source' is written as 0x00. A class group covers 2, 4, … 256 cos values.
+ *
+ * @example
+ * ```ts
+ * import { tmOperandFields } from 'riodp/wire';
+ *
+ * console.log(tmOperandFields({ scope: 'classGroup', cosValues: 4 })); // { wildcard: 1, mask: 3 }
+ * console.log(tmOperandFields({ scope: 'destination' })); // { wildcard: 3, mask: 0 }
+ * ```
  */
 export function tmOperandFields(o: TmOperand): { readonly wildcard: number; readonly mask: number } {
   switch (o.scope) {

@@ -100,7 +100,19 @@ export type Type9DataPacket = Type9StartPacket | Type9ContinuationPacket | Type9
  */
 export type Type9Packet = Type9DataPacket | Type9TmPacket | Type9ExtendedPacket;
 
-/** The segment a header describes (DECISIONS §4): xh first, then S/E; abort is an empty end with length 0. */
+/**
+ * The segment a header describes (DECISIONS §4): xh first, then S/E; abort is an empty end with length 0.
+ *
+ * @example
+ * ```ts
+ * import { type9Segment } from 'riodp/wire';
+ *
+ * // Arguments: S, E, xh, xtype, the end segment's length field, payload bytes.
+ * console.log(type9Segment(1, 0, 0, 0, 0, 64)); // start
+ * console.log(type9Segment(0, 1, 0, 0, 0, 0)); // abort
+ * console.log(type9Segment(0, 0, 1, 0, 0, 0)); // tm
+ * ```
+ */
 export function type9Segment(start: number, end: number, xh: number, xtype: number, length: number, payloadLength: number): Type9Segment {
   if (xh) return xtype === 0 ? 'tm' : 'extended';
   if (start) return end ? 'single' : 'start';
