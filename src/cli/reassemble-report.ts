@@ -90,6 +90,10 @@ export function describeUnfinished(c: OpenContextInfo): string {
 
 /** The counts of a `riodp reassemble` run, for its summary line. */
 export interface ReassembleTally {
+  /** What the input is made of: hex lines, or the records of a capture (`--pcap`). */
+  unit: 'line' | 'record';
+  /** Records that hold no packet (control symbols, link management), passed over: `--pcap` only. */
+  notPackets: number;
   /** Type 9 packets handed to the engine. */
   packets: number;
   /** Packets that are not Type 9, passed over; the line of the first. */
@@ -112,6 +116,7 @@ function count(n: number, what: string): string {
  * skipped; 2 PDUs delivered, 1 lost`.
  */
 export function describeSummary(t: ReassembleTally): string {
-  const passed = `${count(t.notType9, 'packet')} not Type 9 passed over${t.notType9 > 0 ? ` (first at line ${t.firstNotType9})` : ''}`;
-  return `summary: ${count(t.packets, 'Type 9 packet')} reassembled, ${passed}, ${count(t.skipped, 'bad line')} skipped; ${count(t.pdus, 'PDU')} delivered, ${t.lost} lost`;
+  const passed = `${count(t.notType9, 'packet')} not Type 9 passed over${t.notType9 > 0 ? ` (first at ${t.unit} ${t.firstNotType9})` : ''}`;
+  const symbols = t.unit === 'record' ? `, ${count(t.notPackets, 'record')} without a packet passed over` : '';
+  return `summary: ${count(t.packets, 'Type 9 packet')} reassembled, ${passed}${symbols}, ${count(t.skipped, `bad ${t.unit}`)} skipped; ${count(t.pdus, 'PDU')} delivered, ${t.lost} lost`;
 }

@@ -1,12 +1,8 @@
-import { createInterface } from 'node:readline';
 import { Reassembler } from '../streaming/reassembler.ts';
-import { attempt } from '../wire/errors.ts';
-import type { DecodeResult } from '../wire/errors.ts';
-import { parseHex } from '../wire/hex.ts';
-import { decodeSerialPacket } from '../wire/packet.ts';
-import { FTYPE_DATA_STREAMING, isSegmentSizeError } from '../wire/type9.ts';
-import type { Type9Packet } from '../wire/type9-types.ts';
+import { hexLines } from './reassemble-input.ts';
+import type { Item } from './reassemble-input.ts';
 import { openSink } from './reassemble-output.ts';
+import { captureItems } from './reassemble-pcap.ts';
 import type { PduSink } from './reassemble-output.ts';
 import { describeEvent, describeSummary, describeUnfinished } from './reassemble-report.ts';
 import type { ReassembleTally } from './reassemble-report.ts';
@@ -42,12 +38,12 @@ export async function runReassemble(file: string | undefined, flags: ReassembleF
   let sink: PduSink | undefined;
   try {
     const opts = reassembleOptions(flags);
-    const input = await textInput(file, io.stdin);
+    const input = flags.pcap === undefined ? hexLines(await textInput(file, io.stdin), opts.lenient) : await captureItems(flags.pcap, file, flags.interface, opts.lenient);
     sink = await openSink(opts.destination, io.stdout);
     const engine = new Reassembler({ mtu: opts.mtu, segSupport: opts.segSupport });
     let ok: boolean;
     try {
-      ok = await reassembleLines(input, engine, sink, io.stderr, opts.lenient);
+      ok = await reassembleItems(input, flags.pcap === undefined ? 'line' : 'record', engine, sink, io.stderr, opts.lenient);
     } catch (e) {
       if (e instanceof FileError || typeof (e as NodeJS.ErrnoException | undefined)?.code !== 'string') throw e;
       throw fileError(isStdin(file) ? 'stdin' : file, 'read', e);
@@ -62,34 +58,35 @@ export async function runReassemble(file: string | undefined, flags: ReassembleF
   }
 }
 
-/** What one input line holds. */
-type Line =
-  | { readonly kind: 'packet'; readonly packet: Type9Packet }
-  | { readonly kind: 'not-type9' }
-  | { readonly kind: 'bad'; readonly message: string };
-
 /**
- * Feeds every packet line to the engine; true when no line was bad and no PDU was lost. Without
- * `lenient` the first bad line ends the run (false).
+ * Feeds every packet to the engine; true when nothing was bad and no PDU was lost. Without
+ * `lenient` the first bad line or record ends the run (false).
  */
-async function reassembleLines(input: NodeJS.ReadableStream, engine: Reassembler, sink: PduSink, stderr: NodeJS.WritableStream, lenient: boolean): Promise<boolean> {
-  const tally: ReassembleTally = { packets: 0, notType9: 0, firstNotType9: 0, skipped: 0, pdus: 0, lost: 0 };
-  const report = (line: number, text: string): void => {
-    stderr.write(`riodp: line ${line}: ${text}\n`);
+async function reassembleItems(
+  input: AsyncIterable<Item> | Iterable<Item>,
+  unit: 'line' | 'record',
+  engine: Reassembler,
+  sink: PduSink,
+  stderr: NodeJS.WritableStream,
+  lenient: boolean,
+): Promise<boolean> {
+  const tally: ReassembleTally = { unit, notPackets: 0, packets: 0, notType9: 0, firstNotType9: 0, skipped: 0, pdus: 0, lost: 0 };
+  const report = (at: number, text: string): void => {
+    stderr.write(`riodp: ${unit} ${at}: ${text}\n`);
   };
-  let n = 0;
-  for await (const raw of createInterface({ input, crlfDelay: Infinity })) {
-    n++;
-    const text = raw.trim();
-    if (text === '' || text.startsWith('#')) continue;
-    const line = readLine(text, lenient);
+  for await (const line of input) {
+    const n = line.at;
+    if (line.kind === 'not-packet') {
+      tally.notPackets++;
+      continue;
+    }
     if (line.kind === 'not-type9') {
       if (tally.notType9++ === 0) tally.firstNotType9 = n;
       continue;
     }
     if (line.kind === 'bad') {
       if (!lenient) {
-        report(n, `${line.message}; the run stops here (--lenient skips bad lines)`);
+        report(n, `${line.message}; the run stops here (--lenient skips bad ${unit}s)`);
         return false;
       }
       tally.skipped++;
@@ -115,19 +112,6 @@ async function reassembleLines(input: NodeJS.ReadableStream, engine: Reassembler
     tally.lost++;
     report(c.openedAt, describeUnfinished(c));
   }
-  if (tally.notType9 > 0 || tally.skipped > 0) stderr.write(`riodp: ${describeSummary(tally)}\n`);
+  if (tally.notType9 > 0 || tally.skipped > 0 || tally.notPackets > 0) stderr.write(`riodp: ${describeSummary(tally)}\n`);
   return tally.skipped === 0 && tally.lost === 0;
-}
-
-/** A line's packet: not Type 9 by its ftype (Part 6 §2.3 Figure 2-2), else decoded. */
-function readLine(text: string, lenient: boolean): Line {
-  const hex = attempt(() => parseHex(text));
-  if (!hex.ok) return { kind: 'bad', message: hex.error.message };
-  const bytes = hex.value;
-  if (bytes.length >= 2 && ((bytes[1] as number) & 0xf) !== FTYPE_DATA_STREAMING) return { kind: 'not-type9' };
-  let decoded: DecodeResult<Type9Packet> = attempt(() => decodeSerialPacket(bytes, 0, bytes.length, { strict: !lenient }) as Type9Packet);
-  // The segment size is the engine's to judge, by its MTU (rules 3–6): strict decoding would
-  // refuse a start that is no MTU at all before rule 4 could find it short or long.
-  if (!decoded.ok && isSegmentSizeError(decoded.error)) decoded = attempt(() => decodeSerialPacket(bytes, 0, bytes.length) as Type9Packet);
-  return decoded.ok ? { kind: 'packet', packet: decoded.value } : { kind: 'bad', message: decoded.error.message };
 }

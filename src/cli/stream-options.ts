@@ -108,6 +108,10 @@ export interface ReassembleFlags {
   readonly out?: string;
   readonly outDir?: string;
   readonly lenient: boolean;
+  /** `--pcap`: read the packets from a riodp capture instead of hex lines. */
+  readonly pcap?: string;
+  /** `--interface`: the capture's interface to reassemble. */
+  readonly interface?: string;
 }
 
 /** Where reassembled PDUs go: concatenated to stdout or one file, or one file each in a folder. */
@@ -129,6 +133,7 @@ export function reassembleOptions(f: ReassembleFlags): ReassembleOptions {
   const mtu = mtuOption(f.mtu);
   const segSupport = numberOption('--seg-support', f.segSupport, inRange(0, SEG_SUPPORT_MAX), 'an integer from 0 (64k contexts) to 65536', CLAUSE_SEG_SUPPORT);
   if (f.out !== undefined && f.outDir !== undefined) throw new UsageError('--out and --out-dir exclude each other: give one place for the PDUs (docs/cli.md)');
+  if (f.interface !== undefined && f.pcap === undefined) throw new UsageError('--interface chooses among the interfaces of a capture: it needs --pcap');
   const destination: PduDestination =
     f.out !== undefined ? { kind: 'file', path: f.out } : f.outDir !== undefined ? { kind: 'dir', path: f.outDir } : { kind: 'stdout' };
   return { mtu, segSupport, destination, lenient: f.lenient };

@@ -36,6 +36,8 @@ export function streamingCommands(program: Command): void {
     .option('--out <file>', 'write the PDUs, concatenated in delivery order, to a file instead of stdout')
     .option('--out-dir <dir>', 'write each PDU to its own file pdu-<order>-src<id>-dst<id>-cos<n>-stream<id>.bin in a folder')
     .option('--lenient', 'decode as decode --lenient does, and report, count and skip a line that still cannot be used (bad hex, CRC) instead of stopping there', false)
+    .option('--pcap <capture>', 'read the packets from a riodp capture (pcapng, docs/pcapng.md) instead of hex lines; reports name records')
+    .option('--interface <name>', 'with --pcap: the interface to reassemble (e.g. ep1.p0.rx); needed when several carry Type 9 packets')
     .addHelpText('after', '\nPackets that are not Type 9 are passed over and counted. Exit 0; 1 if a line was bad, a PDU was lost or a file failed; 2 for a usage error.\n')
     .action(async (file: string | undefined, flags: ReassembleFlags) => {
       const { runReassemble } = await import('./reassemble.ts');
