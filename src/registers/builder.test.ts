@@ -144,3 +144,15 @@ test('Annex 2 §5.2.5: by default a block implements 8 attributes (16 registers)
   assert.ok(s.definition(base + 0x10 + 4 * 15) !== undefined);
   assert.equal(s.definition(base + 0x10 + 4 * 16), undefined);
 });
+
+test('Part 1 Table 5-5: a PE Features configuration riodp could not read back strictly is refused (reserved Extended Addressing Support, bit 22 without bit 23)', () => {
+  const refused = (peFeatures: EndpointConfig['peFeatures'], clause: RegExp): void => {
+    assert.throws(
+      () => buildEndpointRegisters({ peFeatures }),
+      (e: unknown) => e instanceof RegisterError && e.code === 'definition' && e.register === 'buildEndpointRegisters' && clause.test(e.clause) && /^peFeatures: /.test(e.detail),
+    );
+  };
+  refused({ extendedAddressingSupport: 0b010 }, /./);
+  refused({ extendedRouteTableConfigSupport: true, standardRouteTableConfigSupport: false }, /./);
+  assert.doesNotThrow(() => buildEndpointRegisters({ peFeatures: { extendedAddressingSupport: 0b101 } }));
+});

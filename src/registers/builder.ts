@@ -8,7 +8,7 @@ import type { EfBlockSpec } from './ef-chain.ts';
 import { RegisterError, RegisterErrorCode } from './errors.ts';
 import type { FieldChanges } from './fields.ts';
 import { OPERATIONS_FIELDS, OperationsCar, destinationOperationsView, operationsRegister, sourceOperationsView } from './operations.ts';
-import { PE_FEATURES_FIELDS, peFeaturesRegister, peFeaturesView } from './pe-features.ts';
+import { PE_FEATURES_FIELDS, decodePeFeatures, peFeaturesRegister, peFeaturesView } from './pe-features.ts';
 import { LpSerialMap, lpSerialBlock, portControlOffset, portControlView } from './port-control.ts';
 import { initializeSessionBlock, sessionBlock } from './session-block.ts';
 import type { AdvertisementConfig } from './session-block.ts';
@@ -87,6 +87,22 @@ function fail(detail: string, clause: string): never {
   throw new RegisterError(RegisterErrorCode.definition, 0, 'buildEndpointRegisters', clause, detail);
 }
 
+/**
+ * The PE Features CAR as configured, refused when riodp's own strict decoder would refuse it
+ * (a reserved Extended Addressing Support encoding, Part 1 Table 5-5; bit 22 without bit 23 or
+ * with bit 19): an accepted option must give a register a conforming reader can read.
+ */
+function checkedPeFeatures(fields: Parameters<typeof peFeaturesView.pack>[0]): number {
+  const word = peFeaturesView.pack(fields);
+  try {
+    decodePeFeatures(word, { strict: true });
+  } catch (e) {
+    if (!(e instanceof RegisterError)) throw e;
+    fail(`peFeatures: ${e.detail} (${e.register})`, e.clause);
+  }
+  return word;
+}
+
 function tmModeValue(mode: TmModeName | number | undefined): number {
   if (mode === undefined) return TM_MODE.disabled;
   if (typeof mode === 'number') return mode;
@@ -134,7 +150,7 @@ export function buildEndpointRegisters(config: EndpointConfig = {}): RegisterSpa
 
   for (const r of standardRegisters({ ...config, extendedFeaturesPtr: head, dev32 })) space.define(r);
 
-  space.define(peFeaturesRegister(peFeaturesView.pack({
+  space.define(peFeaturesRegister(checkedPeFeatures({
     ...peFeaturesView.unpack(0),
     dev16Support: config.dev16 ?? true,
     dev32Support: dev32,

@@ -78,9 +78,10 @@ test('Part 6 §7.6.11 Table 7-17: port width support, initialized width, extende
   // top byte 0b1101_0000 = 0xD0, port type bit 31 = 1.
   s.writeLocal(off, 0xd0000001);
   s.writeWord(off, 0x3ffffffe);
-  // Read-only 0xD0000001 kept (impl-defined 20-27 and 18-19 stay 0); writable bits 5-17
-  // (0x07FFC000) taken from the write; reserved 28-30 read 0.
-  assert.equal(s.readWord(off), 0xd7ffc001);
+  // Read-only 0xD0000001 kept (impl-defined 20-27 and 18-19 stay 0); writable bits 5-15
+  // (0x07FF0000) taken from the write; bits 16-17 (8x, 16x enables) cleared because bits 18-19
+  // list neither mode; reserved 28-30 read 0.
+  assert.equal(s.readWord(off), 0xd7ff0001);
   const v = decodePortControl(s.readWord(off));
   assert.equal(v.initializedPortWidthName, '4X');
   assert.equal(v.portTypeName, 'SERIAL');
@@ -89,10 +90,29 @@ test('Part 6 §7.6.11 Table 7-17: port width support, initialized width, extende
 test('Part 6 §7.6.11 Table 7-17: "When bit [5] = 0b0, bits 16-17 are Reserved"', () => {
   const { s, base } = endpoint();
   const off = portControlOffset(base, 0);
+  s.writeLocal(off, 0x00003001); // the port supports 8x and 16x (Extended Port Width Support, bits 18-19)
   s.writeWord(off, 0x0000c000);
   assert.equal(s.readWord(off) & 0x0000c000, 0);
   s.writeWord(off, 0x0400c000);
   assert.equal(s.readWord(off) & 0x0400c000, 0x0400c000);
+});
+
+test('Part 6 §7.6.11 Table 7-17: "The port shall not allow the enabling of a link width mode that is not supported by the port": unsupported enables read back 0', () => {
+  const { s, base } = endpoint();
+  const off = portControlOffset(base, 0);
+  const enables = (): number => (s.readWord(off) >>> 0) & 0x0300c000; // bits 6, 7 (4x, 2x), 16, 17 (8x, 16x)
+  s.writeLocal(off, 0x00000001); // 1x only
+  s.writeWord(off, 0x0700c001); // force every width on
+  assert.equal(enables(), 0);
+  assert.equal((s.readWord(off) >>> 26) & 1, 1, 'bit 5 stays: 0b10000, the implementation-specific setting');
+  s.writeLocal(off, 0x80001001); // 2x (bit 0) and 16x (bit 19) supported
+  s.writeWord(off, 0x0700c001);
+  assert.equal(enables(), 0x01004000); // 2x (bit 7) and 16x (bit 17)
+  s.writeLocal(off, 0xc0003001); // everything supported
+  s.writeWord(off, 0x0700c001);
+  assert.equal(enables(), 0x0300c000);
+  s.writeWord(off, 0x0200c001); // bit 5 clear: 0b010xx, force 1x; bits 16-17 reserved
+  assert.equal(enables(), 0x02000000);
 });
 
 test('Part 6 §7.6.11 Table 7-17: port width override 0b001xx is reserved (typed view refuses, strict decode throws)', () => {
@@ -128,9 +148,10 @@ test('Part 6 §7.6.11 Table 7-17: the typed view refuses bits 16-17 while bit 5 
   const { s, base } = endpoint();
   const off = portControlOffset(base, 0);
   assert.throws(() => { portControlView.set(s, off, 'extendedPortWidthOverride', 0b11); }, isReg('invalid'));
+  s.writeLocal(off, 0x00003001); // the port supports 8x and 16x (bits 18-19)
   // With bit 5 set in the same update: 0b1xx in bits 5-7 (0x04000000) and 0b11 in 16-17 (0x0000C000).
   portControlView.update(s, off, { portWidthOverride: 0b100, extendedPortWidthOverride: 0b11 });
-  assert.equal(s.readWord(off), 0x0400c001);
+  assert.equal(s.readWord(off), 0x0400f001);
   assert.throws(() => { portControlView.set(s, off, 'initializedPortWidth', 0b110); }, isReg('invalid'));
   assert.throws(() => { portControlView.set(s, off, 'initializedPortWidth', 0b111); }, isReg('invalid'));
   portControlView.set(s, off, 'initializedPortWidth', 0b101);

@@ -273,8 +273,24 @@ export function portControlRegister(offset: number, port: number, opts: PortCont
     writable: writable >>> 0,
     reserved: reserved >>> 0,
     implDefined: fieldMask(20, 8),
-    onWrite: ({ merged }) => ((merged & PORT_CONTROL_BITS.portWidthOverrideEnable) !== 0 ? merged : (merged & ~PORT_CONTROL_BITS.extendedPortWidthOverride) >>> 0),
+    onWrite: ({ merged }) => supportedWidthsOnly(merged),
   };
+}
+
+/**
+ * Part 6 Table 7-17 Port Width Override: "When bit [5] = 0b0, bits 16-17 are Reserved" (cleared);
+ * with bit 5 set, bits 6, 7, 16 and 17 enable 4x, 2x, 8x and 16x, and "The port shall not allow
+ * the enabling of a link width mode that is not supported by the port": an enable bit whose mode
+ * the read-only Port Width Support (bits 0–1) and Extended Port Width Support (bits 18–19) fields
+ * do not list is cleared, so the register reads back the modes that are enabled.
+ */
+function supportedWidthsOnly(merged: number): number {
+  if ((merged & PORT_CONTROL_BITS.portWidthOverrideEnable) === 0) return (merged & ~PORT_CONTROL_BITS.extendedPortWidthOverride) >>> 0;
+  const supported = (bit: number): boolean => getField(merged, bit, 1) === 1;
+  let out = merged;
+  // [enable bit, the support bit of its mode]: 4x ↔ bit 1, 2x ↔ bit 0, 8x ↔ bit 18, 16x ↔ bit 19.
+  for (const [enable, support] of [[6, 1], [7, 0], [16, 18], [17, 19]] as const) if (!supported(support)) out &= ~bitMask(enable);
+  return out >>> 0;
 }
 
 export interface LpSerialBlockOptions extends PortControlOptions {
