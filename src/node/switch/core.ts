@@ -35,9 +35,8 @@ export interface SwitchCoreOptions {
  * (Part 6 §6.11 rule 3), answers and forwards MAINTENANCE by the Part 3 §2.5 hop_count rules from
  * its own register space, filters source IDs per port (issue 8 §3), holds packets in input buffers
  * and output queues organised by the queueing architecture (stages.ts), matches inputs to outputs
- * (matcher.ts), serves each output by class with its own CCPs first (transmit.ts), runs Part 9
- * congestion points (congestion.ts), VoQ backpressure generation (voq-generator.ts) and staging
- * (voq-staging.ts). Its parts are built from its configuration in core-assembly.ts.
+ * (matcher.ts), serves each output by class with its own CCPs first, runs Part 9 congestion points
+ * (congestion.ts), VoQ backpressure generation (voq-generator.ts) and staging (voq-staging.ts).
  *
  * Sans-IO and without a clock: every call takes the host's `now`, and everything the element needs
  * done or timed goes to its `SwitchHost` (types.ts). The simulator's `Switch` gives crossbar
