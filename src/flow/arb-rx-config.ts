@@ -39,3 +39,17 @@ export function resolveArbRxConfig(c: ArbRxConfig): ResolvedArbRxConfig {
     responseFlow: messageFlow(c.responseFlow, 'responseFlow'),
   };
 }
+
+/**
+ * Whether a REQUEST that cannot be granted now, and is not pipelined behind a resource its flow
+ * holds, is answered XOFF(ARB) at once instead of queued, with `queued` REQUESTs waiting
+ * (itself included). §2.2.2 "If the receiving endpoint for some reason cannot queue/process the
+ * requests, it can send a XOFF (ARB) message immediately to indicate lack of resources":
+ * `whenBusy: 'reject'`, or more than `maxQueued` waiting. §2.2.1 "The receiving endpoint will
+ * respond with either a XON(ARB) or XOFF(ARB) message depending on whether it has buffer and
+ * context resources available": with no resources at all a queued REQUEST would never be answered
+ * (rule 2).
+ */
+export function refusesToQueue(c: ResolvedArbRxConfig, queued: number): boolean {
+  return c.resources === 0 || c.whenBusy === 'reject' || (c.maxQueued !== null && queued > c.maxQueued);
+}

@@ -1,13 +1,12 @@
-import { fitsDeviceId } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
-import { flowIdLabel } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
-import { makeCcp, type7Command } from '../wire/type7.ts';
 import type { Type7Packet } from '../wire/type7.ts';
-import { resolveArbRxConfig } from './arb-rx-config.ts';
+import { refusesToQueue, resolveArbRxConfig } from './arb-rx-config.ts';
 import type { ResolvedArbRxConfig } from './arb-rx-config.ts';
+import { arbResponse, readArbCcp } from './arb-rx-messages.ts';
+import type { ArbRxEventDetail } from './arb-rx-messages.ts';
 import type {
   ArbAllocation, ArbMode, ArbRxConfig, ArbRxCounterName, ArbRxEventName, ArbRxInput, ArbRxOutput, ArbRxSnapshot, FreeReason, GrantPolicy, QueuedRequest, SegmentKind,
 } from './arbitration-types.ts';
@@ -29,12 +28,6 @@ export const ARB_RX_COUNTERS: readonly ArbRxCounterName[] = [
 ];
 
 const IDLE = 'idle:';
-
-interface EventDetail {
-  readonly sourceID?: number;
-  readonly flowID?: string;
-  readonly seq?: number;
-}
 
 /**
  * The receiving end point of flow arbitration: it grants its resources to the flows that ask (see the top of this file).
@@ -123,29 +116,10 @@ export class ArbRx implements ObservableEngine<ArbRxInput, ArbRxOutput, ArbRxSna
   }
 
   #onCcp(p: Type7Packet, now: Time, out: ArbRxOutput[]): void {
-    // The raw XON/XOFF and FAM bits are what the wire carried; the labels are derived from them.
-    const { command, seq } = type7Command(p.xonXoff, p.fam);
-    const flowID = flowIdLabel(p.flowIDCode);
-    const sourceID = p.tgtdestinationID;
-    const isRequest = command === 'REQUEST_SINGLE_PDU' || command === 'REQUEST_MULTI_PDU';
-    if (seq === undefined || (!isRequest && command !== 'RELEASE')) {
-      // Congestion XON/XOFF belong to ccp-endpoint; XON(ARB)/XOFF(ARB) travel to transmitters.
-      this.#ignore(out, 'ignored', seq === undefined ? { sourceID } : { sourceID, seq });
-      return;
-    }
-    // §3.4 "For all undefined flowID encodings, there is no action required and the
-    // tgtdestinationID is ignored". A CCP for another end point, or from a source whose ID our
-    // responses cannot carry, cannot be answered either.
-    if (flowID === 'RESERVED' || p.destinationID !== this.#cfg.localID || !fitsDeviceId(sourceID, this.#cfg.tt)) {
-      this.#ignore(out, 'ignored', { sourceID, seq });
-      return;
-    }
-    if (!this.#cfg.enabled) {
-      this.#ignore(out, 'arbitration-disabled', { sourceID, flowID, seq });
-      return;
-    }
-    if (isRequest) this.#onRequest(sourceID, flowID, command === 'REQUEST_SINGLE_PDU' ? 'single' : 'multi', seq, now, out);
-    else this.#onRelease(sourceID, flowID, seq, now, out);
+    const m = readArbCcp(p, this.#cfg);
+    if (m.kind === 'ignore') this.#ignore(out, m.name, m.detail);
+    else if (m.kind === 'request') this.#onRequest(m.sourceID, m.flowID, m.mode, m.seq, now, out);
+    else this.#onRelease(m.sourceID, m.flowID, m.seq, now, out);
   }
 
   #onRequest(sourceID: number, flowID: FlowIdLabel, mode: ArbMode, seq: number, now: Time, out: ArbRxOutput[]): void {
@@ -199,19 +173,12 @@ export class ArbRx implements ObservableEngine<ArbRxInput, ArbRxOutput, ArbRxSna
     this.#queue.push(request);
     this.#grantQueued(now, out);
     if (!this.#queue.includes(request)) return;
-    const max = this.#cfg.maxQueued;
     // A pipelined REQUEST (its flow still holds a resource) is always queued: §2.2.2 "the
     // destination only has to queue up one outstanding request per flow". Rejecting it would let
     // the transmitter's next new REQUEST carry the Y of the resource still held, which reads as a
     // reissue of that grant (rule 4) and is regranted while the old PDU's end is still in flight.
     const pipelined = held !== undefined;
-    // §2.2.1 "The receiving endpoint will respond with either a XON(ARB) or XOFF(ARB) message
-    // depending on whether it has buffer and context resources available": with no resources at
-    // all a queued REQUEST would never be answered (rule 2).
-    const never = this.#cfg.resources === 0;
-    if (!pipelined && (never || this.#cfg.whenBusy === 'reject' || (max !== null && this.#queue.length > max))) {
-      // §2.2.2 "If the receiving endpoint for some reason cannot queue/process the requests, it
-      // can send a XOFF (ARB) message immediately to indicate lack of resources."
+    if (!pipelined && refusesToQueue(this.#cfg, this.#queue.length)) {
       this.#queue = this.#queue.filter((q) => q !== request);
       this.#reject(out, sourceID, flowID, seq);
       return;
@@ -396,25 +363,17 @@ export class ArbRx implements ObservableEngine<ArbRxInput, ArbRxOutput, ArbRxSna
     if (idle !== null) this.#timers.arm(IDLE + flowKey(held.sourceID, held.flowID), now + idle, out);
   }
 
-  /**
-   * XON(ARB)/XOFF(ARB) back to the flow's source: destinationID = the requester, tgtdestinationID
-   * = this end point, the request's flowID and Y; SOC "0b1 Source Of Congestion is an End Point"
-   * (Table 3-1); rule 12 "may be sent in any flow": the configured responseFlow.
-   */
+  /** XON(ARB)/XOFF(ARB) back to the flow's source (arb-rx-messages.ts). */
   #send(out: ArbRxOutput[], command: 'XON_ARB' | 'XOFF_ARB', sourceID: number, flowID: FlowIdLabel, seq: number): void {
-    const c = this.#cfg;
-    const packet = makeCcp({
-      destinationID: sourceID, tgtdestinationID: c.localID, tt: c.tt, command, seq, flowID, soc: 1, prio: c.responseFlow.prio, crf: c.responseFlow.crf,
-    });
-    out.push({ kind: 'send', packet });
+    out.push({ kind: 'send', packet: arbResponse(this.#cfg, command, sourceID, flowID, seq) });
   }
 
-  #ignore(out: ArbRxOutput[], name: 'ignored' | 'arbitration-disabled', detail: EventDetail): void {
+  #ignore(out: ArbRxOutput[], name: 'ignored' | 'arbitration-disabled', detail: ArbRxEventDetail): void {
     this.#counters.ignored++;
     this.#event(out, name, detail);
   }
 
-  #event(out: ArbRxOutput[], name: ArbRxEventName, detail: EventDetail): void {
+  #event(out: ArbRxOutput[], name: ArbRxEventName, detail: ArbRxEventDetail): void {
     out.push({ kind: 'event', name, ...detail });
   }
 }

@@ -15,7 +15,7 @@
 import type { Time } from '../engine/contract.ts';
 import type { DiscoveryEvent } from '../session/discovery-types.ts';
 import type { AttributeLike } from '../wire/smp/attributes.ts';
-import { AsyncQueue } from './api-queue.ts';
+import { FlowChangeFeed } from './api-flow-changes.ts';
 import { StreamError, StreamHandle } from './api-stream.ts';
 import type { RxSide, StreamCore, TxSide } from './api-stream.ts';
 import { StreamRegistry } from './api-streams.ts';
@@ -58,7 +58,6 @@ export const CONDUIT_TIMEOUT_NS = 5_000_000_000;
 const CONDUIT_TIMER = 'conduit:';
 /** Type 11 messages queued in the conveyance beyond which a non-DATA3 stream's `send` waits. */
 const TYPE11_BACKLOG = 16;
-const FLOW_CHANGES_HELD = 1024;
 
 export class EndpointApi implements RiodpEndpoint, StreamCore {
   readonly #host: ApiHost;
@@ -68,9 +67,7 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
   readonly #peers = new PeerBook();
   #started = false;
   #openSeq = 0;
-  readonly #flowListeners = new Set<(c: FlowChange) => void>();
-  /** Ends each `flowChanges()` subscription at shutdown. */
-  readonly #stops = new Set<() => void>();
+  readonly #flowChanges = new FlowChangeFeed();
   readonly #eventListeners = new Set<(e: EngineEvent) => void>();
   readonly #lossListeners = new Set<(l: StreamLoss) => void>();
   #closed = false;
@@ -97,7 +94,7 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
       {
         ...engine,
         flowChange: (c) => {
-          this.#flowChange(c);
+          this.#flowChanges.publish(c);
         },
         count: (n) => {
           this.#counters[n]++;
@@ -164,7 +161,7 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
         this.#streams.deliver(o.stream, o.pdu);
         break;
       case 'flow-state':
-        this.#flowChange({ kind: 'part9', at: o.at, destinationID: o.destinationID, flowID: o.flowID, state: o.state, cause: o.cause });
+        this.#flowChanges.publish({ kind: 'part9', at: o.at, destinationID: o.destinationID, flowID: o.flowID, state: o.state, cause: o.cause });
         break;
       case 'event':
         this.#event(o.source, o.at, o.detail);
@@ -200,10 +197,6 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
     if (tx !== null) this.#host.command({ kind: 'close', stream: tx });
     p.handle.abandon(e);
     p.reject(e);
-  }
-
-  #flowChange(c: FlowChange): void {
-    for (const l of this.#flowListeners) l(c);
   }
 
   // ---- StreamCore ----------------------------------------------------------------------------
@@ -321,31 +314,11 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
   }
 
   flowChanges(): AsyncIterable<FlowChange> {
-    const q = new AsyncQueue<FlowChange>(FLOW_CHANGES_HELD);
-    const listener = (c: FlowChange): void => {
-      q.push(c);
-    };
-    this.#flowListeners.add(listener);
-    if (this.#closed) q.end();
-    const stop = (): void => {
-      this.#flowListeners.delete(listener);
-      q.end();
-    };
-    this.#stops.add(stop);
-    return {
-      [Symbol.asyncIterator]: () => ({
-        next: () => q.next(),
-        return: () => {
-          stop();
-          return Promise.resolve({ done: true, value: undefined });
-        },
-      }),
-    };
+    return this.#flowChanges.subscribe(this.#closed);
   }
 
   onFlowChange(listener: (c: FlowChange) => void): () => void {
-    this.#flowListeners.add(listener);
-    return () => this.#flowListeners.delete(listener);
+    return this.#flowChanges.listen(listener);
   }
 
   onLoss(listener: (l: StreamLoss) => void): () => void {
@@ -395,8 +368,7 @@ export class EndpointApi implements RiodpEndpoint, StreamCore {
     this.#portCheck.stop();
     const e = new StreamError('the end point is closed');
     this.#streams.abandonAll(e);
-    for (const stop of this.#stops) stop();
-    this.#stops.clear();
+    this.#flowChanges.close();
     this.#peers.release();
   }
 }

@@ -6,10 +6,8 @@
  *
  * - Link (endpoint-link.ts): connected, retried with backoff; then `link-up` into the engine. When
  *   it closes: `link-down`, and connect again. Time is the PeerClock's (peer-clock.ts).
- * - Transmit: the engine sends only when pulled. After every input, and when the link drains, the
- *   process pulls it while the link is writable (docs/net-framing.md §4.4: the link stops
- *   accepting frames when the socket is over its high-water mark). What was pulled but found the
- *   link full waits here (at most one pull's worth) for the next drain.
+ * - Transmit (endpoint-pump.ts): the engine sends only when pulled, after every input and when
+ *   the link drains, while the link is writable (docs/net-framing.md §4.4).
  * - Receive: each packet goes to the engine, except MAINTENANCE responses to the application's
  *   reads (api-reads.ts) and packets of nodes not yet discovered (api-contacts.ts), held until
  *   discovery has reported them.
@@ -21,7 +19,6 @@ import type { Time, TimerInput } from '../engine/contract.ts';
 import { resolveDiscoveryConfig } from '../session/discovery-config.ts';
 import type { Packet, SerialPacket } from '../wire/packet.ts';
 import { isType8Response } from '../wire/type8.ts';
-import { WireError } from '../wire/errors.ts';
 import { ContactGate } from './api-contacts.ts';
 import { EndpointApi } from './api.ts';
 import type { ApiHost } from './api.ts';
@@ -32,6 +29,7 @@ import { checkConnectOptions } from './connect.ts';
 import type { EndpointProcessConfig } from './endpoint-config.ts';
 import { EndpointEngine, conduitReceives } from './endpoint-engine.ts';
 import { EngineInputs } from './endpoint-inputs.ts';
+import { TransmitPump } from './endpoint-pump.ts';
 import type { FabricCounters, FabricEndpointInput, FabricEndpointOutput, FlowState } from './endpoint-engine.ts';
 import { logEngineOutput } from './endpoint-log.ts';
 import { ReadPort } from './endpoint-reads.ts';
@@ -52,8 +50,6 @@ export interface StartEndpointOptions {
 
 type TimerKey = 'engine' | 'api' | 'process';
 
-/** Packets taken from the engine per pull. */
-const PULL_BATCH = 16;
 const MS = 1_000_000;
 
 export class EndpointProcess implements ApiHost {
@@ -73,10 +69,8 @@ export class EndpointProcess implements ApiHost {
   readonly #reads: ReadPort;
   #closing = false;
   #closed: Promise<void> | null = null;
-  #unsent: Packet[] = [];
-  /** Type 9 segments written straight into the link's send batch (`fastLane`, docs/fast-lane.md §10). */
-  readonly #fast: boolean;
-  #pumping = false;
+  /** The transmit side (endpoint-pump.ts). */
+  readonly #tx: TransmitPump;
   /** The engine's inputs, one at a time (endpoint-inputs.ts). */
   readonly #inputs: EngineInputs;
   #firstLink: { resolve(): void; reject(e: Error): void } | null = null;
@@ -89,7 +83,7 @@ export class EndpointProcess implements ApiHost {
     packet: (p) => { this.#received(p); },
     engine: (frames, chunk, first, count, now) => this.#inputs.frames(frames, chunk, first, count, now, this.#now),
     paused: () => this.#sw.link?.paused !== false,
-    pump: () => { this.#pump(); },
+    pump: () => { this.#tx.pump(); },
   };
   readonly #now = (): Time => this.now();
 
@@ -97,11 +91,14 @@ export class EndpointProcess implements ApiHost {
     this.#config = config;
     this.#engine = new EndpointEngine(config.engine);
     this.#inputs = new EngineInputs(this.#engine, (o) => { this.#dispatch(o); });
-    this.#fast = config.fastLane !== false;
     this.nodeId = config.engine.nodeId;
     this.tt = config.engine.tt ?? 1;
     this.targets = config.engine.discovery?.targets ?? [];
     this.#log = opts.logger ?? makeLogger({ level: config.log, name: `endpoint-${this.nodeId}` });
+    this.#tx = new TransmitPump({
+      link: () => this.#sw.link, inputs: this.#inputs, now: this.#now, log: this.#log,
+      encodeError: () => { this.api.count('encodeErrors'); },
+    }, config.fastLane !== false);
     const silence = config.silenceMs === undefined ? DEFAULT_SILENCE_MS : config.silenceMs;
     this.#clock = new PeerClock({ silenceNs: silence === null ? null : silence * MS });
     this.#timers = new TimerDriver<TimerKey>(
@@ -116,7 +113,7 @@ export class EndpointProcess implements ApiHost {
       packet: (p) => { this.#received(p); },
       frames: (b, chunk, first, count) => receiveFrames(this.#rx, b, chunk, first, count),
       symbol: () => { this.api.count('symbolsIn'); },
-      drain: () => { this.#pump(); },
+      drain: () => { this.#tx.pump(); },
       malformed: (e) => {
         // Bounded like the switch's (log-limit.ts); what is left out is told by the next line or at close.
         const suppressed = this.#logLimit.admit('malformed frame', Math.floor(this.now() / 1e6));
@@ -131,7 +128,7 @@ export class EndpointProcess implements ApiHost {
     const engineReadTimeout = resolveDiscoveryConfig({ ...config.engine.discovery, self: this.nodeId }).readTimeout;
     this.#reads = new ReadPort({ nodeId: this.nodeId, tt: this.tt, engineReadTimeout }, config.api.readTimeoutMs, {
       now: () => this.now(),
-      send: (p) => { this.#unsent.push(p); },
+      send: (p) => { this.#tx.push(p); },
       timer: (t) => { this.#timers.apply('process', t); },
       count: (n) => { this.api.count(n); },
     });
@@ -162,7 +159,7 @@ export class EndpointProcess implements ApiHost {
 
   command(input: FabricEndpointInput): readonly FabricEndpointOutput[] | null {
     const out = this.#inputs.input(input, this.#now);
-    this.#pump();
+    this.#tx.pump();
     return out;
   }
 
@@ -193,35 +190,7 @@ export class EndpointProcess implements ApiHost {
 
   #outgoing(p: Packet): void {
     if (p.ftype === 8 && p.transactionName === 'MAINTENANCE_READ_REQUEST') this.#reads.engineRequest(p);
-    this.#unsent.push(p);
-  }
-
-  /** Pulls the engine while the link takes frames. */
-  #pump(): void {
-    if (this.#pumping || this.#inputs.busy) return;
-    this.#pumping = true;
-    try {
-      for (;;) {
-        const link = this.#sw.link;
-        if (link === null || link.state !== 'open') return;
-        while (this.#unsent.length > 0 && link.writable) this.#send(link, this.#unsent.shift() as Packet);
-        if (!link.writable || this.#unsent.length > 0 || !this.#inputs.may) return;
-        if (!this.#fast || !this.#inputs.fastPull(link, this.#now)) this.#inputs.input({ kind: 'pull', max: PULL_BATCH }, this.#now);
-      }
-    } finally {
-      this.#pumping = false;
-    }
-  }
-
-  #send(link: Link, p: Packet): void {
-    try {
-      link.sendPacket(p);
-    } catch (e) {
-      // A packet the engine built that does not encode is the engine's fault, not the peer's: counted and logged.
-      if (!(e instanceof WireError)) throw e;
-      this.api.count('encodeErrors');
-      this.#log.error({ err: e.message, ftype: p.ftype }, 'packet does not encode');
-    }
+    this.#tx.push(p);
   }
 
   // ---- The link ------------------------------------------------------------------------------
@@ -247,8 +216,7 @@ export class EndpointProcess implements ApiHost {
   #down(by: string, reason: string, text: string): void {
     this.#sw.ended(this.#closing);
     this.api.count('linkDowns');
-    this.api.count('unsentDiscarded', this.#unsent.length);
-    this.#unsent = [];
+    this.api.count('unsentDiscarded', this.#tx.discard());
     this.#log.info({ by, reason, text }, 'link down');
     this.command({ kind: 'link-down' });
     if (!this.#closing) this.api.linkDown(`the link to the switch went down (${by}, ${reason}${text === '' ? '' : `: ${text}`}); what was in flight is lost`);
@@ -290,7 +258,7 @@ export class EndpointProcess implements ApiHost {
       this.command(input as FabricEndpointInput);
     } else if (key === 'api') {
       this.api.timer(input.name);
-      this.#pump();
+      this.#tx.pump();
     } else if (input.name === 'reconnect') {
       this.#attempt();
     } else if (input.name === 'give-up') {
@@ -314,7 +282,7 @@ export class EndpointProcess implements ApiHost {
   readRegister(to: number, hop: number, offset: number): Promise<number> {
     if (this.#sw.link === null || this.#closing) return Promise.reject(new Error('no link to the switch'));
     const p = this.#reads.read(to, hop, offset);
-    this.#pump();
+    this.#tx.pump();
     return p;
   }
 
@@ -322,7 +290,7 @@ export class EndpointProcess implements ApiHost {
   writeRegister(to: number, hop: number, offset: number, value: number): Promise<void> {
     if (this.#sw.link === null || this.#closing) return Promise.reject(new Error('no link to the switch'));
     const p = this.#reads.read(to, hop, offset, value >>> 0);
-    this.#pump();
+    this.#tx.pump();
     return p.then(() => undefined);
   }
 
@@ -349,7 +317,7 @@ export class EndpointProcess implements ApiHost {
   }
 
   snapshot(): Record<string, unknown> {
-    return { ...this.#engine.snapshot(), held: this.#gate.waiting(), unsent: this.#unsent.length, clock: { ...this.#clock.counters(), watching: this.#clock.watching }, timers: this.#timers.pending().map((t) => ({ key: t.key, name: t.name, at: t.at })) };
+    return { ...this.#engine.snapshot(), held: this.#gate.waiting(), unsent: this.#tx.unsent, clock: { ...this.#clock.counters(), watching: this.#clock.watching }, timers: this.#timers.pending().map((t) => ({ key: t.key, name: t.name, at: t.at })) };
   }
 
   close(): Promise<void> {

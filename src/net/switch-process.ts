@@ -17,7 +17,7 @@
  *   delivered its quantum of frames in a round stops after that frame and is resumed in the next
  *   round, on the event loop's next turn. A link is read only while neither the element
  *   (backpressure, `held`) nor its share stops it; each resumes it only when the other does not
- *   stop it.
+ *   stop it (switch-ports.ts).
  */
 import type { SwitchInput, SwitchOutput } from '../node/switch/element.ts';
 import { SwitchElement } from '../node/switch/element.ts';
@@ -27,16 +27,17 @@ import type { Counters, Time } from '../engine/contract.ts';
 import { WireError } from '../wire/errors.ts';
 import type { FrameBatch } from '../wire/frame-batch.ts';
 import { listen } from './listen.ts';
-import type { Listener, ListenerRefusal } from './listen.ts';
+import type { ListenerRefusal } from './listen.ts';
 import type { Link, LinkHandlers } from './link.ts';
 import { makeLogger } from './log.ts';
 import type { Logger } from './log.ts';
 import type { SwitchProcessConfig } from './switch-config.ts';
-import { InputShare } from './input-share.ts';
 import { logSuppressed, logSwitchEvent } from './switch-process-log.ts';
 import { LogLimiter } from './log-limit.ts';
 import { PeerClock } from './peer-clock.ts';
 import type { LogLimitOptions } from './log-limit.ts';
+import { SwitchPorts } from './switch-ports.ts';
+import type { Slot } from './switch-ports.ts';
 import { Refusals, helloRefusal } from './switch-refusals.ts';
 import type { RefusalCounter } from './switch-refusals.ts';
 import { SWITCH_PROCESS_COUNTERS } from './switch-process-types.ts';
@@ -46,38 +47,22 @@ import { TimerDriver } from './timer-driver.ts';
 export { SWITCH_PROCESS_COUNTERS } from './switch-process-types.ts';
 export type { RunningSwitch, StartSwitchOptions, SwitchAddress, SwitchPortState, SwitchProcessCounter } from './switch-process-types.ts';
 
-interface Slot {
-  readonly port: number;
-  listener: Listener | null;
-  link: Link | null;
-  /** The element said `ready` and has not answered a pull with `idle` since. */
-  wanting: boolean;
-  /** The element said `input-paused` and not `input-resumed` since (backpressure). */
-  held: boolean;
-  /** This port's pull input, made once. */
-  readonly pull: { readonly kind: 'pull'; readonly port: number };
-}
-
 const KEY = 'switch';
 
 class SwitchProcess implements RunningSwitch {
   readonly #element: SwitchElement;
   readonly #log: Logger;
   readonly #timers: TimerDriver<typeof KEY>;
-  readonly #slots: Slot[];
+  /** The ports: links, backpressure, fair share, pull turns (switch-ports.ts). */
+  readonly #ports: SwitchPorts;
+  readonly #slots: readonly Slot[];
   readonly #counters: Counters<SwitchProcessCounter> = zeroCounters(SWITCH_PROCESS_COUNTERS);
   /** The fast lane's outputs of one run (`handleFrames`), reused. */
   readonly #batchOut: SwitchOutput[] = [];
   /** Outputs not yet applied, oldest first. */
   readonly #queue: SwitchOutput[] = [];
   #running = false;
-  /** Port the next pull starts looking from: ports with frames to send take turns. */
-  #rr = 0;
   #closing: Promise<void> | null = null;
-  /** The fair share between the input ports; null when the configuration turns it off. */
-  readonly #share: InputShare | null;
-  #roundDue = false;
-  readonly #round = (): void => { this.#nextRound(); };
   /** Per-packet and per-connection log lines (a flood of bad frames, spoofed IDs, refused handshakes) are bounded (log-limit.ts). */
   readonly #limit: LogLimiter;
   readonly #refusals: Refusals;
@@ -93,8 +78,8 @@ class SwitchProcess implements RunningSwitch {
     // Stops of this process are left out of the element's time (peer-clock.ts, decision FF2).
     if (timers?.clock === undefined) this.#clock.start();
     this.#timers = new TimerDriver<typeof KEY>((_key, input, now) => { this.#input(input as SwitchInput, now); }, { clock: this.#clock, ...timers, unref: true });
-    this.#slots = Array.from({ length: element.ports }, (_, port) => ({ port, listener: null, link: null, wanting: false, held: false, pull: { kind: 'pull', port } as const }));
-    this.#share = config.fairShare === null ? null : new InputShare(element.ports, config.fairShare.quantum);
+    this.#ports = new SwitchPorts(element.ports, config.fairShare, this.#counters);
+    this.#slots = this.#ports.slots;
     this.#refusals = new Refusals(element.ports, log, this.#limit, () => this.#ms());
     this.#flushLog = setInterval(() => { logSuppressed(this.#log, this.#limit, this.#ms()); }, this.#limit.intervalMs).unref();
   }
@@ -144,8 +129,8 @@ class SwitchProcess implements RunningSwitch {
         link: l?.state ?? 'none',
         peer: l === null ? null : `${l.socket.remoteAddress ?? '?'}:${l.socket.remotePort ?? '?'}`,
         paused: l === null ? false : s.held,
-        yielded: l === null ? false : this.#share?.isStopped(s.port) ?? false,
-        shareStops: this.#share?.stops(s.port) ?? 0,
+        yielded: l === null ? false : this.#ports.yielded(s.port),
+        shareStops: this.#ports.shareStops(s.port),
         waiting: s.wanting,
         counters: l?.counters() ?? null,
         refused: this.#refusals.port(s.port),
@@ -193,8 +178,7 @@ class SwitchProcess implements RunningSwitch {
       return {};
     }
     slot.link = link;
-    slot.held = false;
-    this.#share?.reset(slot.port);
+    this.#ports.clear(slot);
     let opened = false;
     const port = slot.port;
     return {
@@ -206,7 +190,7 @@ class SwitchProcess implements RunningSwitch {
       },
       // octets: the frame body, which is serialPacketLength(packet) for a packet that decoded.
       // Every frame counts against the port's share, whatever its kind (malformed, undefined ones too).
-      onFrame: () => { this.#took(slot); },
+      onFrame: () => { this.#ports.took(slot); },
       onFrames: (frames, chunk, first, count) => this.#frames(slot, frames, chunk, first, count),
       onPacket: (packet, octets, wire) => { this.#input(wire === undefined ? { kind: 'packet', port, packet, octets } : { kind: 'packet', port, packet, octets, wire }); },
       onSymbol: (symbol) => { this.#input({ kind: 'symbol', port, symbol }); },
@@ -221,8 +205,7 @@ class SwitchProcess implements RunningSwitch {
         slot.link = null;
         slot.wanting = false;
         // A peer refused at its opening (riodp link §4.1) never was a link of the switch.
-        slot.held = false;
-        this.#share?.reset(port);
+        this.#ports.clear(slot);
         if (!opened && c.hello !== undefined) {
           this.#refusals.connection(port, helloRefusal(c.hello), peer, c.text);
           return;
@@ -234,32 +217,6 @@ class SwitchProcess implements RunningSwitch {
     };
   }
 
-  // ---- Fair share -------------------------------------------------------------------------------
-
-  /** A frame `slot`'s link read: at the end of its quantum the link stops, after this frame, until the next round. */
-  #took(slot: Slot): void {
-    if (this.#share === null || !this.#share.took(slot.port)) return;
-    this.#shareStop(slot);
-  }
-
-  #shareStop(slot: Slot): void {
-    this.#counters.shareStops++;
-    slot.link?.pause();
-    if (this.#roundDue) return;
-    this.#roundDue = true;
-    // After the poll phase of this turn of the event loop: the other sockets are read first.
-    setImmediate(this.#round);
-  }
-
-  /** A new round: the links stopped at their quantum read again, in turn, unless the element holds them. */
-  #nextRound(): void {
-    this.#roundDue = false;
-    for (const port of (this.#share as InputShare).round()) {
-      const s = this.#slots[port] as Slot;
-      if (!s.held) s.link?.resume();
-    }
-  }
-
   // ---- The element ------------------------------------------------------------------------------
 
   /**
@@ -268,18 +225,17 @@ class SwitchProcess implements RunningSwitch {
    * taken). One clock read per run, where the object path reads it per packet.
    */
   #frames(slot: Slot, frames: FrameBatch, chunk: Uint8Array, first: number, count: number): number {
-    const share = this.#share;
-    const n = share === null ? count : Math.min(count, share.left(slot.port));
+    const n = this.#ports.allowance(slot.port, count);
     const now = this.#timers.now();
     const out = this.#batchOut;
     const taken = this.#element.handleFrames(slot.port, frames, chunk, first, n, now, out);
     for (let i = 0; i < out.length; i++) {
       const o = out[i] as SwitchOutput;
-      if (o.kind === 'input-paused') this.#pause(o.port);
+      if (o.kind === 'input-paused') this.#ports.pause(o.port);
       else this.#queue.push(o);
     }
     out.length = 0;
-    if (share !== null && share.tookMany(slot.port, taken)) this.#shareStop(slot);
+    this.#ports.tookMany(slot, taken);
     this.#run(now);
     return taken;
   }
@@ -291,7 +247,7 @@ class SwitchProcess implements RunningSwitch {
   #input(input: SwitchInput, now: Time = this.#timers.now()): void {
     const out = this.#element.handle(input, now);
     for (const o of out) {
-      if (o.kind === 'input-paused') this.#pause(o.port);
+      if (o.kind === 'input-paused') this.#ports.pause(o.port);
       else this.#queue.push(o);
     }
     this.#run(now);
@@ -309,7 +265,7 @@ class SwitchProcess implements RunningSwitch {
       for (;;) {
         for (let i = 0; i < this.#queue.length; i++) this.#apply(this.#queue[i] as SwitchOutput);
         this.#queue.length = 0;
-        const port = this.#nextPull();
+        const port = this.#ports.nextPull();
         if (port === undefined) break;
         // Into the queue itself, which is empty here: no array per pull.
         this.#element.handleInto((this.#slots[port] as Slot).pull, now, this.#queue);
@@ -317,19 +273,6 @@ class SwitchProcess implements RunningSwitch {
     } finally {
       this.#running = false;
     }
-  }
-
-  #nextPull(): number | undefined {
-    const n = this.#slots.length;
-    for (let k = 0; k < n; k++) {
-      const p = (this.#rr + k) % n;
-      const s = this.#slots[p] as Slot;
-      if (s.wanting && s.link?.state === 'open' && s.link.writable) {
-        this.#rr = (p + 1) % n;
-        return p;
-      }
-    }
-    return undefined;
   }
 
   #apply(o: SwitchOutput): void {
@@ -359,16 +302,11 @@ class SwitchProcess implements RunningSwitch {
         this.#send(o.port, (l) => l.sendSymbol(o.symbol.symbol));
         break;
       case 'input-paused':
-        this.#pause(o.port);
+        this.#ports.pause(o.port);
         break;
-      case 'input-resumed': {
-        const s = this.#slots[o.port];
-        if (s === undefined) break;
-        s.held = false;
-        // A link stopped at its quantum waits for the next round (#nextRound) all the same.
-        if (this.#share?.isStopped(o.port) !== true) s.link?.resume();
+      case 'input-resumed':
+        this.#ports.resume(o.port);
         break;
-      }
       case 'timer':
         this.#timers.apply(KEY, o);
         break;
@@ -377,13 +315,6 @@ class SwitchProcess implements RunningSwitch {
         logSwitchEvent(this.#log, o.at, o.event, this.#limit);
         break;
     }
-  }
-
-  #pause(port: number): void {
-    const s = this.#slots[port];
-    if (s === undefined) return;
-    s.held = true;
-    s.link?.pause();
   }
 
   #send(port: number, send: (l: Link) => boolean): void {

@@ -4,16 +4,12 @@ import { pullCount } from '../engine/input-checks.ts';
 import { CcpEndpoint } from '../flow/ccp-endpoint.ts';
 import type { RegisterSpace } from '../registers/space.ts';
 import type { Participation } from '../session/local-advertisement.ts';
-import { flowIdLabel } from '../wire/flow-id.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Packet } from '../wire/packet.ts';
-import type { Type7Packet } from '../wire/type7.ts';
-import { isPacket, untag } from './endpoint-input.ts';
-import { EndpointCore } from './endpoint/core.ts';
-import type { EndpointPath } from './endpoint/core.ts';
-import { FABRIC_ARB_TIMES } from './endpoint/arbitration-config.ts';
-import type { NodePacket } from './endpoint/packet.ts';
+import { isPacket } from './endpoint-input.ts';
 import { resolveFabricConfig } from './fabric-endpoint-config.ts';
+import { ORPHAN_TIMER, fabricElement } from './fabric-endpoint-element.ts';
+import type { FabricElement } from './fabric-endpoint-element.ts';
 import type { ResolvedFabricConfig } from './fabric-endpoint-config.ts';
 import { FlowBook, flowSlot, gateFlows, HeldPackets } from './fabric-endpoint-hold.ts';
 import { FabricTransmit } from './fabric-endpoint-transmit.ts';
@@ -37,7 +33,6 @@ import type { EndpointPacket, EndpointTimerName, PullInput, SessionEndpointOutpu
 
 export type * from './fabric-endpoint-types.ts';
 
-const ORPHAN_TIMER = 'ccp:orphan';
 const TM_TIMERS = 'tm:';
 
 /**
@@ -90,7 +85,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   readonly #ccp: CcpEndpoint;
   readonly #held: HeldPackets;
   /** The end point element, with this end point's session streams as its data path. */
-  readonly #core: EndpointCore<NodePacket, EndpointPath<NodePacket>>;
+  readonly #core: FabricElement;
   readonly #book = new FlowBook();
   readonly #gates: SessionGates;
   readonly #counters: Counters<FabricCounter> = zeroCounters(FABRIC_COUNTERS);
@@ -144,21 +139,12 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       pullSession: () => this.#fromEndpoint(this.#endpoint.handle({ kind: 'pull' }, this.#now)),
       output: (o) => { this.#out.push(o); },
     });
-    this.#core = new EndpointCore(
-      { id: r.nodeId, name: `node ${r.nodeId}`, ccp: this.#ccp, ...(r.arbitration === undefined ? {} : { arbitration }) },
-      {
-        ccpTimer: (at) => { this.#out.push({ kind: 'timer', name: ORPHAN_TIMER, at }); },
-        ccpEvent: (e) => {
-          const { name, ...detail } = untag(e);
-          this.#event({ event: 'ccp', name, detail });
-        },
-        ccpArrived: () => undefined,
-        ccpDone: (p, refusal) => { this.#ccpDone(p.wire as Type7Packet, refusal); },
-      },
-      this.#sessionPath(),
-      0,
-      { arbitrationTimes: FABRIC_ARB_TIMES },
-    );
+    this.#core = fabricElement(r.nodeId, this.#ccp, r.arbitration === undefined ? undefined : arbitration, {
+      gates: this.#gates, book: this.#book, arb: this.#arb, counters: this.#counters,
+      output: (o) => { this.#out.push(o); },
+      event: (detail) => { this.#event(detail); },
+      received: (p) => { this.#received(p); },
+    });
   }
 
   handle(input: FabricEndpointInput, now: Time): FabricEndpointOutput[] {
@@ -299,39 +285,6 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
     else this.#core.receive(nodeView(p, this.#core.takes('arb'), this.#now), this.#now);
   }
 
-  /** A CCP the element's reaction took or refused (Part 9 §3.2: "destinationID ... which end point the CCP is destined for"). */
-  #ccpDone(p: Type7Packet, refused: string | undefined): void {
-    if (refused !== undefined) {
-      this.#unsupported(refused);
-      return;
-    }
-    this.#counters.ccpIn++;
-    const flowID = flowIdLabel(p.flowIDCode);
-    if (flowID !== 'RESERVED') this.#book.note(flowSlot(p.tgtdestinationID, flowID), p.tgtdestinationID, flowID);
-  }
-
-  /** The session streams as the element's data path (endpoint/core.ts `EndpointPath`). */
-  #sessionPath(): EndpointPath<NodePacket> {
-    return {
-      featureHost: (name) => {
-        if (this.#arb === undefined) throw new RangeError(`${name}: the session streams carry flow arbitration only`);
-        return this.#arb.featureHost(name);
-      },
-      featuresBuilt: (features) => { this.#arb?.bind(features); },
-      useFeatures: (features) => { this.#arb?.bind(features); },
-      flowChanged: (destinationID, flowID, enabled, cause, at) => {
-        this.#gates.changed(destinationID);
-        this.#book.note(flowSlot(destinationID, flowID), destinationID, flowID);
-        this.#out.push({ kind: 'flow-state', at, destinationID, flowID, state: enabled ? 'xon' : 'xoff', cause });
-      },
-      aroundCcp: (run) => { this.#gates.aroundCcp(run); },
-      // The hold and the gates ask the element's CCP reaction themselves (#flowOpen).
-      attached: () => undefined,
-      dataPosition: (v) => this.#arb?.position(v.wire as Packet),
-      receive: (v) => { this.#received(v.wire as Packet); },
-    };
-  }
-
   /** What no feature takes: TM packets to traffic management, the rest to the session stack (a data PDU's start tells the TM egress first). */
   #received(p: Packet): void {
     if (this.#tm !== undefined && p.ftype === 9 && this.#tm.received(p, this.#now)) return;
@@ -412,10 +365,5 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   #invalid(detail: string): void {
     this.#counters.invalidInputs++;
     this.#event({ event: 'invalid-input', detail });
-  }
-
-  #unsupported(reason: string): void {
-    this.#counters.unsupportedPackets++;
-    this.#event({ event: 'unsupported-packet', ftype: 7, reason });
   }
 }

@@ -1,30 +1,30 @@
 import { zeroCounters } from '../engine/contract.ts';
-import type { Counters, ObservableEngine, Time, TimerOutput } from '../engine/contract.ts';
+import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import type { RegisterSpace } from '../registers/space.ts';
 import { SessionDiscovery } from '../session/discovery.ts';
 import { SessionEngine } from '../session/engine.ts';
 import { readParticipation } from '../session/local-advertisement.ts';
 import type { Participation } from '../session/local-advertisement.ts';
 import { Type11Conveyance } from '../session/type11-conveyance.ts';
-import type { Type11ConveyanceOutput, Type11TimerName } from '../session/type11-conveyance-types.ts';
+import type { Type11TimerName } from '../session/type11-conveyance-types.ts';
 import { Type9Conveyance } from '../session/type9-conveyance.ts';
 import type { FastPull, Type9Backlog, Type9ConveyanceOutput } from '../session/type9-conveyance-types.ts';
 import type { FrameColumns } from '../wire/frame-batch-types.ts';
-import type { SendMessageOutput, SendPduOutput, SessionInput } from '../session/types.ts';
 import type { IdleTimerName } from '../streaming/reassembler-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
 import type { Packet } from '../wire/packet.ts';
 import { FTYPE_MAINTENANCE } from '../wire/type8.ts';
 import { describeInput, pullUpTo } from '../engine/input-checks.ts';
-import { isPacket, SESSION_COMMANDS, sourceOf, splitTimerName, untag } from './endpoint-input.ts';
+import { isPacket, SESSION_COMMANDS, sourceOf, splitTimerName } from './endpoint-input.ts';
 import { buildRegisters, resolveEndpointConfig, within } from './session-endpoint-config.ts';
 import type { ResolvedEndpointConfig } from './session-endpoint-config.ts';
 import { EndpointMaintenance, mtuWritten } from './session-endpoint-maintenance.ts';
 import { ENDPOINT_COUNTERS } from './session-endpoint-types.ts';
 import type {
-  EndpointCounter, EndpointEvent, EndpointTimerName, EngineCounters, EventSource, SessionEndpointConfig,
+  EndpointCounter, EndpointEvent, EngineCounters, SessionEndpointConfig,
   SessionEndpointInput, SessionEndpointOutput, SessionEndpointSnapshot,
 } from './session-endpoint-types.ts';
+import { EngineWiring } from './session-endpoint-wiring.ts';
 import { TransmitQueue } from './transmit-queue.ts';
 
 export type * from './session-endpoint-types.ts';
@@ -72,6 +72,8 @@ export class SessionEndpoint implements ObservableEngine<SessionEndpointInput, S
   readonly #counters: Counters<EndpointCounter> = zeroCounters(ENDPOINT_COUNTERS);
   /** §3.3 "<StreamID> identifies a stream dedicated for the reception of management messages": each one this end point advertises. */
   readonly #managementStreams: ReadonlySet<number>;
+  /** The session engine and the conveyances joined (session-endpoint-wiring.ts). */
+  readonly #wires: EngineWiring;
   #now: Time = 0;
   #out: SessionEndpointOutput[] = [];
   /** The Type 9 conveyance's outputs of one `frame`, reused. */
@@ -90,17 +92,25 @@ export class SessionEndpoint implements ObservableEngine<SessionEndpointInput, S
     const crfSupported = t9?.crfSupported ?? true;
     const highFlow = this.#type9?.snapshot().highFlow ?? (crfSupported ? '0C' : '0B');
     this.#tx = new TransmitQueue({ highFlow, crfSupported });
+    this.#managementStreams = new Set(r.advertised.flatMap((c) => (c.conveyance === 'type9' ? [c.streamID] : [])));
+    this.#wires = new EngineWiring(
+      { session: this.#session, type11: this.#type11, type9: this.#type9, tx: this.#tx, managementStreams: this.#managementStreams },
+      {
+        now: () => this.#now,
+        output: (o) => { this.#out.push(o); },
+        noConveyance: (conveyance, to, unit) => { this.#noConveyance(conveyance, to, unit); },
+      },
+    );
     this.#maint = new EndpointMaintenance(discovery, { nodeId: r.nodeId, tt: r.tt, readTimeout: r.readTimeout }, this.#space, this.#tx, this.#counters, {
       output: (o) => { this.#out.push(o); },
-      contact: (input) => { this.#toSession(input); },
+      contact: (input) => { this.#wires.toSession(input); },
       event: (detail) => { this.#event(detail); },
       unsupported: (p, reason) => { this.#unsupported(p, reason); },
       written: (offset, bytes) => {
         const mtu = mtuWritten(this.#space, offset, bytes);
-        if (mtu !== null && this.#type9 !== undefined && mtu !== this.#type9.mtu) this.#from9(this.#type9.handle({ kind: 'set-mtu', mtu }, this.#now));
+        if (mtu !== null && this.#type9 !== undefined && mtu !== this.#type9.mtu) this.#wires.from9(this.#type9.handle({ kind: 'set-mtu', mtu }, this.#now));
       },
     });
-    this.#managementStreams = new Set(r.advertised.flatMap((c) => (c.conveyance === 'type9' ? [c.streamID] : [])));
   }
 
   handle(input: SessionEndpointInput, now: Time): SessionEndpointOutput[] {
@@ -116,10 +126,10 @@ export class SessionEndpoint implements ObservableEngine<SessionEndpointInput, S
         break;
       case 'gate':
         // Part 9 §2.4.5 rule 1 at the source; GateInput says why Type 11 is not gated.
-        if (this.#type9 !== undefined) this.#from9(this.#type9.handle(input, now));
+        if (this.#type9 !== undefined) this.#wires.from9(this.#type9.handle(input, now));
         break;
       case 'recycle':
-        if (this.#type9 !== undefined) this.#from9(this.#type9.handle(input, now));
+        if (this.#type9 !== undefined) this.#wires.from9(this.#type9.handle(input, now));
         break;
       case 'discover':
         this.#maint.discover(input, now);
@@ -129,7 +139,7 @@ export class SessionEndpoint implements ObservableEngine<SessionEndpointInput, S
         break;
       default:
         // Inputs also arrive as JSON (`riodp model`): only the session engine's commands pass.
-        if (SESSION_COMMANDS.has(input.kind)) this.#toSession(input);
+        if (SESSION_COMMANDS.has(input.kind)) this.#wires.toSession(input);
         else this.#invalid(`unknown input kind ${describeInput((input as { kind?: unknown }).kind)}`);
     }
     return out;
@@ -154,8 +164,8 @@ export class SessionEndpoint implements ObservableEngine<SessionEndpointInput, S
     const o = this.#frameOut;
     t9.frame(frames, i, chunk, now, o);
     if (o.length === 0) return;
-    // #from9 may reach the conveyance again (a PDU's answer): it reads a copy.
-    this.#from9(o.splice(0));
+    // from9 may reach the conveyance again (a PDU's answer): it reads a copy.
+    this.#wires.from9(o.splice(0));
   }
 
   counters(): Counters<EndpointCounter> {
@@ -226,12 +236,12 @@ export class SessionEndpoint implements ObservableEngine<SessionEndpointInput, S
     }
     if (p.ftype === 9) {
       if (this.#type9 === undefined) this.#unsupported(p, 'this end point has no Type 9 conveyance');
-      else this.#from9(this.#type9.handle({ kind: 'packet', packet: p }, now));
+      else this.#wires.from9(this.#type9.handle({ kind: 'packet', packet: p }, now));
       return;
     }
     if (p.ftype === 11 || (p.ftype === 13 && p.transactionName === 'MESSAGE_RESPONSE')) {
       if (this.#type11 === undefined) this.#unsupported(p, 'this end point has no Type 11 conveyance');
-      else this.#from11(this.#type11.handle({ kind: 'packet', packet: p }, now));
+      else this.#wires.from11(this.#type11.handle({ kind: 'packet', packet: p }, now));
       return;
     }
     this.#unsupported(p, p.ftype === 13 ? 'a RESPONSE to a request this end point never sends' : `ftype ${p.ftype} carries no session management`);
@@ -241,13 +251,13 @@ export class SessionEndpoint implements ObservableEngine<SessionEndpointInput, S
     const t = splitTimerName(name);
     const now = this.#now;
     if (t?.engine === 'session') {
-      this.#toSession({ kind: 'timer', name: t.inner });
+      this.#wires.toSession({ kind: 'timer', name: t.inner });
     } else if (t?.engine === 'discovery') {
       this.#maint.timer(t.inner, now);
     } else if (t?.engine === 'type11' && this.#type11 !== undefined) {
-      this.#from11(this.#type11.handle({ kind: 'timer', name: t.inner as Type11TimerName }, now));
+      this.#wires.from11(this.#type11.handle({ kind: 'timer', name: t.inner as Type11TimerName }, now));
     } else if (t?.engine === 'type9' && this.#type9 !== undefined) {
-      this.#from9(this.#type9.handle({ kind: 'timer', name: t.inner as IdleTimerName }, now));
+      this.#wires.from9(this.#type9.handle({ kind: 'timer', name: t.inner as IdleTimerName }, now));
     } else {
       this.#invalid(`timer: ${describeInput(name)} names no inner engine`);
     }
@@ -288,7 +298,7 @@ export class SessionEndpoint implements ObservableEngine<SessionEndpointInput, S
     if (r === null) return null;
     this.#now = now;
     this.#out = out;
-    this.#from9(outs);
+    this.#wires.from9(outs);
     const c = this.#counters;
     c.packetsOut += r.frames;
     c.pulls += r.frames;
@@ -303,103 +313,11 @@ export class SessionEndpoint implements ObservableEngine<SessionEndpointInput, S
 
   /** Each conveyance's next packet, into its empty slot of the transmit queue. */
   #stage(): void {
-    if (this.#type11 !== undefined && this.#tx.free('type11') && this.#type11.pending > 0) this.#from11(this.#type11.handle({ kind: 'pull' }, this.#now));
-    if (this.#type9 !== undefined && this.#tx.free('type9')) this.#from9(this.#type9.handle({ kind: 'pull' }, this.#now));
-  }
-
-  // ---- Between the engines -------------------------------------------------------------------
-
-  #toSession(input: SessionInput): void {
-    for (const o of this.#session.handle(input, this.#now)) {
-      switch (o.kind) {
-        case 'send':
-          this.#sendMessage(o);
-          break;
-        case 'send-pdu':
-          this.#sendPdu(o);
-          break;
-        case 'deliver':
-          this.#out.push(o);
-          break;
-        case 'event':
-          this.#out.push({ kind: 'event', source: 'session', at: o.at, detail: o.detail });
-          break;
-        case 'timer':
-          this.#timerOut('session', o);
-          break;
-      }
-    }
-  }
-
-  /** §3.3: a message travels over the conveyance of its target's contact. */
-  #sendMessage(o: SendMessageOutput): void {
-    const { to, contact, priority, bytes } = o;
-    const id = o.message.command;
-    if (contact.conveyance === 'type11') {
-      if (this.#type11 === undefined) this.#noConveyance('type11', to, 'message');
-      else this.#from11(this.#type11.handle({ kind: 'send', to, contact, priority, bytes, id }, this.#now));
-    } else if (this.#type9 === undefined) {
-      this.#noConveyance('type9', to, 'message');
-    } else {
-      this.#from9(this.#type9.handle({ kind: 'send', to, contact, priority, bytes, id }, this.#now));
-    }
-  }
-
-  /** §4.3.4 DATA3: "When the data is carried by the Data Streaming Protocol". */
-  #sendPdu(o: SendPduOutput): void {
-    if (this.#type9 === undefined) this.#noConveyance('type9', o.to, 'pdu');
-    else this.#from9(this.#type9.handle({ kind: 'send-pdu', to: o.to, streamID: o.streamID, cos: o.cos, pdu: o.pdu }, this.#now));
-  }
-
-  #from11(outs: readonly Type11ConveyanceOutput[]): void {
-    for (const o of outs) {
-      switch (o.kind) {
-        case 'packet':
-          this.#tx.stage('type11', o.packet);
-          break;
-        case 'message':
-          this.#toSession({ kind: 'message', from: o.from, bytes: o.bytes, mailbox: o.mailbox });
-          break;
-        case 'event':
-          this.#out.push({ kind: 'event', source: 'type11', at: this.#now, detail: untag(o) });
-          break;
-        case 'timer':
-          this.#timerOut('type11', o);
-          break;
-        case 'idle':
-          break;
-      }
-    }
-  }
-
-  #from9(outs: readonly Type9ConveyanceOutput[]): void {
-    for (const o of outs) {
-      switch (o.kind) {
-        case 'packet':
-          this.#tx.stage('type9', o.packet);
-          break;
-        case 'pdu':
-          // §3.3: a stream "dedicated for the reception of management messages" carries messages, not data.
-          if (this.#managementStreams.has(o.streamID)) this.#toSession({ kind: 'message', from: o.from, bytes: o.pdu });
-          else this.#toSession({ kind: 'pdu', from: o.from, streamID: o.streamID, cos: o.cos, pdu: o.pdu });
-          break;
-        case 'event':
-          this.#out.push({ kind: 'event', source: 'type9', at: this.#now, detail: untag(o) });
-          break;
-        case 'timer':
-          this.#timerOut('type9', o);
-          break;
-        case 'idle':
-          break;
-      }
-    }
+    if (this.#type11 !== undefined && this.#tx.free('type11') && this.#type11.pending > 0) this.#wires.from11(this.#type11.handle({ kind: 'pull' }, this.#now));
+    if (this.#type9 !== undefined && this.#tx.free('type9')) this.#wires.from9(this.#type9.handle({ kind: 'pull' }, this.#now));
   }
 
   // ---- Outputs -------------------------------------------------------------------------------
-
-  #timerOut(source: Exclude<EventSource, 'endpoint'>, o: TimerOutput): void {
-    this.#out.push({ kind: 'timer', name: `${source}:${o.name}` as EndpointTimerName, at: o.at });
-  }
 
   #event(detail: EndpointEvent): void {
     this.#out.push({ kind: 'event', source: 'endpoint', at: this.#now, detail });

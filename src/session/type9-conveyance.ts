@@ -1,16 +1,17 @@
-import { booleanFlag, deviceIdForTt, fitsDeviceId, orDefault, transportType } from '../engine/config-checks.ts';
+import { fitsDeviceId } from '../engine/config-checks.ts';
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { describeInput, pullUpTo } from '../engine/input-checks.ts';
 import { Reassembler } from '../streaming/reassembler.ts';
 import type { ReassemblerOutput } from '../streaming/reassembler-types.ts';
 import type { FrameColumns } from '../wire/frame-batch-types.ts';
-import { isFlowIdLabel, isMtu } from '../streaming/segment-pdu.ts';
+import { isMtu } from '../streaming/segment-pdu.ts';
 import { Segmenter } from '../streaming/segmenter.ts';
-import type { SegmenterConfig, SegmenterOutput } from '../streaming/segmenter-types.ts';
+import type { SegmenterOutput } from '../streaming/segmenter-types.ts';
 import type { FlowIdLabel } from '../wire/flow-id.ts';
-import { TT } from '../wire/header.ts';
 import type { Type9Packet } from '../wire/type9-types.ts';
+import { reassemblerConfig, resolveType9Config, segmenterConfig } from './type9-conveyance-config.ts';
+import type { ResolvedType9Config } from './type9-conveyance-config.ts';
 import type {
   Type9Backlog, Type9ConveyanceConfig, Type9ConveyanceInput, Type9ConveyanceOutput, Type9ConveyanceSnapshot, Type9CounterName, Type9Event,
   Type9GateInput, Type9Id, FastPull, Type9SendInput, Type9SendPduInput, Type9Unit,
@@ -22,15 +23,6 @@ const COUNTER_NAMES: readonly Type9CounterName[] = [
   'notForUs', 'pulls', 'idlePulls', 'recycled', 'recyclesIgnored', 'invalidInputs',
 ];
 
-/** The validated configuration of a `Type9Conveyance`, defaults filled in (the MTU and MaxPDUs are the segmenter's). */
-interface ResolvedType9Config {
-  readonly nodeId: number;
-  readonly tt: number;
-  readonly highFlow: FlowIdLabel;
-  readonly normalFlow: FlowIdLabel;
-  readonly accepted: ReadonlySet<number>;
-}
-
 /** A unit queued in the segmenter, by the segmenter's PDU number. */
 interface Unit {
   readonly unit: Type9Unit;
@@ -40,29 +32,6 @@ interface Unit {
 type Out = Type9ConveyanceOutput[];
 
 const PRIORITIES: readonly SmpPriority[] = ['high', 'normal'];
-
-function checkFlow(v: unknown, field: string): FlowIdLabel {
-  if (!isFlowIdLabel(v)) throw new RangeError(`${field} must be a Part 9 Table 3-1 flow (0A–0F, 1A–8A)`);
-  return v;
-}
-
-function resolve(config: Type9ConveyanceConfig): ResolvedType9Config & { readonly crfSupported: boolean } {
-  const tt = transportType(orDefault(config.tt, TT.dev16), 'tt');
-  const nodeId = deviceIdForTt(config.nodeId, tt, 'nodeId');
-  const crfSupported = booleanFlag(orDefault(config.crfSupported, true), 'crfSupported');
-  const ids = orDefault<unknown>(config.multicastIds, []);
-  if (!Array.isArray(ids)) throw new RangeError('multicastIds must be a list of device IDs');
-  const accepted = new Set<number>([nodeId, ...ids.map((id: unknown, i) => deviceIdForTt(id, tt, `multicastIds[${i}]`))]);
-  return {
-    nodeId,
-    tt,
-    crfSupported,
-    // Part 6 Table 6-7: prio 1 CRF 0 is flow C; Table 6-6 (no CRF): prio 1 is flow B.
-    highFlow: checkFlow(orDefault<unknown>(config.highFlow, crfSupported ? '0C' : '0B'), 'highFlow'),
-    normalFlow: checkFlow(orDefault<unknown>(config.normalFlow, '0A'), 'normalFlow'),
-    accepted,
-  };
-}
 
 /**
  * The Type 9 conveyance of Annex 2 session management (type9-conveyance-types.ts describes the
@@ -95,25 +64,10 @@ export class Type9Conveyance implements ObservableEngine<Type9ConveyanceInput, T
   readonly #pooling: boolean;
 
   constructor(config: Type9ConveyanceConfig) {
-    const c = resolve(config);
+    const c = resolveType9Config(config);
     this.#config = c;
-    const seg: SegmenterConfig = {
-      sourceID: c.nodeId,
-      tt: c.tt,
-      crfSupported: c.crfSupported,
-      ...(config.mtu === undefined ? {} : { mtu: config.mtu }),
-      ...(config.defaultMaxPdu === undefined ? {} : { defaultMaxPdu: config.defaultMaxPdu }),
-      ...(config.maxPdu === undefined ? {} : { maxPdu: config.maxPdu }),
-    };
-    this.#segmenter = new Segmenter(seg);
-    this.#reassembler = new Reassembler({
-      crfSupported: c.crfSupported,
-      destinationInContext: c.accepted.size > 1,
-      ...(config.mtu === undefined ? {} : { mtu: config.mtu }),
-      ...(config.segSupport === undefined ? {} : { segSupport: config.segSupport }),
-      ...(config.idleTimeout === undefined ? {} : { idleTimeout: config.idleTimeout }),
-      ...(config.bufferPool === undefined ? {} : { bufferPool: config.bufferPool }),
-    });
+    this.#segmenter = new Segmenter(segmenterConfig(c, config));
+    this.#reassembler = new Reassembler(reassemblerConfig(c, config));
     this.#pooling = (config.bufferPool ?? 0) > 0;
   }
 

@@ -4,20 +4,20 @@ import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { TM_OP } from '../wire/type9-tm.ts';
 import type { TmMessage } from '../wire/type9-tm.ts';
 import type { Type9TmPacket } from '../wire/type9-types.ts';
-import { ingressQueueOf } from './classifier.ts';
 import type { PacketFlow } from './classifier.ts';
 import { EgressCreditContext } from './tm-credit-egress.ts';
+import { EgressFlows } from './tm-egress-flows.ts';
+import { OwnQueues } from './tm-egress-queues.ts';
 import { resolveTmEgressConfig } from './tm-egress-config.ts';
 import type { ResolvedTmEgressConfig } from './tm-egress-config.ts';
 import { checkEgressCommand, commandMessage } from './tm-egress-rules.ts';
 import { checkUserCommand } from './tm-ingress-rules.ts';
 import { currentMode, modeSourceJson, onOffOp, usesCredit, usesRate } from './tm-mode.ts';
 import type { TmModeSetting } from './tm-mode.ts';
-import { coversStream, designationForQueue, designationKey, specificity } from './tm-operand-match.ts';
-import type { QueueScope, TmDesignation } from './tm-operand-match.ts';
+import { coversStream, designationKey, specificity } from './tm-operand-match.ts';
+import type { TmDesignation } from './tm-operand-match.ts';
 import { REJECTION_COUNTER, packetFlow, rawTmPacket, rejectionEvent, screenTm, tmPacket } from './tm-packet.ts';
 import { roundLevel } from './tm-rate.ts';
-import { destinationStreamKey, egressCosId } from './vsid.ts';
 import type {
   TmEgressCommand, TmEgressConfig, TmEgressCounterName, TmEgressEventName, TmEgressInput, TmEgressOutput, TmEvent,
 } from './tm-types.ts';
@@ -30,24 +30,6 @@ const COUNTER_NAMES: readonly TmEgressCounterName[] = [
 ];
 
 type Out = TmEgressOutput[];
-
-/** One of the egress's own queues (§3.3 "Egress queuing should be based on: source ID+cos"). */
-interface OwnQueue {
-  readonly key: string;
-  readonly scope: QueueScope;
-  readonly designation: TmDesignation;
-  level: number;
-  /** REDUCEs sent in a row above the high watermark. */
-  reduceStreak: number;
-}
-
-/** Data flows seen, by source stream. */
-interface SeenFlow {
-  readonly peer: number;
-  readonly cos: number;
-  readonly streamID: number;
-  readonly flow: PacketFlow;
-}
 
 /**
  * The egress end of data streaming traffic management (Part 10 §3.4): it directs the ingress
@@ -70,10 +52,10 @@ interface SeenFlow {
  */
 export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput, TmEgressSnapshot, TmEgressCounterName> {
   readonly #config: ResolvedTmEgressConfig;
-  readonly #own = new Map<string, OwnQueue>();
+  readonly #own: OwnQueues;
   readonly #credit = new Map<string, EgressCreditContext>();
-  readonly #dataFlows = new Map<string, SeenFlow>();
-  readonly #tmFlows = new Map<string, PacketFlow>();
+  /** The flows data and the ingress's TM messages came in (§3.4.5 rule 1). */
+  readonly #flows: EgressFlows;
   /** Last Q_STATUS level (rounded) per designation key. */
   readonly #levels = new Map<string, number>();
   /** Designations an XOFF was sent to and no XON since. */
@@ -85,6 +67,8 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
   constructor(config: TmEgressConfig = {}) {
     this.#config = resolveTmEgressConfig(config);
     this.#mode = currentMode(this.#config.mode);
+    this.#own = new OwnQueues(this.#config.granularity);
+    this.#flows = new EgressFlows(this.#config.defaultFlow);
   }
 
   /** The egress keeps no timers (§3.4.5 rule 5 "There are no requirements for timers"); `now` only dates the snapshot. */
@@ -148,7 +132,7 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
       levelBits: c.levelBits,
       defaultFlow: c.defaultFlowID,
       policy: c.policy,
-      queues: sorted(this.#own).map(([key, q]) => ({ key, level: q.level, designation: q.designation, reduceStreak: q.reduceStreak })),
+      queues: sorted(this.#own.all).map(([key, q]) => ({ key, level: q.level, designation: q.designation, reduceStreak: q.reduceStreak })),
       off: [...this.#off].sort(),
       ingressLevels: sorted(this.#levels).map(([designation, level]) => ({ designation, level })),
       credit: sorted(this.#credit).map(([key, ctx]) => ({ key, ...ctx.toJSON() })),
@@ -166,7 +150,7 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
       out.push(rejectionEvent(s.rejection, p));
       return;
     }
-    this.#tmFlows.set(s.key, packetFlow(p));
+    this.#flows.tm(s.key, packetFlow(p));
     const m = s.message;
     if (m.message === 'Q_STATUS') {
       const level = roundLevel(m.level, this.#config.levelBits);
@@ -226,11 +210,7 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
   #pdu(sourceID: number, cos: number, streamID: number, flow: PacketFlow | undefined, out: Out): void {
     if (!this.#validVsid(sourceID, cos, streamID, out)) return;
     this.#counters.pdus++;
-    if (flow !== undefined) {
-      const key = `${sourceID}/${cos}/${streamID}`;
-      this.#dataFlows.delete(key);
-      this.#dataFlows.set(key, { peer: sourceID, cos, streamID, flow: { prio: flow.prio, crf: flow.crf, vc: flow.vc } });
-    }
+    if (flow !== undefined) this.#flows.data(sourceID, cos, streamID, flow);
     if (!usesCredit(this.#mode)) return;
     let ctx: EgressCreditContext | undefined;
     for (const c of this.#credit.values()) {
@@ -260,7 +240,7 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
       this.#bad(out, `level ${String(level)} is not 0..255`);
       return;
     }
-    const q = this.#ownQueue(sourceID, cos, streamID);
+    const q = this.#own.get(sourceID, cos, streamID);
     q.level = level;
     if (this.#mode === 'DISABLED') return;
     const key = designationKey(q.designation) as string;
@@ -280,19 +260,6 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
       q.reduceStreak = 0;
       if (level <= rate.low) this.#sendRate(q.designation, { message: 'INCREASE', rate: rate.rate, amount: rate.increase, factor: 1 + rate.increase / 256 }, out);
     }
-  }
-
-  #ownQueue(sourceID: number, cos: number, streamID: number): OwnQueue {
-    const g = this.#config.granularity;
-    const key = g.mode === 'stream' ? destinationStreamKey({ sourceID, cos, streamID }) : egressCosId({ sourceID, cos }, g.cosBits);
-    let q = this.#own.get(key);
-    if (q === undefined) {
-      const id = ingressQueueOf({ destinationID: sourceID, cos, streamID }, g);
-      const scope: QueueScope = { peer: sourceID, cos: id.cos, cosFreeBits: id.cosFreeBits, streamID: id.streamID };
-      q = { key, scope, designation: designationForQueue(scope, { cos, streamID }), level: 0, reduceStreak: 0 };
-      this.#own.set(key, q);
-    }
-    return q;
   }
 
   // ---- commands and sending ----------------------------------------------------------------
@@ -320,10 +287,10 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
         this.#retire(this.#context(to, key), c.allocationUnit, out);
         return;
       case 'USER_DEFINED':
-        this.#send(tmPacket(this.#config, to, this.#flowFor(to, key), c.tmOp, { message: 'USER_DEFINED', value: c.value }), out);
+        this.#send(tmPacket(this.#config, to, this.#flows.flowFor(to, key), c.tmOp, { message: 'USER_DEFINED', value: c.value }), out);
         return;
       case 'APPLICATION_DEFINED':
-        this.#send(rawTmPacket(this.#config, to, this.#flowFor(to, key), TM_OP.application, c.parameter1, c.parameter2), out);
+        this.#send(rawTmPacket(this.#config, to, this.#flows.flowFor(to, key), TM_OP.application, c.parameter1, c.parameter2), out);
         return;
       default:
         this.#sendRate(to, commandMessage(c), out);
@@ -338,25 +305,25 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
       return;
     }
     this.#counters.allocations++;
-    this.#send(tmPacket(this.#config, ctx.designation, this.#flowFor(ctx.designation, ctx.key), TM_OP.credit, { message: 'ALLOCATE', allocationUnit: au, credits }), out);
+    this.#send(tmPacket(this.#config, ctx.designation, this.#flows.flowFor(ctx.designation, ctx.key), TM_OP.credit, { message: 'ALLOCATE', allocationUnit: au, credits }), out);
   }
 
   #retire(ctx: EgressCreditContext, au: number, out: Out): void {
     ctx.retire(au);
     this.#counters.retires++;
-    this.#send(tmPacket(this.#config, ctx.designation, this.#flowFor(ctx.designation, ctx.key), TM_OP.credit, { message: 'ALLOCATE', allocationUnit: au, credits: 0 }), out);
+    this.#send(tmPacket(this.#config, ctx.designation, this.#flows.flowFor(ctx.designation, ctx.key), TM_OP.credit, { message: 'ALLOCATE', allocationUnit: au, credits: 0 }), out);
   }
 
   #sendOnOff(d: TmDesignation, key: string, message: 'XOFF' | 'XON', out: Out): void {
     if (message === 'XOFF') this.#off.add(key);
     else this.#off.delete(key);
     this.#counters[message === 'XOFF' ? 'xoffSent' : 'xonSent']++;
-    this.#send(tmPacket(this.#config, d, this.#flowFor(d, key), onOffOp(this.#mode), { message }), out);
+    this.#send(tmPacket(this.#config, d, this.#flows.flowFor(d, key), onOffOp(this.#mode), { message }), out);
   }
 
   #sendRate(d: TmDesignation, m: TmMessage, out: Out): void {
     this.#counters.rateSent++;
-    this.#send(tmPacket(this.#config, d, this.#flowFor(d, designationKey(d) as string), TM_OP.rate, m), out);
+    this.#send(tmPacket(this.#config, d, this.#flows.flowFor(d, designationKey(d) as string), TM_OP.rate, m), out);
   }
 
   #send(packet: Type9TmPacket, out: Out): void {
@@ -373,16 +340,6 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
       this.#credit.set(key, ctx);
     }
     return ctx;
-  }
-
-  /** §3.4.5 rule 1: the flow the addressed data last came in, else the ingress's own messages about it, else the default. */
-  #flowFor(d: TmDesignation, key: string): PacketFlow {
-    const seen = [...this.#dataFlows.values()];
-    for (let i = seen.length - 1; i >= 0; i--) {
-      const s = seen[i] as SeenFlow;
-      if (coversStream(d, 'egress', s.peer, s.cos, s.streamID)) return s.flow;
-    }
-    return this.#tmFlows.get(key) ?? this.#config.defaultFlow;
   }
 
   #checkTarget(d: TmDesignation): string | undefined {

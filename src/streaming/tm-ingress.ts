@@ -2,21 +2,20 @@ import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, ObservableEngine, Time } from '../engine/contract.ts';
 import { Timers } from '../engine/timers.ts';
 import { TM_OP } from '../wire/type9-tm.ts';
-import type { TmMessage } from '../wire/type9-tm.ts';
 import type { Type9TmPacket } from '../wire/type9-types.ts';
-import type { PacketFlow, StreamTarget } from './classifier.ts';
+import type { StreamTarget } from './classifier.ts';
 import { IngressCreditBook } from './tm-ingress-credit.ts';
 import type { StatusBatch } from './tm-ingress-credit.ts';
 import { resolveTmIngressConfig } from './tm-ingress-config.ts';
 import type { ResolvedTmIngressConfig } from './tm-ingress-config.ts';
+import { receiveTm } from './tm-ingress-directives.ts';
+import type { DirectiveContext } from './tm-ingress-directives.ts';
 import { gateBlocker, refreshGates } from './tm-ingress-gates.ts';
 import { IngressQueue } from './tm-ingress-queue.ts';
-import { applyRate, checkUserCommand, flowForDesignation, validTarget } from './tm-ingress-rules.ts';
+import { checkUserCommand, validTarget } from './tm-ingress-rules.ts';
 import { currentMode, modeSourceJson, onOffOp, usesCredit, usesRate } from './tm-mode.ts';
 import type { TmModeSetting } from './tm-mode.ts';
-import { matchQueues } from './tm-operand-match.ts';
-import type { TmDesignation } from './tm-operand-match.ts';
-import { REJECTION_COUNTER, packetFlow, rawTmPacket, rejectionEvent, screenTm, tmPacket } from './tm-packet.ts';
+import { rawTmPacket, tmPacket } from './tm-packet.ts';
 import type {
   TmEvent, TmIngressCommand, TmIngressConfig, TmIngressCounterName, TmIngressEventName, TmIngressInput, TmIngressOutput, TmRateTimerName, TmStreamRef,
 } from './tm-types.ts';
@@ -63,6 +62,8 @@ export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutp
   readonly #credit: IngressCreditBook;
   readonly #timers = new Timers<TmRateTimerName>();
   readonly #counters: Counters<TmIngressCounterName> = zeroCounters(COUNTER_NAMES);
+  /** What received TM messages act on (tm-ingress-directives.ts). */
+  readonly #received: DirectiveContext;
   #mode: TmModeSetting;
   #now: Time = 0;
 
@@ -70,6 +71,11 @@ export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutp
     this.#config = resolveTmIngressConfig(config);
     this.#mode = currentMode(this.#config.mode);
     this.#credit = new IngressCreditBook(this.#config.lowCredits);
+    this.#received = {
+      config: this.#config, counters: this.#counters, queues: this.#queues, credit: this.#credit, mode: () => this.#mode, now: () => this.#now,
+      sendStatus: (batch, out) => { this.#sendStatus(batch, out); },
+      event: (out, name, fields) => { this.#event(out, name, fields); },
+    };
     for (const t of this.#config.queues) this.#queueOf(t);
   }
 
@@ -80,7 +86,7 @@ export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutp
     this.#mode = currentMode(this.#config.mode);
     switch (input.kind) {
       case 'tm':
-        this.#tm(input.packet, out);
+        receiveTm(this.#received, input.packet, out);
         break;
       case 'pdu-ready':
         this.#pduReady(input.stream, input.bytes, out);
@@ -167,76 +173,6 @@ export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutp
       timers: this.#timers.pending(),
       stats: this.counters(),
     };
-  }
-
-  // ---- received TM -------------------------------------------------------------------------
-
-  #tm(p: Type9TmPacket, out: Out): void {
-    this.#counters.tmReceived++;
-    const s = screenTm(p, this.#mode, 'ingress');
-    if (!s.ok) {
-      this.#counters[REJECTION_COUNTER[s.rejection]]++;
-      out.push(rejectionEvent(s.rejection, p));
-      return;
-    }
-    const m = s.message;
-    if (m.message === 'ALLOCATE') {
-      this.#allocate(s.designation, s.key, m.allocationUnit, m.credits, packetFlow(p), out);
-      return;
-    }
-    const keys = matchQueues(s.designation, 'ingress', [...this.#queues.values()].map((q) => q.scope));
-    if (keys.length === 0) {
-      this.#counters.noQueue++;
-      this.#event(out, 'no-queue', { designation: s.key, tmOp: p.tmOp, parameter1: p.parameter1, parameter2: p.parameter2 });
-      return;
-    }
-    for (const key of keys) this.#direct(this.#queues.get(key) as IngressQueue, m, out);
-  }
-
-  /** One directive applied to one addressed queue (§3.4.5 rule 6 duplicates are per queue). */
-  #direct(q: IngressQueue, m: TmMessage, out: Out): void {
-    if (m.message === 'XOFF' || m.message === 'XON') {
-      const off = m.message === 'XOFF';
-      if (q.on !== off) {
-        this.#counters[off ? 'duplicateXoff' : 'duplicateXon']++;
-        this.#event(out, off ? 'duplicate-xoff' : 'duplicate-xon', { queue: q.key });
-        return;
-      }
-      this.#counters[off ? 'xoff' : 'xon']++;
-      q.on = !off;
-      return;
-    }
-    if (!q.on) {
-      // Table 4-5 XON: "Start transmitting at the rate prior to receiving the XOFF".
-      this.#counters.rateWhileOff++;
-      this.#event(out, 'rate-while-off', { queue: q.key, detail: m.message });
-      return;
-    }
-    const r = applyRate(q, m, this.#config, this.#now);
-    if (r.changed) this.#counters.rateChanges++;
-    if (r.clamped) {
-      this.#counters.rateClamped++;
-      this.#event(out, 'rate-clamped', { queue: q.key, detail: `${m.message} stopped at ${q.bucket(r.rate).rate}` });
-    }
-  }
-
-  #allocate(d: TmDesignation, key: string, au: number, credits: number, flow: PacketFlow, out: Out): void {
-    if (credits === 0) {
-      this.#counters.retires++;
-      const r = this.#credit.retire(d, key, au, this.#flowFor(d, flow));
-      if (r.result === 'unknown') {
-        this.#counters.retireUnknown++;
-        this.#event(out, 'retire-unknown', { designation: key, allocationUnit: au });
-      }
-      this.#sendStatus(r.batch, out);
-      return;
-    }
-    if (this.#credit.allocate(d, key, au, credits, this.#flowFor(d, flow)) === 'duplicate') {
-      this.#counters.allocateDuplicate++;
-      this.#event(out, 'allocate-duplicate', { designation: key, allocationUnit: au, credits });
-      return;
-    }
-    this.#counters.allocations++;
   }
 
   // ---- application -------------------------------------------------------------------------
@@ -395,10 +331,6 @@ export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutp
   }
 
   // ---- helpers -----------------------------------------------------------------------------
-
-  #flowFor(d: TmDesignation, fallback: PacketFlow): PacketFlow {
-    return flowForDesignation(d, this.#queues, this.#config.classifier, fallback);
-  }
 
   #checkBytes(bytes: number, out: Out): boolean {
     if (Number.isInteger(bytes) && bytes >= 1 && bytes <= 0x10000) return true;

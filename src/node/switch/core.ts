@@ -3,28 +3,25 @@ import type { Counters } from '../../engine/contract.ts';
 import type { RegisterSpace } from '../../registers/space.ts';
 import { serialPacketLength } from '../../wire/packet.ts';
 import type { Type8ReadRequest, Type8WriteRequest } from '../../wire/type8.ts';
-import { within } from '../session-endpoint-config.ts';
 import type { ArbiterRandom } from './arbiters.ts';
-import { isInputQueued, resolveSwitchConfig } from './config.ts';
 import type { ResolvedSwitchConfig } from './config.ts';
 import type { BufferSpec, SwitchConfig } from './config-types.ts';
 import type { SwitchCoreSnapshot } from './element-types.ts';
-import { SwitchCongestion } from './congestion.ts';
-import { Matcher } from './matcher.ts';
-import type { MatchHost } from './matcher.ts';
-import { CLASSES, classOf, isFlowControl, priorityAllowed } from './packet.ts';
+import type { SwitchCongestion } from './congestion.ts';
+import { assembleSwitchCore } from './core-assembly.ts';
+import type { Matcher, MatchHost } from './matcher.ts';
 import type { SwitchPacket } from './packet.ts';
 import { isMaintenanceWire } from './receive.ts';
-import { baseDeviceId, buildSwitchRegisters, setPortLink } from './registers.ts';
-import { RouteTable } from './routes.ts';
-import { InputStage, OutputStage } from './stages.ts';
+import { baseDeviceId, setPortLink } from './registers.ts';
+import type { RouteTable } from './routes.ts';
+import type { InputStage, OutputStage } from './stages.ts';
 import { NO_PROBE, SWITCH_COUNTERS, SWITCH_PROBE_COUNTS } from './types.ts';
 import type { SwitchCounter, SwitchEvent, SwitchHost, SwitchProbe, SwitchSymbol } from './types.ts';
-import { OwnPackets } from './own-packets.ts';
-import { SwitchVoq } from './voq-generator.ts';
-import type { VoqHost } from './voq-generator.ts';
-import { VoqStaging, receiveVoq } from './voq-staging.ts';
-import type { VoqMessageIn } from './voq-staging.ts';
+import type { OwnPackets } from './own-packets.ts';
+import { SwitchTransmit } from './transmit.ts';
+import type { SwitchVoq } from './voq-generator.ts';
+import { receiveVoq } from './voq-staging.ts';
+import type { VoqMessageIn, VoqStaging } from './voq-staging.ts';
 import { snapshotSwitch } from './snapshot.ts';
 
 export interface SwitchCoreOptions {
@@ -66,52 +63,39 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
   readonly #capacity: number;
   readonly #inName: string[];
   readonly #outName: string[];
-  /** Requests for the switch waiting at an input; responses it made, not yet sent (both rare: a Set each). */
+  /** Requests for the switch waiting at an input (rare: a Set). */
   readonly #answers = new Set<P>();
-  readonly #responses = new Set<P>();
+  /** The output side: output queues, pulls (transmit.ts). */
+  readonly #tx: SwitchTransmit<P>;
   /** Free inputs holding a waiting packet: only these can make a decision do anything. */
   #ready = 0;
   #now = 0;
 
   constructor(config: SwitchConfig, host: SwitchHost<P>, options: SwitchCoreOptions = {}) {
-    const c = resolveSwitchConfig(config);
-    this.config = c;
     this.#host = host;
     this.#probe = options.probe ?? NO_PROBE;
-    const n = c.ports;
-    this.routes = new RouteTable(n, c.routeLimit, new Map([...c.routes].map(([id, r]) => [id, r.port])), c.defaultPort);
-    this.#congestionAtInputs = isInputQueued(c.queueing);
-    // Messages name the field after the switch's name when it has one (resolveSwitchConfig).
-    const named = <T>(f: () => T): T => (config.name === undefined ? f() : within(config.name, f));
-    this.#congestion = named(() => new SwitchCongestion(c.congestion, Array.isArray(config.congestion), c.tt));
-    const regs = buildSwitchRegisters({
-      ports: n, tt: c.tt, deviceId: c.deviceId, routes: this.routes, flowControl: this.#congestion.any, identity: c.identity,
-      ...(c.voq === null ? {} : { voq: { format: c.voq.format, generate: c.voq.generate } }),
+    const s = assembleSwitchCore<P>(config, {
+      host, probe: this.#probe, counters: this.#counters, match: this, rng: options.rng, now: () => this.#now, event: (e) => { this.#event(e); },
     });
-    this.registers = regs.space;
-    this.#lpSerialBase = regs.lpSerialBase;
-    this.inputs = Array.from({ length: n }, (_, i) => new InputStage<P>(i, c.queueing, n));
-    this.outputs = Array.from({ length: n }, (_, o) => new OutputStage<P>(o));
-    this.#up = new Uint8Array(n);
-    this.#capacity = c.outputPackets;
-    this.#inName = Array.from({ length: n }, (_, i) => `${c.name}/in${i}`);
-    this.#outName = Array.from({ length: n }, (_, i) => `${c.name}/out${i}`);
-    this.#own = new OwnPackets<P>({
-      host, probe: this.#probe, counters: this.#counters, routes: this.routes, registers: regs.space, lpSerialBase: regs.lpSerialBase, outputs: this.outputs,
-      up: this.#up, ccpQueue: c.ccpQueue, tt: c.tt, noId: c.hasDeviceId ? -1 : c.deviceId, outName: this.#outName, now: () => this.#now,
-      maintenanceBudget: c.maintenanceBudget,
+    this.config = s.config;
+    this.routes = s.routes;
+    this.registers = s.registers;
+    this.#lpSerialBase = s.lpSerialBase;
+    this.inputs = s.inputs;
+    this.outputs = s.outputs;
+    this.#up = s.up;
+    this.#congestion = s.congestion;
+    this.#congestionAtInputs = s.congestionAtInputs;
+    this.#capacity = s.capacity;
+    this.#inName = s.inName;
+    this.#outName = s.outName;
+    this.#own = s.own;
+    this.#matcher = s.matcher;
+    this.#staging = s.staging;
+    this.#voq = s.voq;
+    this.#tx = new SwitchTransmit(s, {
+      host, probe: this.#probe, counters: this.#counters, ready: () => this.#ready, idle: (now) => { this.outputIdle(now); },
     });
-    this.#matcher = new Matcher(c, this, options.rng);
-    const v = c.voq;
-    this.#staging = v !== null && c.queueing === 'cioq-voq-backpressure' ? new VoqStaging<P>(n, c.routes, v) : null;
-    const voqHost: VoqHost = {
-      wanted: (port) => { this.#host.voqWanted(port, this.#now); },
-      timer: (at) => { this.#host.voqTimer(at, this.#now); },
-      event: (voqEvent, port, detail) => { this.#counters.voqEvents++; this.#event({ name: 'voq', voqEvent, ...(port === undefined ? {} : { port }), ...(detail === undefined ? {} : { detail }) }); },
-      now: () => this.#now,
-    };
-    const base = regs.voqBase;
-    this.#voq = v === null || base === undefined ? null : named(() => within('voq', () => new SwitchVoq(regs.space, base, v, n, voqHost)));
   }
 
   counters(): Counters<SwitchCounter> {
@@ -201,8 +185,8 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
       this.#event({ name: 'port-down', port, packets: dropped });
     }
     for (const p of queued) {
-      this.#responses.delete(p);
-      if (this.#congestionOut(port)) this.#own.ccps(port, this.#congestion.dequeue(port, p, now), now);
+      this.#tx.dropped(p);
+      if (!this.#congestionAtInputs && this.#congestion.has(port)) this.#own.ccps(port, this.#congestion.dequeue(port, p, now), now);
     }
     this.#voq?.depth(port, out.dataCount, now);
     this.#probe.occupancy(this.#outName[port] as string, now, out.dataCount + out.ownCount, out.bytes);
@@ -293,7 +277,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
       // Part 3 §2.5: performed once its response can be queued (the match checked the room).
       const r = this.#own.answer(inp.index, p.wire as Type8ReadRequest | Type8WriteRequest);
       x = r === undefined ? null : this.#host.make(r, serialPacketLength(r), now, null);
-      if (x !== null) this.#responses.add(x);
+      if (x !== null) this.#tx.response(x);
     }
     inp.crossing = x;
     this.#counters.transfers++;
@@ -318,7 +302,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     this.#released(i, p, now);
     if (this.#capacity > 0) {
       (this.outputs[o] as OutputStage<P>).receiving = false;
-      if (x !== null) this.#delivered(o, x, now);
+      if (x !== null) this.#tx.delivered(o, x, now);
     }
     if (inp.waiting > 0) this.#ready++;
     if (this.#ready > 0) this.#host.requestDecide(now);
@@ -328,12 +312,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
 
   /** Output buffer 0: the packet the crossbar put in output o's register, taken; null when empty. */
   takeRegister(o: number): P | null {
-    const out = this.outputs[o] as OutputStage<P>;
-    const p = out.register;
-    if (p === null) return null;
-    out.register = null;
-    this.#sent(p, true);
-    return p;
+    return this.#tx.takeRegister(o);
   }
 
   /**
@@ -344,27 +323,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
    */
   pull(o: number, now: number, free: number, reserve: number): P | null {
     this.#now = now;
-    const out = this.outputs[o] as OutputStage<P>;
-    for (let c = CLASSES - 1; c >= 0; c--) {
-      if (!priorityAllowed(c >> 1, free, reserve)) break;
-      const own = out.own.peek();
-      if (own !== undefined && classOf(own) === c) {
-        out.own.shift();
-        this.#left(out, own, now, false);
-        return own;
-      }
-      const p = out.takeClass(c) ?? this.#staging?.take(o, c, now) ?? null;
-      if (p !== null) {
-        out.dataCount--;
-        this.#left(out, p, now, true);
-        if (!this.#congestionAtInputs && this.#congestion.has(o)) this.#own.ccps(o, this.#congestion.dequeue(o, p, now), now);
-        this.#voq?.depth(o, out.dataCount, now);
-        if (this.#ready > 0) this.#host.requestDecide(now);
-        return p;
-      }
-    }
-    this.outputIdle(now);
-    return null;
+    return this.#tx.pull(o, now, free, reserve);
   }
 
   /** Output buffer 0: an output link found nothing to send, so the crossbar may now fill it. */
@@ -405,10 +364,6 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
 
   // ---- Internals -------------------------------------------------------------------------------
 
-  #congestionOut(o: number): boolean {
-    return !this.#congestionAtInputs && this.#congestion.has(o);
-  }
-
   #released(i: number, p: P, now: number): void {
     const inp = this.inputs[i] as InputStage<P>;
     inp.count--;
@@ -416,32 +371,6 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     this.#probe.occupancy(this.#inName[i] as string, now, inp.count, inp.bytes);
     if (this.#congestionAtInputs && this.#congestion.has(i)) this.#own.ccps(i, this.#congestion.dequeue(i, p, now), now);
     this.#host.released(i, p, now);
-  }
-
-  #delivered(o: number, p: P, now: number): void {
-    const out = this.outputs[o] as OutputStage<P>;
-    out.dataCount++;
-    out.bytes += p.bytes;
-    // Type 7 packets keep their order between a port pair (Part 9 §2.4.4 rule 3) in every mode, so
-    // they are not staged: staging serves downstream ports, not arrival order (decision SW4).
-    if (this.#staging === null || isFlowControl(p) || !this.#staging.stage(o, p, now)) out.add(p);
-    this.#probe.occupancy(this.#outName[o] as string, now, out.dataCount + out.ownCount, out.bytes);
-    if (!this.#congestionAtInputs && this.#congestion.has(o)) this.#own.ccps(o, this.#congestion.enqueue(o, p, now), now);
-    this.#voq?.depth(o, out.dataCount, now);
-    this.#host.kick(o, now);
-  }
-
-  #left(out: OutputStage<P>, p: P, now: number, queued: boolean): void {
-    out.bytes -= p.bytes;
-    this.#sent(p, queued);
-    this.#probe.occupancy(this.#outName[out.index] as string, now, out.dataCount + out.ownCount, out.bytes);
-  }
-
-  /** `queued`: it came from the buffer (forwarded, or a response), not from the switch's own CCPs. */
-  #sent(p: P, queued: boolean): void {
-    this.#counters.packetsOut++;
-    if (!queued || (this.#responses.size > 0 && this.#responses.delete(p))) return;
-    this.#counters.forwarded++;
   }
 
   #event(e: SwitchEvent): void {
