@@ -146,7 +146,7 @@ test('Annex 2 §5.2.5: by default a block implements 8 attributes (16 registers)
 });
 
 test('Part 1 Table 5-5: a PE Features configuration riodp could not read back strictly is refused (reserved Extended Addressing Support, bit 22 without bit 23)', () => {
-  const refused = (peFeatures: EndpointConfig['peFeatures'], clause: RegExp): void => {
+  const refused = (peFeatures: NonNullable<EndpointConfig['peFeatures']>, clause: RegExp): void => {
     assert.throws(
       () => buildEndpointRegisters({ peFeatures }),
       (e: unknown) => e instanceof RegisterError && e.code === 'definition' && e.register === 'buildEndpointRegisters' && clause.test(e.clause) && /^peFeatures: /.test(e.detail),
