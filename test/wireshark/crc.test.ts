@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { KIND, corrupted, cs24Arb, cs48Arb, cs64SymbolArb, draw, record, serialPacketArb } from './records.ts';
 import { run } from './run.ts';
 
-const PER_KIND = 200;
+const PER_KIND = 150;
 const FTYPES = [7, 8, 9, 10, 11, 13];
 
 const records = [

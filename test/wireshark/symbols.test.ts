@@ -19,8 +19,8 @@ function start(p: Promise<RunResult>): Promise<RunResult> {
   return p;
 }
 
-const SEED_N = 1500;
-const PART12_N = 200;
+const SEED_N = 1200;
+const PART12_N = 150;
 const seed = start(run('symbols-seed', symbols(SEED_N, 10)));
 const part12 = [0, 1, 2, 3, 4, 5, 6].map((g) => start(run(`symbols-part12-g${g}`, symbols(PART12_N, 20 + 2 * g), { voqFormat: 'part12-rev4.1', voqGroupSize: g })));
 
@@ -34,7 +34,7 @@ test(`Part 6 §3.3–§3.6, VoQ Backpressure §3.1: tshark shows every field rio
   assert.equal(seen(r.refs, 'riodp.cs48.stype0name').size, 8);
   assert.equal(seen(r.refs, 'riodp.cs48.cmdname').size, 12, 'every cmd function, RESERVED included');
   assert.deepEqual(seen(r.refs, 'riodp.cs48.voq.cmdname'), new Set(['NOP', 'VOQ_BACKPRESSURE', 'RESERVED']));
-  assert.ok(count(r.refs, 'riodp.cs48.voq.congestedports') > 100);
+  assert.ok(count(r.refs, 'riodp.cs48.voq.congestedports') > 60, 'seed VoQ backpressure');
   assert.equal(seen(r.refs, 'riodp.cs64.stype0name').size, 11, 'CS64 stype0 functions, loop-response and VoQ-backpressure included');
   assert.ok(seen(r.refs, 'riodp.cs64.stype1name').size >= 13);
   assert.ok(count(r.refs, 'riodp.cs64.voq.vcindname') > 300, 'Part 12 §3.2 VoQ-backpressure symbols');
