@@ -38,6 +38,9 @@ const LONG = [
   'src/wire/type8.prop.test.ts',
   'src/net/send-batch.prop.test.ts',
   'test/cli/model-docs.test.ts',
+  // The Wireshark dissector against tshark (issue 19): 30–45 s each at load average 13, 2026-11-29.
+  'test/wireshark/dissector.test.ts',
+  'test/wireshark/symbols.test.ts',
   'src/cli/endpoint-commands.test.ts',
   'test/sim/repro-tree-saturation.test.ts',
   'src/wire/smp/index.prop.test.ts',
