@@ -11,8 +11,8 @@ import { resolveTmEgressConfig } from './tm-egress-config.ts';
 import type { ResolvedTmEgressConfig } from './tm-egress-config.ts';
 import { checkEgressCommand, commandMessage } from './tm-egress-rules.ts';
 import { checkUserCommand } from './tm-ingress-rules.ts';
-import { currentMode, modeSourceJson, onOffOp, usesCredit, usesRate } from './tm-mode.ts';
-import type { TmModeSetting } from './tm-mode.ts';
+import { currentMode, modeSourceJson, onOffOp, setModeSource, usesCredit, usesRate } from './tm-mode.ts';
+import type { TmModeSetting, TmModeSource } from './tm-mode.ts';
 import { coversStream, designationForQueue, designationKey, specificity } from './tm-operand-match.ts';
 import type { QueueScope, TmDesignation } from './tm-operand-match.ts';
 import { REJECTION_COUNTER, packetFlow, rawTmPacket, rejectionEvent, screenTm, tmPacket } from './tm-packet.ts';
@@ -79,19 +79,22 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
   /** Designations an XOFF was sent to and no XON since. */
   readonly #off = new Set<string>();
   readonly #counters: Counters<TmEgressCounterName> = zeroCounters(COUNTER_NAMES);
+  /** The configuration's, until a `set-mode`. */
+  #modeSource: TmModeSource;
   #mode: TmModeSetting;
   #now: Time = 0;
 
   constructor(config: TmEgressConfig = {}) {
     this.#config = resolveTmEgressConfig(config);
-    this.#mode = currentMode(this.#config.mode);
+    this.#modeSource = this.#config.mode;
+    this.#mode = currentMode(this.#modeSource);
   }
 
   /** The egress keeps no timers (§3.4.5 rule 5 "There are no requirements for timers"); `now` only dates the snapshot. */
   handle(input: TmEgressInput, now: Time): TmEgressOutput[] {
     const out: Out = [];
     this.#now = now;
-    this.#mode = currentMode(this.#config.mode);
+    this.#mode = currentMode(this.#modeSource);
     switch (input.kind) {
       case 'tm':
         this.#tm(input.packet, out);
@@ -105,6 +108,13 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
       case 'command':
         this.#command(input.to, input.command, out);
         break;
+      case 'set-mode': {
+        // TmSetModeInput: the state is kept, the new mode decides what applies.
+        const src = setModeSource(this.#modeSource, input.mode);
+        if (typeof src === 'string') this.#bad(out, src);
+        else this.#mode = currentMode((this.#modeSource = src));
+        break;
+      }
     }
     return out;
   }
@@ -143,7 +153,7 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
       now: this.#now,
       localID: c.localID,
       tt: c.tt,
-      mode: modeSourceJson(c.mode),
+      mode: modeSourceJson(this.#modeSource),
       granularity: c.granularity,
       levelBits: c.levelBits,
       defaultFlow: c.defaultFlowID,
