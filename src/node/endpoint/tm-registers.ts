@@ -57,11 +57,8 @@ export function withTmRegisters(ds: Partial<DataStreamingConfig> | undefined, tm
   return { dataStreaming: { ...ds, tm: settings } };
 }
 
-/** What the data path of an end point without a register space of its own says of data streaming. */
+/** What an end point's data path says of data streaming (feature.ts FeatureHost `dataStreaming`). */
 export interface DataStreamingFacts {
-  readonly id: number;
-  /** 0 Dev8, 1 Dev16, 2 Dev32 (Part 3 §2.4). */
-  readonly tt: number;
   /** The MTU its segmenter and reassembler use (§5.5.1 Table 5-6); default 256. */
   readonly mtu?: number;
   /** Its reassembler's SegSupport encoding (0 = 64K contexts, §5.4.3 Table 5-5); default 64K. */
@@ -69,21 +66,23 @@ export interface DataStreamingFacts {
 }
 
 /**
+ * The Data Streaming registers of an end point with traffic management whose registers would have
+ * none otherwise (an end point that takes no part in session management): MaxPDU 64K, the data
+ * path's SegSupport and MTU, and the TM settings (none: TM Types 0b0000).
+ */
+export function tmDataStreaming(facts: DataStreamingFacts, tm: TmRegisterSettings | undefined): DataStreamingConfig {
+  return { maxPdu: DEFAULT_MAX_PDU, segSupport: countFromField(facts.segSupport ?? 0), mtu: facts.mtu ?? DEFAULT_MTU, ...(tm === undefined ? {} : { tm }) };
+}
+
+/**
  * The configuration space of an end point that runs traffic management and has none otherwise (the
  * simulator's end point without session management): its identity, the Operations CARs with data
  * streaming and bit 12, the Data Streaming Information CAR and the Logical Layer Control CSR with
  * the TM settings, the MTU and SegSupport of its data path, as a fabric end point's registers say
- * them (session-endpoint-config.ts buildRegisters).
+ * them (session-endpoint-config.ts buildRegisters, with `withTmRegisters`).
  */
-export function tmEndpointRegisters(facts: DataStreamingFacts, tm: TmRegisterSettings): RegisterSpace {
-  const id = facts.tt === 0 ? { dev8BaseDeviceId: facts.id } : facts.tt === 1 ? { dev16BaseDeviceId: facts.id } : { dev32: true, dev32BaseDeviceId: facts.id };
-  return buildEndpointRegisters({
-    ...id,
-    dataStreaming: {
-      maxPdu: DEFAULT_MAX_PDU,
-      segSupport: countFromField(facts.segSupport ?? 0),
-      mtu: facts.mtu ?? DEFAULT_MTU,
-      tm,
-    },
-  });
+export function tmEndpointRegisters(node: { readonly id: number; readonly tt: number }, facts: DataStreamingFacts, tm: TmRegisterSettings | undefined): RegisterSpace {
+  // Part 3 §2.4: tt 0 Dev8, 1 Dev16, 2 Dev32.
+  const id = node.tt === 0 ? { dev8BaseDeviceId: node.id } : node.tt === 1 ? { dev16BaseDeviceId: node.id } : { dev32: true, dev32BaseDeviceId: node.id };
+  return buildEndpointRegisters({ ...id, dataStreaming: tmDataStreaming(facts, tm) });
 }
