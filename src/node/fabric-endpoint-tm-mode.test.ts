@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { octets } from '../../test/support/endpoint-net.ts';
+import { octets, type9Node } from '../../test/support/endpoint-net.ts';
 import type { FabricNet } from '../../test/support/fabric-endpoint.ts';
 import { tmCounters, tmEvents, tmPair, tmWires } from '../../test/support/fabric-tm.ts';
 import { DS_CONTROL_OFFSET, decodeDsControl, getMtuBytes } from '../registers/data-streaming.ts';
 import { TT } from '../wire/header.ts';
 import { maintenanceWriteRequest } from '../wire/type8-build.ts';
 import type { TmPair } from '../../test/support/fabric-tm.ts';
+import { FabricEndpoint } from './fabric-endpoint.ts';
 
 /**
  * Part 10 §5.5.1 Table 5-6 TM Mode (issue 18): a MAINTENANCE write of the TM Mode field of 0x48 of
@@ -91,4 +92,12 @@ test('Part 10 §3.4.5 rule 4, §5.5.1 Table 5-6 (decision): a TM Mode the end po
   writeCsr(none.net, 1, 1);
   assert.equal(modeOf(none.net, 1), 'DISABLED', 'an end point without traffic management stays TM Disabled');
   assert.match(String(tmEvents(none.net, 1, 'mode-refused')[0]?.detail['reason']), /(not supported|no traffic management)/);
+});
+
+test('Part 10 §5.5.1 Table 5-6 (issue 8 §1 configuration): a registers.dataStreaming.tm that disagrees with tm is a configuration error, so that the TM Mode field reads the mode the engines run; one that agrees is taken', () => {
+  const base = type9Node(1, 0xfff1);
+  assert.throws(() => new FabricEndpoint({ ...base, tm: { mode: 'CREDIT' }, registers: { dataStreaming: { tm: { types: 'BASIC_CREDIT', mode: 'BASIC' } } } }), /^RangeError: registers\.dataStreaming\.tm must agree with tm \(types BASIC_CREDIT, mode CREDIT\)/);
+  assert.throws(() => new FabricEndpoint({ ...base, tm: {}, registers: { dataStreaming: { tm: { types: 'BASIC_RATE', mode: 1 } } } }), /must agree with tm/);
+  const e = new FabricEndpoint({ ...base, tm: { mode: 'RATE' }, registers: { dataStreaming: { tm: { types: 'BASIC_RATE', mode: 2 } } } });
+  assert.equal(decodeDsControl(e.registers.readWord(DS_CONTROL_OFFSET)).tmModeName, 'RATE');
 });
