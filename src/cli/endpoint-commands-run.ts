@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { formatIssue } from '../config/issues.ts';
 import { ON_EXISTS, PART_SUFFIX } from '../net/api-file-store.ts';
-import type { EndpointStatus } from '../net/api-types.ts';
 import { ControlClient, ControlError } from '../net/control-client.ts';
 import { startControlServer } from '../net/control-server.ts';
 import { parseSize } from '../net/demo-data.ts';
@@ -222,7 +221,7 @@ export function runStatus(flags: ClientFlags & { json: boolean }): Promise<numbe
   return client('status', async () => {
     const c = await ControlClient.connect(controlPath(flags));
     try {
-      const s = (await c.request({ op: 'status' })) as EndpointStatus;
+      const s = await c.status();
       process.stdout.write(flags.json ? `${JSON.stringify(s)}\n` : formatStatus(s));
       return 0;
     } finally {

@@ -5,6 +5,7 @@
  */
 import { createConnection } from 'node:net';
 import type { Socket } from 'node:net';
+import type { EndpointStatus } from './api-types.ts';
 import { LineSplitter } from './control-protocol.ts';
 
 /** The control connection failed: it could not connect, the socket errored, or the end point closed it. */
@@ -91,6 +92,11 @@ export class ControlClient {
       this.#waiting.set(id, { resolve, reject });
       this.#socket.write(`${JSON.stringify({ ...req, id })}\n`);
     });
+  }
+
+  /** The end point's status (`RiodpEndpoint.status()`), as the `status` operation answers it. */
+  async status(): Promise<EndpointStatus> {
+    return (await this.request({ op: 'status' })) as EndpointStatus;
   }
 
   /** Resolves when the connection has ended. */

@@ -26,6 +26,8 @@
 import { isAbsolute } from 'node:path';
 import { ON_EXISTS } from './api-file-store.ts';
 import type { OnExists } from './api-file-store.ts';
+import type { FileReceived, FileSent } from './api-file.ts';
+import type { EndpointStatus, Peer } from './api-types.ts';
 
 /** Longest request line, bytes. */
 export const MAX_LINE = 64 * 1024;
@@ -39,12 +41,25 @@ export type ControlRequest =
 
 export type RequestId = number | string;
 
-export type ControlResponse =
-  | { readonly id: RequestId | null; readonly ok: true; readonly result: unknown }
-  | { readonly id: RequestId | null; readonly ok: false; readonly error: string }
-  | { readonly id: RequestId; readonly event: 'file'; readonly file: unknown };
-
 export const CONTROL_OPS = ['status', 'send-file', 'recv', 'read-reg', 'discover'] as const;
+/** An operation of the control channel. */
+export type ControlOp = (typeof CONTROL_OPS)[number];
+
+/** The `result` each operation answers with. */
+export interface ControlResults {
+  /** The end point's `RiodpEndpoint.status()`. */
+  readonly status: EndpointStatus;
+  readonly 'send-file': FileSent;
+  /** The subscription as taken, and the part files of dead processes removed from `dir`. */
+  readonly recv: { readonly dir: string; readonly onExists: OnExists; readonly maxSize: number; readonly staleParts: number };
+  readonly 'read-reg': { readonly value: number };
+  readonly discover: Peer[];
+}
+
+export type ControlResponse =
+  | { readonly id: RequestId | null; readonly ok: true; readonly result: ControlResults[ControlOp] }
+  | { readonly id: RequestId | null; readonly ok: false; readonly error: string }
+  | { readonly id: RequestId; readonly event: 'file'; readonly file: FileReceived };
 
 export type Parsed = { readonly ok: true; readonly request: ControlRequest } | { readonly ok: false; readonly id: RequestId | null; readonly error: string };
 

@@ -15,6 +15,7 @@
  *   delivery filled a stream's buffer) wait until that dispatch is over, so that every input's
  *   outputs are dispatched in order (endpoint-inputs.ts).
  */
+import type { EndpointProcessSnapshot, EndpointProcessTimerKey } from './endpoint-process-snapshot.ts';
 import type { Time, TimerInput } from '../engine/contract.ts';
 import { resolveDiscoveryConfig } from '../session/discovery-config.ts';
 import type { Packet, SerialPacket } from '../wire/packet.ts';
@@ -48,7 +49,7 @@ export interface StartEndpointOptions {
   readonly logger?: Logger;
 }
 
-type TimerKey = 'engine' | 'api' | 'process';
+type TimerKey = EndpointProcessTimerKey;
 
 const MS = 1_000_000;
 
@@ -316,7 +317,7 @@ export class EndpointProcess implements ApiHost {
     return this.#sw.link?.counters() ?? null;
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): EndpointProcessSnapshot {
     return { ...this.#engine.snapshot(), held: this.#gate.waiting(), unsent: this.#tx.unsent, clock: { ...this.#clock.counters(), watching: this.#clock.watching }, timers: this.#timers.pending().map((t) => ({ key: t.key, name: t.name, at: t.at })) };
   }
 

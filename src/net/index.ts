@@ -10,7 +10,8 @@
 export { startEndpoint } from './endpoint-process.ts';
 export type { StartEndpointOptions } from './endpoint-process.ts';
 export { startSwitch } from './switch-process.ts';
-export type { StartSwitchOptions, SwitchAddress, SwitchPortState, RunningSwitch, SwitchProcessCounter } from './switch-process-types.ts';
+export type { StartSwitchOptions, SwitchAddress, SwitchPortState, RunningSwitch, RunningSwitchCounters, SwitchProcessCounter, SwitchProcessSnapshot } from './switch-process-types.ts';
+export type { PeerClockCounters } from './peer-clock.ts';
 export { SWITCH_PROCESS_COUNTERS } from './switch-process-types.ts';
 export type { RefusalCounter, RefusalReason, PortRefusals } from './switch-refusals.ts';
 export { REFUSAL_REASONS, REFUSAL_COUNTERS, PORT_REFUSALS } from './switch-refusals.ts';

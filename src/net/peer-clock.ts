@@ -39,6 +39,7 @@ export interface PeerClockOptions {
   readonly silenceNs?: number | null;
 }
 
+/** What a process clock has left out of its time so far: host stops and silences of the watched link. */
 export interface PeerClockCounters {
   /** Stops found, and the time left out for them. */
   readonly stops: number;

@@ -3,9 +3,11 @@
  * counters and state.
  */
 import type { SwitchElementCounter as SwitchCounter } from '../node/switch/element.ts';
-import type { Counters } from '../engine/contract.ts';
+import type { SwitchElementSnapshot } from '../node/switch/element-types.ts';
+import type { Counters, PendingTimer } from '../engine/contract.ts';
 import type { LinkCounters, LinkOptions, LinkState } from './link.ts';
 import type { Logger } from './log.ts';
+import type { PeerClockCounters } from './peer-clock.ts';
 import type { LogLimitOptions } from './log-limit.ts';
 import type { PortRefusals, RefusalCounter } from './switch-refusals.ts';
 import type { TimerDriverOptions } from './timer-driver.ts';
@@ -70,15 +72,36 @@ export interface SwitchPortState {
   readonly refused: PortRefusals;
 }
 
+/** The counters of a running switch: the element's, the process's and the refusals'. */
+export type RunningSwitchCounters = Counters<SwitchCounter | SwitchProcessCounter | RefusalCounter>;
+
+/**
+ * `RunningSwitch.snapshot()`: the switch processing element's snapshot and what the process adds
+ * around it (its ports' listeners and links, its timers, its clock), as plain JSON data
+ * (`JSON.parse(JSON.stringify(s))` deep-equals `s`), a copy.
+ */
+export interface SwitchProcessSnapshot {
+  /** The element's state (`SwitchElement.snapshot()`): routes, ports, buffers, congestion, VoQ, maintenance. */
+  readonly element: SwitchElementSnapshot;
+  /** Each port's listener, link and backpressure state, as `ports()` gives it. */
+  readonly ports: readonly SwitchPortState[];
+  /** The element's timers the process has armed, earliest first (absolute times on the process clock, ns). */
+  readonly timers: readonly PendingTimer[];
+  /** The process clock's exclusions: host stops and silences of the watched link left out of its time (peer-clock.ts). */
+  readonly clock: PeerClockCounters;
+  /** As `counters()`. */
+  readonly counters: RunningSwitchCounters;
+}
+
 /** A running switch of the software fabric, as `startSwitch` resolves with it. */
 export interface RunningSwitch {
   readonly addresses: readonly SwitchAddress[];
   /** Each port's state now. */
   ports(): SwitchPortState[];
   /** The element's, the process's and the refusals' counters, a copy. */
-  counters(): Counters<SwitchCounter | SwitchProcessCounter | RefusalCounter>;
-  /** JSON-serialisable: the element's snapshot, the ports, the pending timers, the counters. */
-  snapshot(): Record<string, unknown>;
+  counters(): RunningSwitchCounters;
+  /** The element's snapshot, the ports, the pending timers, the clock and the counters, as plain JSON (a copy). */
+  snapshot(): SwitchProcessSnapshot;
   /** CLOSE `normal` "shutdown" on every link, listeners closed, timers stopped; resolves once every socket is closed. */
   close(): Promise<void>;
 }

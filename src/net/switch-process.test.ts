@@ -10,6 +10,7 @@ import { connect } from './connect.ts';
 import { LogCapture, makeLogger } from './log.ts';
 import { parseSwitchConfig } from './switch-config.ts';
 import { startSwitch } from './switch-process.ts';
+import type { SwitchProcessSnapshot } from './switch-process.ts';
 
 /**
  * A 3-port switch, ID 0x50: port 0 for end point 1, port 1 for end point 2, port 2 towards the
@@ -152,7 +153,7 @@ test('riodp link §4.3: close() ends every link with CLOSE normal "shutdown" and
   assert.equal(t.log.find('stopped').length, 1);
 });
 
-test('riodp switch: ports() and snapshot() show each port\'s link, and the snapshot is plain JSON', async () => {
+test('riodp switch, issue 18 (typed snapshots): ports() and snapshot() show each port\'s link; the snapshot is a SwitchProcessSnapshot of plain JSON', async () => {
   const t = await startTestSwitch(CONFIG);
   try {
     await t.peer(1);
@@ -160,10 +161,12 @@ test('riodp switch: ports() and snapshot() show each port\'s link, and the snaps
     const ports = t.sw.ports();
     assert.deepEqual(ports.map((p) => p.link), ['none', 'open', 'none']);
     assert.equal(ports[1]?.address?.tcpPort, t.tcpPort(1));
-    const snap = t.sw.snapshot();
+    const snap: SwitchProcessSnapshot = t.sw.snapshot();
     assert.deepEqual(JSON.parse(JSON.stringify(snap)), snap);
-    const element = snap['element'] as { ports: { up: boolean }[] };
-    assert.deepEqual(element.ports.map((p) => p.up), [false, true, false]);
+    assert.deepEqual(snap.element.ports.map((p) => p.up), [false, true, false]);
+    assert.deepEqual(snap.ports.map((p) => p.link), ['none', 'open', 'none']);
+    assert.deepEqual(Object.keys(snap).sort(), ['clock', 'counters', 'element', 'ports', 'timers']);
+    assert.equal(snap.counters.linksOpened, 1);
   } finally {
     await t.stop();
   }
@@ -199,8 +202,7 @@ test('issue 8 §1 "Engines\' timers run on the real clock through one driver": t
     b.link.sendSymbol({ link: 'cs48', stype0: 0b000, parameter0: 0, parameter1: 62, stype1: 0b111, cmd: 0 });
     for (let k = 0; k < 100 && t.sw.counters().symbolsReceived === 0; k++) await new Promise((r) => setTimeout(r, 2));
     assert.equal(t.sw.counters().symbolsReceived, 1);
-    const timers = t.sw.snapshot()['timers'] as { name: string }[];
-    assert.deepEqual(timers.map((x) => x.name), ['voq:refresh']);
+    assert.deepEqual(t.sw.snapshot().timers.map((x) => x.name), ['voq:refresh']);
   } finally {
     await t.stop();
   }

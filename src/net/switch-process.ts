@@ -21,7 +21,6 @@
  */
 import type { SwitchInput, SwitchOutput } from '../node/switch/element.ts';
 import { SwitchElement } from '../node/switch/element.ts';
-import type { SwitchElementCounter as SwitchCounter } from '../node/switch/element.ts';
 import { zeroCounters } from '../engine/contract.ts';
 import type { Counters, Time } from '../engine/contract.ts';
 import { WireError } from '../wire/errors.ts';
@@ -39,13 +38,12 @@ import type { LogLimitOptions } from './log-limit.ts';
 import { SwitchPorts } from './switch-ports.ts';
 import type { Slot } from './switch-ports.ts';
 import { Refusals, helloRefusal } from './switch-refusals.ts';
-import type { RefusalCounter } from './switch-refusals.ts';
 import { SWITCH_PROCESS_COUNTERS } from './switch-process-types.ts';
-import type { RunningSwitch, StartSwitchOptions, SwitchAddress, SwitchPortState, SwitchProcessCounter } from './switch-process-types.ts';
+import type { RunningSwitch, RunningSwitchCounters, StartSwitchOptions, SwitchAddress, SwitchPortState, SwitchProcessCounter, SwitchProcessSnapshot } from './switch-process-types.ts';
 import { TimerDriver } from './timer-driver.ts';
 
 export { SWITCH_PROCESS_COUNTERS } from './switch-process-types.ts';
-export type { RunningSwitch, StartSwitchOptions, SwitchAddress, SwitchPortState, SwitchProcessCounter } from './switch-process-types.ts';
+export type { RunningSwitch, RunningSwitchCounters, StartSwitchOptions, SwitchAddress, SwitchPortState, SwitchProcessCounter, SwitchProcessSnapshot } from './switch-process-types.ts';
 
 const KEY = 'switch';
 
@@ -138,11 +136,11 @@ class SwitchProcess implements RunningSwitch {
     });
   }
 
-  counters(): Counters<SwitchCounter | SwitchProcessCounter | RefusalCounter> {
+  counters(): RunningSwitchCounters {
     return { ...this.#element.counters(), ...this.#counters, ...this.#refusals.totals() };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): SwitchProcessSnapshot {
     return {
       element: this.#element.snapshot(),
       ports: this.ports(),

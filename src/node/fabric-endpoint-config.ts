@@ -5,10 +5,7 @@ import type { FabricArbitrationConfig } from './endpoint/session-features.ts';
 import type { FabricTmConfig } from './endpoint/tm-config.ts';
 import type { FabricEndpointConfig } from './fabric-endpoint-types.ts';
 import type { SessionEndpointConfig } from './session-endpoint-types.ts';
-import { within } from './session-endpoint-config.ts';
-import type { DataStreamingConfig } from '../registers/builder.ts';
-import { resolveTmMode } from '../streaming/tm-mode.ts';
-import type { TmModeSetting, TmTypesSetting } from '../streaming/tm-mode.ts';
+import { withTmRegisters } from './endpoint/tm-registers.ts';
 
 /** Packets held for stopped flows, all flows together (fabric-endpoint-types.ts `heldLimit`). */
 export const DEFAULT_HELD_LIMIT = 64;
@@ -49,22 +46,6 @@ export interface ResolvedFabricConfig {
   readonly normalFlow: FlowIdLabel;
 }
 
-/**
- * What the Data Streaming Logical Layer Control CSR and the Operations CARs say of the end point's
- * traffic management (Part 10 §5.5.1 Table 5-6, §5.4.1–§5.4.2 bit 12): TM Types Supported, "Valid
- * Combinations: 0b1000, 0b1100, 0b1010, 0b1110", and TM Mode, as `tm` configures them (mode BASIC
- * and the fewest types that support it unless given; tm-mode.ts resolveTmMode). Without `tm`, or
- * with types NONE, nothing is added: the builder leaves TM Types 0b0000 and bit 12 clear
- * (data-streaming.ts, TM_TYPES: TM support "is entirely optional", §3.4.5 rule 1).
- */
-function tmRegisters(tm: FabricEndpointConfig['tm'] | null, ds: Partial<DataStreamingConfig> | undefined): { readonly dataStreaming?: Partial<DataStreamingConfig> } {
-  if (tm === undefined || tm === null || ds?.tm !== undefined) return {};
-  const t = tm as { readonly mode?: unknown; readonly types?: unknown };
-  const src = within('tm', () => resolveTmMode({ ...(t.mode === undefined ? {} : { mode: t.mode as TmModeSetting }), ...(t.types === undefined ? {} : { types: t.types as TmTypesSetting }) }, 'ingress'));
-  if (src.from !== 'config' || src.types === 'NONE') return {};
-  return { dataStreaming: { ...ds, tm: { types: src.types, mode: src.mode } } };
-}
-
 export function resolveFabricConfig(c: FabricEndpointConfig): ResolvedFabricConfig {
   if (typeof c !== 'object' || (c as unknown) === null) throw new RangeError('config must be an end point configuration');
   const { ccp, heldLimit, gateFlows, verifyOnReassemblyTimeout, tm, arbitration, ...endpoint } = c;
@@ -83,7 +64,8 @@ export function resolveFabricConfig(c: FabricEndpointConfig): ResolvedFabricConf
         flowControl: true,
         ...((arbitration as unknown) == null ? {} : { flowArb: true }),
         ...endpoint.registers,
-        ...tmRegisters(tm, endpoint.registers?.dataStreaming),
+        // What 0x48 and the Operations CARs say of traffic management (endpoint/tm-registers.ts).
+        ...withTmRegisters(endpoint.registers?.dataStreaming, tm),
       },
       type9: { ...type9, idleTimeout: orDefault(type9.idleTimeout, DEFAULT_REASSEMBLY_IDLE), bufferPool: orDefault(type9.bufferPool, DEFAULT_BUFFER_POOL) },
     },

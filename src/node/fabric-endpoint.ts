@@ -17,6 +17,7 @@ import { nodeView } from './fabric-endpoint-view.ts';
 import { SessionFeatures } from './endpoint/session-features.ts';
 import { SessionGates } from './endpoint/session-gates.ts';
 import { fabricTm } from './endpoint/tm-streams.ts';
+import { isMaintenanceWrite, TmModeRegister, tmModeReport } from './endpoint/tm-mode-register.ts';
 import type { FabricTm } from './endpoint/tm-streams.ts';
 import { FABRIC_COUNTERS } from './fabric-endpoint-types.ts';
 import type {
@@ -93,6 +94,8 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   #now: Time = 0;
   #out: FabricEndpointOutput[] = [];
   readonly #tm: FabricTm | undefined;
+  /** The TM Mode field of 0x48 and the engines it sets (endpoint/tm-mode-register.ts). */
+  readonly #tmMode: TmModeRegister;
   /** The session stack's flows as the features' (flow arbitration) host; undefined: no feature configured. */
   readonly #arb: SessionFeatures | undefined;
   readonly #segmentOut: SessionEndpointOutput[] = [];
@@ -129,6 +132,7 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
       output: (o) => { this.#out.push(o); },
       invalid: (detail) => { this.#invalid(detail); },
     });
+    this.#tmMode = new TmModeRegister(this.#endpoint.registers, this.#tm !== undefined);
     const { flows, ...arbitration } = r.arbitration ?? {};
     this.#arb = r.arbitration === undefined ? undefined : new SessionFeatures(flows, this.#endpoint, r, {
       timer: (name, at) => { this.#out.push({ kind: 'timer', name: name as FabricTimerName, at }); },
@@ -289,6 +293,11 @@ export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpoin
   #received(p: Packet): void {
     if (this.#tm !== undefined && p.ftype === 9 && this.#tm.received(p, this.#now)) return;
     this.#fromEndpoint(this.#endpoint.handle({ kind: 'packet', packet: p }, this.#now));
+    // A new TM Mode acts, or is refused and put back (endpoint/tm-mode-register.ts).
+    const w = isMaintenanceWrite(p) ? this.#tmMode.written() : undefined;
+    const report = w === undefined ? undefined : tmModeReport(w);
+    if (report !== undefined) this.#event({ event: 'tm', side: 'endpoint', ...report });
+    if (w?.kind === 'changed') this.#tm?.setMode(w.to, this.#now);
   }
 
   #timer(name: FabricTimerName): void {

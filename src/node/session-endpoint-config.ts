@@ -1,5 +1,6 @@
 import { deviceIdForTt, integerInRange, oneOf, orDefault } from '../engine/config-checks.ts';
 import { buildEndpointRegisters } from '../registers/builder.ts';
+import { countFromField } from '../registers/data-streaming.ts';
 import type { EndpointConfig } from '../registers/builder.ts';
 import { RegisterError } from '../registers/errors.ts';
 import { SESSION_BLOCK } from '../registers/session-block.ts';
@@ -36,6 +37,11 @@ const DEFAULT_MAX_ATTR = 8;
 /** Part 10 §5.4.3: MaxPDU and SegSupport "0x0000 - 64K", the largest values. */
 const DEFAULT_MAX_PDU = 0x10000;
 const DEFAULT_SEG_SUPPORT = 0x10000;
+
+/** The contexts a SegSupport encoding names (the reassembler's, 0 = 64K); the default without one. */
+function segContexts(segSupport: number | undefined): number {
+  return segSupport === undefined ? DEFAULT_SEG_SUPPORT : countFromField(segSupport);
+}
 const DEFAULT_MTU = 256;
 
 /** Runs an inner check and names its field from the end point's configuration. */
@@ -115,7 +121,7 @@ export function resolveEndpointConfig(c: SessionEndpointConfig): ResolvedEndpoin
     discovery,
     readTimeout,
     type11,
-    type9: conveyances.includes('type9') ? { ...c.type9, ...type9Mtu(c), nodeId, tt } : undefined,
+    type9: conveyances.includes('type9') ? { ...c.type9, ...type9Mtu(c), ...type9SegSupport(c), nodeId, tt } : undefined,
   };
 }
 
@@ -131,6 +137,24 @@ function type9Mtu(c: SessionEndpointConfig): { readonly mtu?: number } {
 }
 
 /**
+ * The Type 9 reassembler's SegSupport: `type9.segSupport` (the field's encoding, 0 = 64K contexts,
+ * 65536 accepted too), else the register's when `registers.dataStreaming.segSupport` (a count,
+ * 1..65536) is given; both must name the same number of contexts. The Data Streaming Information
+ * CAR then advertises what the reassembler has (`buildRegisters`): Part 10 §3.2.4 "The number of
+ * segmentation contexts … is specified in a CAR".
+ */
+function type9SegSupport(c: SessionEndpointConfig): { readonly segSupport?: number } {
+  const raw = c.type9?.segSupport;
+  const own = raw === undefined ? undefined : integerInRange(raw, 0, 0x10000, 'type9.segSupport');
+  const reg = c.registers?.dataStreaming?.segSupport;
+  if (own !== undefined && reg !== undefined && countFromField(own) !== reg) {
+    throw new RangeError(`registers.dataStreaming.segSupport must equal the contexts of type9.segSupport (${countFromField(own)}): SegSupport is one field (Part 10 §5.4.3 Table 5-5)`);
+  }
+  const segSupport = own ?? reg;
+  return segSupport === undefined ? {} : { segSupport };
+}
+
+/**
  * The end point's configuration space: built with its session blocks at their reset state
  * (§3.2 "must be initialized by hardware to indicate non-participation"), then initialised by the
  * local processor to advertise participation (local-advertisement.ts).
@@ -141,7 +165,7 @@ export function buildRegisters(c: SessionEndpointConfig, r: ResolvedEndpointConf
   const { dataStreaming: ds, ...registers } = c.registers ?? {};
   const options: EndpointConfig = {
     messaging: r.conveyances.includes('type11'),
-    ...(r.conveyances.includes('type9') || ds !== undefined ? { dataStreaming: { maxPdu: DEFAULT_MAX_PDU, segSupport: DEFAULT_SEG_SUPPORT, mtu: r.type9?.mtu ?? DEFAULT_MTU, ...ds } } : {}),
+    ...(r.conveyances.includes('type9') || ds !== undefined ? { dataStreaming: { maxPdu: DEFAULT_MAX_PDU, segSupport: segContexts(r.type9?.segSupport), mtu: r.type9?.mtu ?? DEFAULT_MTU, ...ds } } : {}),
     ...(r.tt === 0 ? { dev8BaseDeviceId: r.nodeId } : { dev16BaseDeviceId: r.nodeId }),
     ...registers,
     session: { blocks: maxAttrs.map((maxAttr) => ({ conveyance: 'NOT_SUPPORTED' as const, maxAttr })) },

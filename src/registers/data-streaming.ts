@@ -169,7 +169,7 @@ export const TM_TYPE_BITS = { basic: 0b1000, rate: 0b0100, credit: 0b0010 } as c
  * operation") such an element cannot keep; its Operations CARs say the same with bit 12 ("PE can
  * support data streaming traffic management") clear. So 0b0000 appears exactly when bit 12 is
  * clear (builder.ts), and an element with traffic management reads its valid combination (the
- * fabric end point: src/node/fabric-endpoint-config.ts tmRegisters).
+ * fabric end point and the simulator's: src/node/endpoint/tm-registers.ts tmRegisterSettings).
  *
  * @example
  * ```ts
@@ -482,6 +482,7 @@ export function getMtuBytes(space: RegisterSpace): number | null {
  * reserved MTU or TM mode is stored as written: "When a writable bit field is set to a reserved
  * value, device behavior is implementation specific" (Part 10 rev 4.1 §5.3), and riodp's choice
  * is the plain register that software can read back; the typed view reports it (mtuBytes null).
+ * A running end point then puts back a TM Mode it cannot run (src/node/endpoint/tm-mode-register.ts).
  */
 export function dsControlRegister(reset: number): RegisterSpec {
   return {

@@ -10,13 +10,13 @@ export { parseScenario, loadScenarioFile, withOverrides } from './scenario/load.
 export type { Scenario, ScenarioVariant, ScenarioOverrides } from './scenario/load.ts';
 export { builtinScenario, BUILTIN_SCENARIO_TEXT } from './scenario/builtin.ts';
 export { runScenario, runVariant } from './scenario/run.ts';
-export type { RunOptions, ScenarioRun, VariantRun, Progress } from './scenario/run.ts';
+export type { RunOptions, ScenarioRun, VariantRun, VariantSeries, NamedGroupSeries, Progress } from './scenario/run.ts';
 export type { RunConfig, TrafficEntry, TopologyConfig, SwitchSettings, EndpointSettings, LinkSettings, LinkOverride } from './scenario/schema.ts';
 export type * from './results/results-types.ts';
 export type { LatencySummary } from './results/histogram.ts';
 export type { OccupancySummary, OccupancySeries } from './results/occupancy.ts';
 export type { GroupSummary } from './scenario/groups.ts';
-export type { GroupSeries } from './scenario/group-collector.ts';
+export type { GroupSeries, XoffSeries } from './scenario/group-collector.ts';
 export { parseGrid, loadGridFile } from './sweep/grid.ts';
 export type { Grid, Parameter } from './sweep/grid.ts';
 export { buildTopology, TOPOLOGY_KINDS } from './topology/index.ts';

@@ -12,8 +12,8 @@ import { resolveTmEgressConfig } from './tm-egress-config.ts';
 import type { ResolvedTmEgressConfig } from './tm-egress-config.ts';
 import { checkEgressCommand, commandMessage } from './tm-egress-rules.ts';
 import { checkUserCommand } from './tm-ingress-rules.ts';
-import { currentMode, modeSourceJson, onOffOp, usesCredit, usesRate } from './tm-mode.ts';
-import type { TmModeSetting } from './tm-mode.ts';
+import { currentMode, modeSourceJson, onOffOp, setModeSource, usesCredit, usesRate } from './tm-mode.ts';
+import type { TmModeSetting, TmModeSource } from './tm-mode.ts';
 import { coversStream, designationKey, specificity } from './tm-operand-match.ts';
 import type { TmDesignation } from './tm-operand-match.ts';
 import { REJECTION_COUNTER, packetFlow, rawTmPacket, rejectionEvent, screenTm, tmPacket } from './tm-packet.ts';
@@ -61,12 +61,15 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
   /** Designations an XOFF was sent to and no XON since. */
   readonly #off = new Set<string>();
   readonly #counters: Counters<TmEgressCounterName> = zeroCounters(COUNTER_NAMES);
+  /** The configuration's, until a `set-mode`. */
+  #modeSource: TmModeSource;
   #mode: TmModeSetting;
   #now: Time = 0;
 
   constructor(config: TmEgressConfig = {}) {
     this.#config = resolveTmEgressConfig(config);
-    this.#mode = currentMode(this.#config.mode);
+    this.#modeSource = this.#config.mode;
+    this.#mode = currentMode(this.#modeSource);
     this.#own = new OwnQueues(this.#config.granularity);
     this.#flows = new EgressFlows(this.#config.defaultFlow);
   }
@@ -75,7 +78,7 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
   handle(input: TmEgressInput, now: Time): TmEgressOutput[] {
     const out: Out = [];
     this.#now = now;
-    this.#mode = currentMode(this.#config.mode);
+    this.#mode = currentMode(this.#modeSource);
     switch (input.kind) {
       case 'tm':
         this.#tm(input.packet, out);
@@ -89,6 +92,13 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
       case 'command':
         this.#command(input.to, input.command, out);
         break;
+      case 'set-mode': {
+        // TmSetModeInput: the state is kept, the new mode decides what applies.
+        const src = setModeSource(this.#modeSource, input.mode);
+        if (typeof src === 'string') this.#bad(out, src);
+        else this.#mode = currentMode((this.#modeSource = src));
+        break;
+      }
     }
     return out;
   }
@@ -127,7 +137,7 @@ export class TmEgress implements ObservableEngine<TmEgressInput, TmEgressOutput,
       now: this.#now,
       localID: c.localID,
       tt: c.tt,
-      mode: modeSourceJson(c.mode),
+      mode: modeSourceJson(this.#modeSource),
       granularity: c.granularity,
       levelBits: c.levelBits,
       defaultFlow: c.defaultFlowID,

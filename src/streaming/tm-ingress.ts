@@ -13,8 +13,8 @@ import type { DirectiveContext } from './tm-ingress-directives.ts';
 import { gateBlocker, refreshGates } from './tm-ingress-gates.ts';
 import { IngressQueue } from './tm-ingress-queue.ts';
 import { checkUserCommand, validTarget } from './tm-ingress-rules.ts';
-import { currentMode, modeSourceJson, onOffOp, usesCredit, usesRate } from './tm-mode.ts';
-import type { TmModeSetting } from './tm-mode.ts';
+import { currentMode, modeSourceJson, onOffOp, setModeSource, usesCredit, usesRate } from './tm-mode.ts';
+import type { TmModeSetting, TmModeSource } from './tm-mode.ts';
 import { rawTmPacket, tmPacket } from './tm-packet.ts';
 import type {
   TmEvent, TmIngressCommand, TmIngressConfig, TmIngressCounterName, TmIngressEventName, TmIngressInput, TmIngressOutput, TmRateTimerName, TmStreamRef,
@@ -64,12 +64,15 @@ export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutp
   readonly #counters: Counters<TmIngressCounterName> = zeroCounters(COUNTER_NAMES);
   /** What received TM messages act on (tm-ingress-directives.ts). */
   readonly #received: DirectiveContext;
+  /** The configuration's, until a `set-mode`. */
+  #modeSource: TmModeSource;
   #mode: TmModeSetting;
   #now: Time = 0;
 
   constructor(config: TmIngressConfig = {}) {
     this.#config = resolveTmIngressConfig(config);
-    this.#mode = currentMode(this.#config.mode);
+    this.#modeSource = this.#config.mode;
+    this.#mode = currentMode(this.#modeSource);
     this.#credit = new IngressCreditBook(this.#config.lowCredits);
     this.#received = {
       config: this.#config, counters: this.#counters, queues: this.#queues, credit: this.#credit, mode: () => this.#mode, now: () => this.#now,
@@ -83,7 +86,7 @@ export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutp
     const out: Out = [];
     this.#now = now;
     const before = this.#mode;
-    this.#mode = currentMode(this.#config.mode);
+    this.#mode = currentMode(this.#modeSource);
     switch (input.kind) {
       case 'tm':
         receiveTm(this.#received, input.packet, out);
@@ -99,6 +102,9 @@ export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutp
         break;
       case 'command':
         this.#command(input.stream, input.command, out);
+        break;
+      case 'set-mode':
+        this.#setMode(input.mode, out);
         break;
       case 'timer':
         // The gates are recomputed below; a stale expiry changes nothing.
@@ -162,7 +168,7 @@ export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutp
     return {
       localID: c.localID,
       tt: c.tt,
-      mode: modeSourceJson(c.mode),
+      mode: modeSourceJson(this.#modeSource),
       classifier: c.classifier.toJSON(),
       amountBits: c.amountBits,
       rate: c.rate,
@@ -241,6 +247,17 @@ export class TmIngress implements ObservableEngine<TmIngressInput, TmIngressOutp
       ? tmPacket(this.#config, q.designation(), q.flow, c.tmOp, { message: 'USER_DEFINED', value: c.value })
       : rawTmPacket(this.#config, q.designation(), q.flow, TM_OP.application, c.parameter1, c.parameter2);
     this.#send(p, out);
+  }
+
+  /** The state is kept; the gates, credit requests and AUs that follow the input go by the new mode (TmSetModeInput). */
+  #setMode(mode: TmModeSetting, out: Out): void {
+    const src = setModeSource(this.#modeSource, mode);
+    if (typeof src === 'string') {
+      this.#bad(out, src);
+      return;
+    }
+    this.#modeSource = src;
+    this.#mode = currentMode(src);
   }
 
   // ---- sending -----------------------------------------------------------------------------

@@ -113,6 +113,21 @@ export function resolveTmMode(config: TmModeConfig, side: 'ingress' | 'egress'):
 }
 
 /**
+ * The mode source after a `set-mode` input (both engines): the configured TM types stay, the mode
+ * changes; a string says why the input is refused. A mode the types do not support is refused
+ * (§3.4.5 rule 4 "Any supported modes shall be supported fully", §5.5.1 Table 5-6 TM Types
+ * Supported is read only); so is `set-mode` to an engine that reads its mode from the registers,
+ * where a write of the TM Mode field is the way to change it.
+ */
+export function setModeSource(src: TmModeSource, mode: unknown): TmModeSource | string {
+  if (src.from === 'registers') return 'set-mode: this engine reads its mode from the registers (the TM Mode field of 0x48)';
+  if (!(TM_MODE_SETTINGS as readonly unknown[]).includes(mode)) return `set-mode: mode must be one of ${TM_MODE_SETTINGS.join(', ')}`;
+  const m = mode as TmModeSetting;
+  if ((TYPE_BITS[src.types] & MODE_NEEDS[m]) !== MODE_NEEDS[m]) return `set-mode: ${m} is not supported by the TM types ${src.types} (Part 10 §3.4.5 rule 4)`;
+  return { from: 'config', mode: m, types: src.types };
+}
+
+/**
  * The mode in force. From registers: the TM Mode field when it names a standard mode the TM
  * Types Supported field supports, and the end advertises TM in its Operations CAR (the Source
  * Operations CAR at the ingress, the data's source; the Destination Operations CAR at the egress;

@@ -131,7 +131,21 @@ export type TmIngressInput =
   /** The queue is now `level`/255 full (0..255); a change is reported with Q_STATUS. */
   | { readonly kind: 'queue-level'; readonly stream: TmStreamRef; readonly level: number }
   | { readonly kind: 'command'; readonly stream: TmStreamRef; readonly command: TmIngressCommand }
+  | TmSetModeInput
   | TimerInput<TmRateTimerName>;
+
+/**
+ * A new TM Mode (Part 10 §5.5.1 Table 5-6), as a write of the TM Mode field gives it to an engine
+ * configured with `mode`: it must be supported by the configured `types`, else it is refused with a
+ * `bad-command` event; an engine configured with `registers` reads the field itself and refuses it
+ * likewise. The engine keeps its state (queues and their PDUs, on/off, rates, credit allocations);
+ * the new mode decides which of it applies from this input on, and a gate it changes is reported
+ * with reason `mode` (docs/conformance.md, Part 10 engines, decision 26).
+ */
+export interface TmSetModeInput {
+  readonly kind: 'set-mode';
+  readonly mode: TmModeSetting;
+}
 
 /** The mechanism that opened or closed a gate. */
 export type TmGateReason = 'on-off' | 'credit' | 'rate' | 'mode';
@@ -301,7 +315,8 @@ export type TmEgressInput =
   /** The egress's own queue for this traffic is now `level`/255 full. */
   | { readonly kind: 'queue-level'; readonly sourceID: number; readonly cos: number; readonly streamID: number; readonly level: number }
   /** `to.peer` is the ingress; the packet's VSID is `to`'s cos and streamID with its wildcard and mask. */
-  | { readonly kind: 'command'; readonly to: TmDesignation; readonly command: TmEgressCommand };
+  | { readonly kind: 'command'; readonly to: TmDesignation; readonly command: TmEgressCommand }
+  | TmSetModeInput;
 
 /** The events a `TmEgress` reports. */
 export type TmEgressEventName =

@@ -64,6 +64,11 @@ export interface FeatureHost {
   readonly crfSupported: boolean;
   /** The end point's receive buffers (Part 6 §5: data of priority p fills at most all but (3 − p) × reservePerPriority). */
   readonly buffers?: BufferSpec;
+  /**
+   * The MTU and SegSupport (the reassembler's encoding) of the data path's Part 10 segmenter and
+   * reassembler, for the end point's Data Streaming registers (tm-registers.ts); default 256 and 64K.
+   */
+  readonly dataStreaming?: { readonly mtu: number; readonly segSupport?: number };
   /** Named counts (the simulator's results; a host without them may ignore them). */
   count(name: string, by?: number): void;
   /** The source's flows, growing as traffic creates them (`TxFlow.index` is the scenario flow). */

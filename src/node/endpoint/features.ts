@@ -10,6 +10,7 @@ import { TmFeature } from './tm.ts';
 import type { ArbitrationTimes, EndpointArbitrationConfig } from './arbitration-config.ts';
 import type { EndpointSessionConfig } from './session-config.ts';
 import type { EndpointTmConfig } from './tm.ts';
+import { tmRegisterSettings } from './tm-registers.ts';
 
 /** The feature sections of an end point's configuration. */
 export interface EndpointFeatureConfig {
@@ -33,9 +34,17 @@ export interface EndpointFeatureOptions {
  */
 export function makeEndpointFeatures(c: EndpointFeatureConfig, host: (name: string) => FeatureHost, options: EndpointFeatureOptions = {}): EndpointFeature[] {
   const out: EndpointFeature[] = [];
-  if (c.session !== undefined) out.push(new SessionFeature(host('session'), c.session));
+  // One configuration space per end point: session management's, with traffic management's
+  // registers in it (tm-registers.ts), else traffic management's own.
+  const session = c.session === undefined ? undefined : new SessionFeature(host('session'), c.session, c.tm === undefined ? undefined : tmRegisterSettings(c.tm));
+  if (session !== undefined) out.push(session);
   if (c.arbitration !== undefined) out.push(new ArbitrationFeature(host('arbitration'), c.arbitration, options.arbitrationTimes));
-  if (c.tm !== undefined) out.push(new TmFeature(host('tm'), c.tm));
+  if (c.tm !== undefined) {
+    const tm = new TmFeature(host('tm'), c.tm, session?.registers);
+    // A MAINTENANCE write of the TM Mode field acts on the engines (tm-mode-register.ts).
+    session?.watchWrites((now) => { tm.registersWritten(now); });
+    out.push(tm);
+  }
   const owner = new Map<string, string>();
   for (const f of out) {
     for (const k of f.kinds) {

@@ -75,6 +75,7 @@ export class FlowQueuePath implements EndpointPath<NodePacket> {
       tt: c.tt,
       crfSupported: c.crfSupported,
       ...(c.buffers === undefined ? {} : { buffers: c.buffers }),
+      dataStreaming: { mtu: c.sarMtu, ...(c.reassembler.segSupport === undefined ? {} : { segSupport: c.reassembler.segSupport }) },
       count: (name, by) => { host.count(name, by); },
       flows: queues.flows,
       sendControl: (p, now) => { queues.sendControl(p, now); },

@@ -9,6 +9,7 @@
 import { isPacket } from '../endpoint-input.ts';
 import { answerMaintenance } from '../maintenance.ts';
 import { buildEndpointRegisters } from '../../registers/builder.ts';
+import type { DataStreamingConfig } from '../../registers/builder.ts';
 import type { RegisterSpace } from '../../registers/space.ts';
 import { FTYPE_MAINTENANCE } from '../../wire/type8.ts';
 import type { Type8Response } from '../../wire/type8.ts';
@@ -22,10 +23,16 @@ export class SessionBystander {
   readonly #id: number;
   readonly #space: RegisterSpace;
 
-  constructor(id: number, tt: 0 | 1) {
+  /** `dataStreaming`: the Data Streaming registers of an end point that runs traffic management (tm-registers.ts). */
+  constructor(id: number, tt: 0 | 1, dataStreaming?: DataStreamingConfig) {
     this.#id = id;
     // The same Operations CARs a Type 11 participant has, so only the session advertisement differs.
-    this.#space = buildEndpointRegisters({ messaging: true, ...(tt === 0 ? { dev8BaseDeviceId: id } : { dev16BaseDeviceId: id }) });
+    this.#space = buildEndpointRegisters({ messaging: true, ...(tt === 0 ? { dev8BaseDeviceId: id } : { dev16BaseDeviceId: id }), ...(dataStreaming === undefined ? {} : { dataStreaming }) });
+  }
+
+  /** Its configuration space, which MAINTENANCE requests read and write. */
+  get registers(): RegisterSpace {
+    return this.#space;
   }
 
   answer(packet: unknown): BystanderAnswer {

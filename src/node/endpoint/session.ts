@@ -41,6 +41,10 @@ import { flowSnapshot, newPeer, openRef, peerSnapshot, refNode } from './session
 import type { FlowRecord, Peer, PeerState } from './session-peers.ts';
 import type { TxFlow } from './flows.ts';
 import type { NodePacket } from './packet.ts';
+import { isMaintenanceWrite } from './tm-mode-register.ts';
+import { tmDataStreaming } from './tm-registers.ts';
+import type { TmRegisterSettings } from './tm-registers.ts';
+import type { RegisterSpace } from '../../registers/space.ts';
 
 export type { EndpointSessionConfig } from './session-config.ts';
 
@@ -67,15 +71,18 @@ export class SessionFeature implements EndpointFeature {
   #awaitingFirst = 0;
   #started = false;
   readonly #driver: SessionDriver;
+  /** Called after a MAINTENANCE write request was served (the end point's TM Mode field, features.ts). */
+  #written: ((now: number) => void) | undefined;
 
-  constructor(host: FeatureHost, config: EndpointSessionConfig) {
+  /** `tm`: the end point's traffic management, which its registers then advertise (tm-registers.ts). */
+  constructor(host: FeatureHost, config: EndpointSessionConfig, tm?: TmRegisterSettings) {
     this.#host = host;
     this.#c = resolveSessionFeatureConfig(config, host.id, host.tt, host.crfSupported);
     if (this.#c.role === 'non-participant') {
       this.#se = null;
-      this.#bystander = new SessionBystander(host.id, this.#c.tt);
+      this.#bystander = new SessionBystander(host.id, this.#c.tt, tm === undefined ? undefined : tmDataStreaming(host.dataStreaming ?? {}, tm));
     } else {
-      this.#se = new SessionEndpoint(sessionEndpointConfig(this.#c));
+      this.#se = new SessionEndpoint({ ...sessionEndpointConfig(this.#c), ...(tm === undefined ? {} : { registers: { dataStreaming: { tm } } }) });
       this.#bystander = null;
     }
     this.#driver = new SessionDriver(host, this.#counters, this.#se, (o, now) => {
@@ -125,9 +132,20 @@ export class SessionFeature implements EndpointFeature {
       const a = this.#bystander.answer(p.wire);
       if (a.kind === 'response') this.#driver.send(a.response, now);
       else this.#ignored();
-      return;
+    } else {
+      this.#driver.feed({ kind: 'packet', packet: p.wire as Packet }, now);
     }
-    this.#driver.feed({ kind: 'packet', packet: p.wire as Packet }, now);
+    if (this.#written !== undefined && isMaintenanceWrite(p.wire as Packet)) this.#written(now);
+  }
+
+  /** The end point's configuration space, which MAINTENANCE requests read and write: its session stack's, or the non-participant's. */
+  get registers(): RegisterSpace {
+    return this.#se?.registers ?? (this.#bystander as SessionBystander).registers;
+  }
+
+  /** `fn` is called after each MAINTENANCE write request this end point served. */
+  watchWrites(fn: (now: number) => void): void {
+    this.#written = fn;
   }
 
   timer(name: string, now: number): void {

@@ -24,6 +24,7 @@
 import { zeroCounters } from '../../engine/contract.ts';
 import type { Counters, Time } from '../../engine/contract.ts';
 import type { SendCommand, StreamInfo, StreamRef } from '../../session/types.ts';
+import type { TmModeSetting } from '../../streaming/tm-mode.ts';
 import type { TmRateTimerName, TmStreamRef } from '../../streaming/tm-types.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import type { Type9Packet, Type9TmPacket } from '../../wire/type9-types.ts';
@@ -185,6 +186,13 @@ export class FabricTm {
     }
     this.#counters.levelInputs++;
     this.#feed(this.#levels.set(i, now));
+  }
+
+  /** A TM Mode written to the end point's 0x48 (tm-mode-register.ts): both engines take it; a gate it opens lets PDUs go. */
+  setMode(mode: TmModeSetting, now: Time): void {
+    this.#now = now;
+    this.#tm.toIngress({ kind: 'set-mode', mode }, now);
+    this.#tm.toEgress({ kind: 'set-mode', mode }, now);
   }
 
   /** A `tm:` timer, named without the prefix. */

@@ -43,6 +43,10 @@ import type { TmQueueLevel } from './tm-engines.ts';
 import { dataCapacity, receiveQueueLevel, sentKind } from './tm-levels.ts';
 import type { TmSentKind } from './tm-levels.ts';
 import type { Priority, NodePacket } from './packet.ts';
+import type { RegisterSpace } from '../../registers/space.ts';
+import type { TmModeSetting } from '../../streaming/tm-mode.ts';
+import { TmModeRegister, tmModeReport } from './tm-mode-register.ts';
+import { tmEndpointRegisters, tmRegisterSettings } from './tm-registers.ts';
 
 export type { EndpointTmConfig } from './tm-config.ts';
 
@@ -95,10 +99,20 @@ export class TmFeature implements EndpointFeature {
   #packets = 0;
   #capacity = 1;
   #sampling = false;
+  /** The end point's registers and their TM Mode field (tm-mode-register.ts). */
+  readonly #registers: RegisterSpace;
+  readonly #mode: TmModeRegister;
 
-  constructor(host: FeatureHost, config: EndpointTmConfig) {
+  /**
+   * `registers`: the end point's configuration space when another part of it has one (session
+   * management's), built with this traffic management's settings; without, the feature builds one
+   * (tm-registers.ts tmEndpointRegisters), as a fabric end point's registers say it.
+   */
+  constructor(host: FeatureHost, config: EndpointTmConfig, registers?: RegisterSpace) {
     this.#host = host;
     const e = makeTmEngines({ id: host.id, tt: host.tt, crfSupported: host.crfSupported }, config, SIM_TM_CLOCK);
+    this.#registers = registers ?? tmEndpointRegisters(host, host.dataStreaming ?? {}, tmRegisterSettings(config));
+    this.#mode = new TmModeRegister(this.#registers, true);
     this.#tm = new TmEngines(e, SIM_TM_CLOCK.tick, {
       send: (packet, _fromIngress, now) => { this.#send(packet, now); },
       gate: (o, now) => {
@@ -158,6 +172,27 @@ export class TmFeature implements EndpointFeature {
     } else if (!this.#sampling) {
       this.#armSample(now);
     }
+  }
+
+  /** The end point's configuration space, with its Data Streaming and Operations registers saying what this traffic management is. */
+  get registers(): RegisterSpace {
+    return this.#registers;
+  }
+
+  /**
+   * A MAINTENANCE write request was served: a new TM Mode goes to both engines (`set-mode`), one the
+   * end point cannot run is put back (tm-mode-register.ts); counted `tm.mode`, `tm.mode-refused`.
+   */
+  registersWritten(now: number): void {
+    const w = this.#mode.written();
+    const report = tmModeReport(w);
+    if (report !== undefined) this.#host.count(`tm.${report.name}`);
+    if (w.kind === 'changed') this.#setMode(w.to, now);
+  }
+
+  #setMode(mode: TmModeSetting, now: number): void {
+    this.#tm.toIngress({ kind: 'set-mode', mode }, now);
+    this.#tm.toEgress({ kind: 'set-mode', mode }, now);
   }
 
   timer(name: string, now: number): void {

@@ -3,8 +3,11 @@
  * sources and sinks with per-flow queues, the CCP reaction engine (counters, orphan timer),
  * segmenter/reassembler, … flow arbitration"). The end point itself is endpoint.ts.
  */
-import type { CcpEndpointConfig } from '../../flow/ccp-endpoint-types.ts';
-import type { ReassemblerConfig } from '../../streaming/reassembler-types.ts';
+import type { Counters } from '../../engine/contract.ts';
+import type { CcpEndpointConfig, CcpEndpointSnapshot } from '../../flow/ccp-endpoint-types.ts';
+import type { FlowIdLabel } from '../../wire/flow-id.ts';
+import type { ReassemblerConfig, ReassemblerSnapshot } from '../../streaming/reassembler-types.ts';
+import type { SegmenterSnapshot } from '../../streaming/segmenter-types.ts';
 import type { RandomStreams } from '../kernel/random.ts';
 import type { TrafficSpec } from '../traffic/generator.ts';
 import type { EndpointArbitrationConfig } from '../../node/endpoint/arbitration.ts';
@@ -124,3 +127,44 @@ export type EndpointCounterName =
   | 'pdusOffered' | 'pdusDropped' | 'packetsSent' | 'bytesSent'
   | 'packetsReceived' | 'bytesReceived' | 'pdusReceived' | 'pduDefects'
   | 'ccpsReceived' | 'ccpsIgnored' | 'misrouted' | 'otherPackets' | 'symbolsIgnored';
+
+/** One source flow of a simulated end point, as its snapshot shows it. */
+export interface SimFlowSnapshot {
+  /** The scenario's flow number. */
+  readonly flow: number;
+  readonly dst: number;
+  readonly prio: number;
+  readonly crf: 0 | 1;
+  readonly flowID: FlowIdLabel;
+  /** Part 9: false while an XOFF keeps the flow stopped. */
+  readonly enabled: boolean;
+  readonly queuedPdus: number;
+  readonly queuedBytes: number;
+}
+
+/** A feature of a simulated end point (flow arbitration, traffic management, session management) in its snapshot. */
+export type SimFeatureSnapshot = object & {
+  /** The feature's timers pending on the scheduler, by name. */
+  readonly timers: readonly string[];
+  readonly counters: Readonly<Record<string, number>>;
+};
+
+/** `Endpoint.snapshot()` of a simulated end point (endpoint.ts): plain JSON, a copy. */
+export interface SimEndpointSnapshot {
+  readonly name: string;
+  readonly id: number;
+  readonly flows: readonly SimFlowSnapshot[];
+  /** Packets waiting for the sink's service. */
+  readonly rxWaiting: number;
+  /** The Part 9 reaction engine's; null when `ccp: false`. */
+  readonly ccp: CcpEndpointSnapshot | null;
+  /** The Part 10 segmenter's with `sar`, else null. */
+  readonly segmenter: SegmenterSnapshot | null;
+  /** The Part 10 reassembler's with `sar`, else null. */
+  readonly reassembler: ReassemblerSnapshot | null;
+  /** The CCP engine's timers pending on the scheduler, by name. */
+  readonly timers: readonly string[];
+  readonly stats: Counters<EndpointCounterName>;
+  /** Each feature's own snapshot with its timers and counters, by feature name. */
+  readonly features: Readonly<Record<string, SimFeatureSnapshot>>;
+}

@@ -38,7 +38,7 @@ import { resolveEndpointConfig } from './endpoint-config.ts';
 import { EndpointSink } from './endpoint-sink.ts';
 import { EndpointSource } from './endpoint-source.ts';
 import { EngineTimers } from './endpoint-timers.ts';
-import type { EndpointConfig, EndpointContext, EndpointCounterName } from './endpoint-types.ts';
+import type { EndpointConfig, EndpointContext, EndpointCounterName, SimEndpointSnapshot } from './endpoint-types.ts';
 import type { PortRx, PortTx, RxBufferSpec, SimPacket, SimSymbol } from './types.ts';
 
 const EV_CCP_TIMER = 0;
@@ -166,7 +166,7 @@ export class Endpoint implements PortTx, PortRx, Target {
     return { ...this.#counters };
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): SimEndpointSnapshot {
     return {
       name: this.name,
       id: this.id,

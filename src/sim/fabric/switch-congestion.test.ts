@@ -99,7 +99,7 @@ test('Part 9 §2.4.6 rule 2: a switch out of buffer space drops CCPs, counted', 
   g.ends[0]?.send(Array.from({ length: 10 }, () => packet(g.ids, 0, 2)));
   g.ends[1]?.send(Array.from({ length: 10 }, () => packet(g.ids, 1, 2)));
   g.sched.run();
-  const snap = g.sw.snapshot() as { congestion: { counters: { ccpDropped: number } }[] };
+  const snap = g.sw.snapshot();
   const dropped = snap.congestion[2]?.counters.ccpDropped ?? 0;
   assert.ok(dropped >= 1, 'the congestion point dropped CCPs');
   assert.equal(g.sw.counters().ccpDropped, dropped);
@@ -115,7 +115,7 @@ test('Part 9 §2.4.3: flow control and flow arbitration packets (Type 7) fill a 
   f.sched.run();
   assert.equal(f.ends[2]?.got('arb').length, 14);
   assert.deepEqual(ccps(f.ends[0]), []);
-  const snap = f.sw.snapshot() as { congestion: { counters: { enqueued: number; xoffSent: number } }[] };
+  const snap = f.sw.snapshot();
   assert.deepEqual([snap.congestion[2]?.counters.enqueued, snap.congestion[2]?.counters.xoffSent], [14, 0]);
   // The queue did pass the high watermark.
   assert.ok((f.probe.peaks.get('s/out2') ?? 0) > 2);

@@ -11,6 +11,12 @@ export interface CrossbarTiming {
 }
 
 /** What the clock needs of its switch host besides the element. */
+/** `CrossbarClock.snapshot()`: its timing and the outputs that wait for the next crossbar slot. */
+export interface CrossbarSnapshot extends CrossbarTiming {
+  /** Outputs waiting for a slot boundary to transmit, ascending. */
+  readonly wantsSlot: readonly number[];
+}
+
 export interface CrossbarClockHost {
   /** At a slot boundary, after the outputs have started their packets: the credits held since the last boundary go back. */
   releaseCredits(now: number): void;
@@ -130,7 +136,7 @@ export class CrossbarClock implements Target {
     }
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): CrossbarSnapshot {
     return { ...this.timing, wantsSlot: [...this.#wantsSlot].flatMap((w, o) => (w === 1 ? [o] : [])) };
   }
 

@@ -28,7 +28,8 @@ test('issue 16 item 3 (decision SW9): a simulated switch applies maintenanceBudg
   runFabric(f, RUN);
   const c = f.sw.core.counters();
   assert.ok(c.maintenanceDropped > 0, 'requests beyond the budget were dropped');
-  const budget = f.sw.snapshot()['maintenanceBudget'] as { dropped: number[] };
+  const budget = f.sw.snapshot().maintenanceBudget;
+  assert.ok(budget !== null);
   assert.deepEqual([budget.dropped.length, budget.dropped.reduce((a, b) => a + b, 0)], [2, c.maintenanceDropped]);
   // Per port: at most the burst and one per interval in the 200 µs run.
   assert.ok(c.maintenanceReads <= 2 * (2 + 2), `${c.maintenanceReads} reads answered`);

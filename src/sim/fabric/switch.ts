@@ -9,7 +9,7 @@ import { CrossbarClock } from './switch-crossbar.ts';
 import type { CrossbarTiming } from './switch-crossbar.ts';
 import { simPacketOf } from './sim-packet.ts';
 import { SWITCH_COUNTER_NAMES, NO_PROBE } from './switch-types.ts';
-import type { SwitchCounterName, SwitchOptions } from './switch-types.ts';
+import type { SimSwitchSnapshot, SwitchCounterName, SwitchOptions } from './switch-types.ts';
 import type { PortRx, PortTx, RxBufferSpec, SimPacket, SimSymbol } from './types.ts';
 
 export { SWITCH_PROBE_COUNTS } from '../../node/switch/types.ts';
@@ -134,7 +134,7 @@ export class Switch implements Target, SwitchHost<SimPacket> {
     return this.core.stagingBlocked(o, queue);
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(): SimSwitchSnapshot {
     return { ...this.core.snapshot(), timing: this.#clock.snapshot() };
   }
 

@@ -57,29 +57,54 @@ export interface AggregateResult extends TrafficTotals {
   readonly xoffTime: number;
 }
 
+/** The measured window [warmup, end] of a run, ps. */
+export interface ResultsWindow {
+  readonly warmup: number;
+  readonly end: number;
+  /** end − warmup. */
+  readonly duration: number;
+}
+
+/** Buffer occupancy sampled every `interval` ps from 0 to the end. */
+export interface OccupancySeriesSet {
+  readonly interval: number;
+  readonly buffers: readonly OccupancySeries[];
+}
+
+/**
+ * Packet octets delivered in each interval [k·interval, (k+1)·interval) from 0 (warm-up
+ * included), in total and, when asked for, per flow.
+ */
+export interface ThroughputSeries {
+  readonly interval: number;
+  readonly aggregate: readonly number[];
+  /** Per flow, by flow number, when the run asked for flow series. */
+  readonly flows?: Readonly<Record<string, readonly number[]>>;
+}
+
+/** The counters issue 7 §3 names (count-names.ts), 0 when nothing counted them. */
+export interface HeadlineCounts {
+  readonly ccpsSent: number;
+  readonly ccpsReceived: number;
+  readonly ccpDrops: number;
+  readonly voqSymbols: number;
+  readonly tmMessages: number;
+  readonly pduDefects: number;
+}
+
 /** The results of one variant, as `riodp sim` writes them to results.json. */
 export interface SimResults {
   /** The measured window [warmup, end], ps. */
-  readonly window: { readonly warmup: number; readonly end: number; readonly duration: number };
+  readonly window: ResultsWindow;
   readonly flows: readonly FlowResult[];
   readonly aggregate: AggregateResult;
   readonly occupancy: readonly OccupancySummary[];
   /** Occupancy sampled every `interval` ps from 0 to the end. */
-  readonly occupancySeries: { readonly interval: number; readonly buffers: readonly OccupancySeries[] };
-  /**
-   * Packet octets delivered in each interval [k·interval, (k+1)·interval) from 0 (warm-up
-   * included), in total and, when asked for, per flow.
-   */
-  readonly throughputSeries: { readonly interval: number; readonly aggregate: readonly number[]; readonly flows?: Readonly<Record<string, readonly number[]>> };
+  readonly occupancySeries: OccupancySeriesSet;
+  /** Packet octets delivered per interval, in total and per flow. */
+  readonly throughputSeries: ThroughputSeries;
   /** Every `Probe.count` counter, by name, over the whole run (warm-up included; `Probe.count` carries no time). */
   readonly counts: Readonly<Record<string, number>>;
   /** The counters issue 7 §3 names (count-names.ts), 0 when nothing counted them. */
-  readonly headline: {
-    readonly ccpsSent: number;
-    readonly ccpsReceived: number;
-    readonly ccpDrops: number;
-    readonly voqSymbols: number;
-    readonly tmMessages: number;
-    readonly pduDefects: number;
-  };
+  readonly headline: HeadlineCounts;
 }

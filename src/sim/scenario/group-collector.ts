@@ -20,7 +20,13 @@ export interface GroupSeries {
   /** Packet octets delivered per sample interval, from 0. */
   readonly delivered: readonly number[];
   /** XOFF'd flows of the group, sampled at t = 0, interval, 2·interval … end. */
-  readonly xoff: { readonly t: readonly number[]; readonly flows: readonly number[] };
+  readonly xoff: XoffSeries;
+}
+
+/** A group's XOFF'd flows sampled over time: `flows[k]` at time `t[k]`, ps. */
+export interface XoffSeries {
+  readonly t: readonly number[];
+  readonly flows: readonly number[];
 }
 
 export class GroupCollector extends Collector {

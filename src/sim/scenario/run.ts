@@ -54,12 +54,20 @@ export interface VariantRun {
   /** The end point features the variant runs (feature-summary.ts): which of its counts to summarise. */
   readonly features?: readonly EndpointFeatureName[];
   readonly groups: readonly GroupSummary[];
-  readonly series: {
-    readonly interval: number;
-    readonly groups: readonly (GroupSeries & { readonly name: string })[];
-    /** The most occupied switch buffers (`<switch>/in<i>`, `<switch>/out<o>`), most occupied first. */
-    readonly buffers: readonly OccupancySeries[];
-  };
+  readonly series: VariantSeries;
+}
+
+/** A traffic group's series, named. */
+export interface NamedGroupSeries extends GroupSeries {
+  readonly name: string;
+}
+
+/** The series `riodp sim` charts for a variant, sampled every `interval` ps. */
+export interface VariantSeries {
+  readonly interval: number;
+  readonly groups: readonly NamedGroupSeries[];
+  /** The most occupied switch buffers (`<switch>/in<i>`, `<switch>/out<o>`), most occupied first. */
+  readonly buffers: readonly OccupancySeries[];
 }
 
 /** The runs of a scenario's variants, in order. */

@@ -45,7 +45,7 @@ test('issue 7 §3 endpoints.tm: units, sizes, partial policies and null switch p
   assert.equal(tm.policy?.onOff, null);
   assert.deepEqual(tm.policy.rate, { high: 160, low: 64, reduce: 8, increase: 16, rate: 'average' });
   const ep = buildFabric(s).endpoints[0];
-  assert.equal((ep?.snapshot()['features'] as { tm: { levelPeriod: number } }).tm.levelPeriod, 2_000_000);
+  assert.equal((ep?.snapshot().features['tm'] as { levelPeriod?: number } | undefined)?.levelPeriod, 2_000_000);
 });
 
 test('issue 7 §3 "refused with the path of each bad field and what was expected": bad tm settings', () => {
