@@ -35,10 +35,15 @@ const IDLE = 'idle:';
  * @example
  * ```ts
  * import { ArbRx } from 'riodp/engines';
+ * import { makeCcp } from 'riodp/wire';
  *
  * const rx = new ArbRx({ localID: 2, resources: 1, idleTimeout: 1_000_000 });
- * rx.handle({ kind: 'ccp', packet: request }, now);          // a received REQUEST: XON(ARB) and `allocated`, or queued
- * rx.handle({ kind: 'segment', sourceID: 1, flowID: '0A', segment: 'single' }, now); // the PDU ends: `freed`
+ * // End point 1 asks end point 2 for a resource on flow 0A (tgtdestinationID names the asker):
+ * const request = makeCcp({ destinationID: 2, tgtdestinationID: 1, tt: 0, command: 'REQUEST_SINGLE_PDU', seq: 0, flowID: '0A', soc: 1 });
+ * rx.handle({ kind: 'ccp', packet: request }, 0);
+ * // → send XON_ARB (seq 0) to 1, { kind: 'allocated', sourceID: 1, flowID: '0A', mode: 'single', seq: 0 }, timer idle:1/0A at 1000000
+ * rx.handle({ kind: 'segment', sourceID: 1, flowID: '0A', segment: 'single' }, 50);
+ * // → the idle timer cancelled, { kind: 'freed', sourceID: 1, flowID: '0A', reason: 'last-segment' }
  * ```
  */
 export class ArbRx implements ObservableEngine<ArbRxInput, ArbRxOutput, ArbRxSnapshot, ArbRxCounterName> {

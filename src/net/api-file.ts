@@ -56,7 +56,22 @@ export interface SendFileOptions {
   readonly resultTimeoutMs?: number;
 }
 
-/** SHA-256 of a file, hex. */
+/**
+ * SHA-256 of a file, hex.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync, writeFileSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { fileSha256 } from 'riodp/net';
+ *
+ * const file = join(mkdtempSync(join(tmpdir(), 'riodp-')), 'abc.txt');
+ * writeFileSync(file, 'abc');
+ * // What `sendFile` puts in the header, and the receiver checks the written file against:
+ * console.log(await fileSha256(file)); // ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad (FIPS 180-2's "abc")
+ * ```
+ */
 export async function fileSha256(path: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
@@ -103,6 +118,26 @@ function watchLoss(c: Stream, to: number): { readonly lost: Promise<never>; read
  * Sends a file; throws on a refusal, a failed result, or at once when a PDU of the conduit is
  * reported lost (Stream.onLoss: the link down, the receiver gone or restarted): DATA3 has no
  * sequence numbers to resend from, so the transfer is given up, not resumed (decision FF5).
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync, writeFileSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { endpointConfig, isFileTransfer, parseSwitchConfig, receiveFile, sendFile, startEndpoint, startSwitch } from 'riodp/net';
+ *
+ * const sw = await startSwitch(parseSwitchConfig({ deviceId: 0x50, ports: [{ port: 0, listen: { port: 0 } }, { port: 1, listen: { port: 0 } }], routes: { 1: 0, 2: 1 }, log: 'silent' })); // nodes 1 and 2 on ports 0 and 1
+ * const node = (nodeId: number) => startEndpoint(endpointConfig({ nodeId, switch: { port: sw.addresses[nodeId - 1]!.tcpPort }, log: 'silent' }));
+ * const [a, b] = [await node(1), await node(2)];
+ * const file = join(mkdtempSync(join(tmpdir(), 'riodp-')), 'hello.txt');
+ * writeFileSync(file, 'hello, node 2\n');
+ * // Node 2 takes the first file-transfer conduit a peer opens (as `riodp recv` does):
+ * void (async () => { for await (const s of b.incoming()) if (isFileTransfer(s)) return receiveFile(s, mkdtempSync(join(tmpdir(), 'riodp-in-'))); })();
+ * const sent = await sendFile(a, 2, file); // header (name, size, SHA-256), the data in 64 KiB PDUs, then node 2's result
+ * console.log(sent.name, sent.size, sent.result); // hello.txt 14 { status: 'ok', text: '14 bytes, SHA-256 checked' }
+ * await Promise.all([a.close(), b.close()]);
+ * await sw.close();
+ * ```
  */
 export async function sendFile(ep: RiodpEndpoint, to: number, path: string, opts: SendFileOptions = {}): Promise<FileSent> {
   const started = Date.now();
@@ -167,7 +202,27 @@ export async function sendFile(ep: RiodpEndpoint, to: number, path: string, opts
   }
 }
 
-/** Whether a stream a peer opened carries the file-transfer protocol (§6.2: VENDOR and PROTOCOL_NAME). */
+/**
+ * Whether a stream a peer opened carries the file-transfer protocol (§6.2: VENDOR and PROTOCOL_NAME).
+ *
+ * @example
+ * ```ts
+ * import { endpointConfig, isFileTransfer, parseSwitchConfig, startEndpoint, startSwitch } from 'riodp/net';
+ *
+ * const sw = await startSwitch(parseSwitchConfig({ deviceId: 0x50, ports: [{ port: 0, listen: { port: 0 } }, { port: 1, listen: { port: 0 } }], routes: { 1: 0, 2: 1 }, log: 'silent' }));
+ * const node = (nodeId: number) => startEndpoint(endpointConfig({ nodeId, switch: { port: sw.addresses[nodeId - 1]!.tcpPort }, protocols: [{ protoID: 0x1234 }], log: 'silent' }));
+ * const [a, b] = [await node(1), await node(2)];
+ * const s = await a.openStream({ to: 2, protoID: 0x1234 });
+ * // Node 2 hands file-transfer conduits to receiveFile, and streams of other protocols to their application:
+ * for await (const r of b.incoming()) {
+ *   console.log(r.protoID.toString(16), isFileTransfer(r)); // 1234 false
+ *   break;
+ * }
+ * await s.close();
+ * await Promise.all([a.close(), b.close()]);
+ * await sw.close();
+ * ```
+ */
 export function isFileTransfer(s: Stream): boolean {
   if (s.protoID !== FILE_TRANSFER_PROTO_ID) return false;
   const name = s.attributes.find((a) => a.id === ATTRIBUTE_ID.PROTOCOL_NAME);
@@ -222,6 +277,31 @@ type Failure = { readonly status: FileStatusName; readonly text: string };
  * Receives one file from a file-transfer conduit into `dir`; never throws for what the peer sent.
  * A header over `maxSize`, or naming a file the folder has with `onExists: 'refuse'`, is answered
  * at once, before any data; the part file is removed whatever ends the transfer (api-file-store.ts).
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { endpointConfig, isFileTransfer, parseSwitchConfig, receiveFile, sendFile, startEndpoint, startSwitch } from 'riodp/net';
+ *
+ * const sw = await startSwitch(parseSwitchConfig({ deviceId: 0x50, ports: [{ port: 0, listen: { port: 0 } }, { port: 1, listen: { port: 0 } }], routes: { 1: 0, 2: 1 }, log: 'silent' })); // nodes 1 and 2 on ports 0 and 1
+ * const node = (nodeId: number) => startEndpoint(endpointConfig({ nodeId, switch: { port: sw.addresses[nodeId - 1]!.tcpPort }, log: 'silent' }));
+ * const [a, b] = [await node(1), await node(2)];
+ * const file = join(mkdtempSync(join(tmpdir(), 'riodp-')), 'hello.txt');
+ * writeFileSync(file, 'hello, node 2');
+ * const sending = sendFile(a, 2, file);
+ * // Node 2: each conduit a peer opens that carries the file-transfer protocol is received into a folder.
+ * for await (const s of b.incoming()) {
+ *   if (!isFileTransfer(s)) continue;
+ *   const got = await receiveFile(s, mkdtempSync(join(tmpdir(), 'riodp-in-')), { maxSize: 1 << 20 });
+ *   console.log(got.from, got.status, got.name, got.path === null ? '' : readFileSync(got.path, 'utf8')); // 1 ok hello.txt hello, node 2
+ *   break;
+ * }
+ * await sending;
+ * await Promise.all([a.close(), b.close()]);
+ * await sw.close();
+ * ```
  */
 export async function receiveFile(s: Stream, dir: string, opts: ReceiveFileOptions = {}): Promise<FileReceived> {
   const started = Date.now();

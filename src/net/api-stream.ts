@@ -55,6 +55,22 @@ export interface RxSide {
 /**
  * A stream cannot take what was asked: it is closed, has no transmit side, or refuses the PDU (too long,
  * wrong stream).
+ *
+ * @example
+ * ```ts
+ * import { StreamError, endpointConfig, parseSwitchConfig, startEndpoint, startSwitch } from 'riodp/net';
+ *
+ * const sw = await startSwitch(parseSwitchConfig({ deviceId: 0x50, ports: [{ port: 0, listen: { port: 0 } }], routes: { 1: 0 }, log: 'silent' }));
+ * const ep = await startEndpoint(endpointConfig({ nodeId: 1, switch: { port: sw.addresses[0]!.tcpPort }, log: 'silent' })); // no `tm` section
+ * try {
+ *   ep.tmCommand({ side: 'egress', to: { peer: 2, cos: 0, streamID: 0, wildcard: 1, mask: 0 }, command: { message: 'XOFF' } });
+ * } catch (e) {
+ *   if (!(e instanceof StreamError)) throw e;
+ *   console.log(e.message); // this end point has no traffic management (tm in its configuration)
+ * }
+ * await ep.close();
+ * await sw.close();
+ * ```
  */
 export class StreamError extends Error {}
 Object.defineProperty(StreamError.prototype, 'name', { value: 'StreamError', writable: true, configurable: true });

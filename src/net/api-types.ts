@@ -176,7 +176,22 @@ export interface EngineEvent {
   readonly detail: Readonly<Record<string, unknown>>;
 }
 
-/** The names of the application API's counters (`EndpointStatus.counters.api`). */
+/**
+ * The names of the application API's counters (`EndpointStatus.counters.api`).
+ *
+ * @example
+ * ```ts
+ * import { API_COUNTERS, endpointConfig, parseSwitchConfig, startEndpoint, startSwitch } from 'riodp/net';
+ *
+ * const sw = await startSwitch(parseSwitchConfig({ deviceId: 0x50, ports: [{ port: 0, listen: { port: 0 } }], routes: { 1: 0 }, log: 'silent' }));
+ * const ep = await startEndpoint(endpointConfig({ nodeId: 1, switch: { port: sw.addresses[0]!.tcpPort }, log: 'silent' }));
+ * await ep.readRegister(0x50, 0, 0x00); // a MAINTENANCE read of the switch's Device Identity CAR
+ * const c = ep.status().counters.api;
+ * console.log(API_COUNTERS.filter((n) => c[n] > 0).map((n) => `${n}=${c[n]}`).join(' ')); // readRequests=1 readResponses=1 connects=1
+ * await ep.close();
+ * await sw.close();
+ * ```
+ */
 export const API_COUNTERS = [
   'pdusSent',
   'pdusReceived',

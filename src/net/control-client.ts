@@ -8,7 +8,23 @@ import type { Socket } from 'node:net';
 import type { EndpointStatus } from './api-types.ts';
 import { LineSplitter } from './control-protocol.ts';
 
-/** The control connection failed: it could not connect, the socket errored, or the end point closed it. */
+/**
+ * The control connection failed: it could not connect, the socket errored, or the end point closed it.
+ *
+ * @example
+ * ```ts
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { ControlClient, ControlError } from 'riodp/net';
+ *
+ * try {
+ *   await ControlClient.connect(join(tmpdir(), 'riodp-no-such-endpoint.sock'));
+ * } catch (e) {
+ *   if (!(e instanceof ControlError)) throw e;
+ *   console.log(e.message); // cannot connect to the control socket /tmp/riodp-no-such-endpoint.sock (ENOENT): is riodp endpoint running?
+ * }
+ * ```
+ */
 export class ControlError extends Error {}
 Object.defineProperty(ControlError.prototype, 'name', { value: 'ControlError', writable: true, configurable: true });
 
@@ -20,6 +36,18 @@ interface Waiting {
 /**
  * A client of the control socket of a running `riodp endpoint` (the channel `riodp send`, `recv`, `status`
  * and `read-reg` use).
+ *
+ * @example
+ * ```ts
+ * // example: not run (it needs a `riodp endpoint --config endpoint-1.yaml --control /tmp/riodp-endpoint-1.sock` process)
+ * import { ControlClient } from 'riodp/net';
+ *
+ * const c = await ControlClient.connect('/tmp/riodp-endpoint-1.sock');
+ * console.log(await c.request({ op: 'read-reg', to: 2, hop: 255, offset: 0x60 })); // { value: 16711682 }: node 2's Base Device ID CSR, 0x00FF0002 (Part 3 §3.5.1)
+ * // Files peers send go into /tmp/in, one event each, until the connection ends:
+ * await c.request({ op: 'recv', dir: '/tmp/in' }, (e) => { console.log(e['file']); });
+ * await c.ended();
+ * ```
  */
 export class ControlClient {
   readonly #socket: Socket;

@@ -108,7 +108,24 @@ export interface EndpointProcessConfig {
   readonly fastLane?: boolean;
 }
 
-/** A configuration that cannot be used: every problem found, one "path: expectation" line each. */
+/**
+ * A configuration that cannot be used: every problem found, one "path: expectation" line each.
+ *
+ * @example
+ * ```ts
+ * import { EndpointConfigError, endpointConfig } from 'riodp/net';
+ *
+ * try {
+ *   endpointConfig({ nodeId: 70000, switch: { host: '127.0.0.1' }, conveyances: ['type10'] }); // e.g. a YAML file's contents
+ * } catch (e) {
+ *   if (!(e instanceof EndpointConfigError)) throw e;
+ *   for (const i of e.issues) console.log(`${i.path}: ${i.message}`); // every problem, one line each:
+ *   // nodeId: expected an integer 0..65535
+ *   // switch.port: missing, expected an integer 1..65535
+ *   // conveyances.0: expected type9 or type11
+ * }
+ * ```
+ */
 export class EndpointConfigError extends ConfigError {}
 Object.defineProperty(EndpointConfigError.prototype, 'name', { value: 'EndpointConfigError', writable: true, configurable: true });
 
@@ -322,6 +339,21 @@ function tlsConfig(t: NonNullable<Parsed['switch']['tls']>, base: string, issues
 /**
  * Checks a configuration and fills in the defaults. `baseDir` resolves the certificate files of
  * `switch.tls.cert` (the config file's folder). Throws EndpointConfigError.
+ *
+ * @example
+ * ```ts
+ * import { endpointConfig } from 'riodp/net';
+ *
+ * // The object form of an `riodp endpoint` YAML file: node 1, its link to switch port 127.0.0.1:4000.
+ * const config = endpointConfig({
+ *   nodeId: 1,
+ *   switch: { port: 4000 },
+ *   protocols: [{ protoID: 0x1234, dataHeaderFormat: 'DATA3' }],
+ *   discovery: { targets: [{ node: 2 }] },
+ * });
+ * console.log(config.switch.host, config.switch.port, config.engine.tt, config.retry); // 127.0.0.1 4000 1 { timeoutMs: 10000, firstMs: 100, maxMs: 5000 }
+ * console.log(config.engine.session.protocols.map((p) => p.protoID.toString(16))); // [ '1234', '101' ]: riodp's file-transfer protocol is on by default
+ * ```
  */
 export function endpointConfig(input: unknown, baseDir = process.cwd()): EndpointProcessConfig {
   const c = checkSchema(endpointConfigSchema, input, { error: EndpointConfigError });
@@ -357,7 +389,22 @@ export function endpointConfig(input: unknown, baseDir = process.cwd()): Endpoin
   return { engine: engineConfig(c), switch: sw, retry, control: c.control ?? null, log: c.log ?? 'info', api, silenceMs: silenceMs === undefined ? DEFAULT_SILENCE_MS : silenceMs, fastLane: fastLane ?? true };
 }
 
-/** Reads and checks a YAML configuration file; every problem is an EndpointConfigError line. */
+/**
+ * Reads and checks a YAML configuration file; every problem is an EndpointConfigError line.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync, writeFileSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { loadEndpointConfig } from 'riodp/net';
+ *
+ * const file = join(mkdtempSync(join(tmpdir(), 'riodp-')), 'endpoint-1.yaml');
+ * writeFileSync(file, 'nodeId: 1\nswitch: { host: 127.0.0.1, port: 4000 }\ntm: { mode: BASIC }\n');
+ * const config = loadEndpointConfig(file); // what `riodp endpoint --config endpoint-1.yaml` runs
+ * console.log(config.engine.advertisement.blocks?.[0]?.contact, config.engine.tm); // { conveyance: 'type9', streamID: 65520, cos: 0 } { mode: 'BASIC' }
+ * ```
+ */
 export function loadEndpointConfig(path: string): EndpointProcessConfig {
   return loadConfigFile(path, endpointConfig, EndpointConfigError);
 }

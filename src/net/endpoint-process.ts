@@ -352,19 +352,27 @@ export class EndpointProcess implements ApiHost {
  *
  * @example
  * ```ts
- * import { endpointConfig, startEndpoint } from 'riodp/net';
+ * import { endpointConfig, parseSwitchConfig, startEndpoint, startSwitch } from 'riodp/net';
  *
- * const ep = await startEndpoint(endpointConfig({
- *   nodeId: 1,
- *   switch: { port: 4000 },                                 // the switch port of node 1, on 127.0.0.1
+ * // A switch with end point 2 on its port 0 and end point 1 on port 1, each listening on a free loopback TCP port.
+ * const sw = await startSwitch(parseSwitchConfig({ deviceId: 0x50, ports: [{ port: 0, listen: { port: 0 } }, { port: 1, listen: { port: 0 } }], routes: { 2: 0, 1: 1 }, log: 'warn' }));
+ * const node = (nodeId: number, port: number) => startEndpoint(endpointConfig({
+ *   nodeId,
+ *   switch: { port: sw.addresses[port]!.tcpPort },          // the switch port's TCP port, on 127.0.0.1
  *   protocols: [{ protoID: 0x1234, dataHeaderFormat: 'DATA3' }],
  *   discovery: { targets: [{ node: 2 }] },
+ *   log: 'warn',
  * }));
- * await ep.discover();                                      // node 2's contact, read from its registers
- * const s = await ep.openStream({ to: 2, protoID: 0x1234 }); // OPEN … ACCEPT (Annex 2 §3.5.1.3)
+ * const b = await node(2, 0);
+ * const a = await node(1, 1);
+ * await a.discover();                                       // → [{ node: 2, contact: { conveyance: 'type9', streamID: 0xfff0, cos: 0 }, … }]
+ * const s = await a.openStream({ to: 2, protoID: 0x1234 }); // OPEN … ACCEPT (Annex 2 §3.5.1.3)
  * await s.send(new Uint8Array(1000));
+ * for await (const r of b.incoming()) { console.log(r.remote, (await r.read())?.length); break; } // 1 1000
  * await s.close();
- * await ep.close();
+ * await b.close();
+ * await a.close();
+ * await sw.close();
  * ```
  */
 export async function startEndpoint(config: EndpointProcessConfig, opts: StartEndpointOptions = {}): Promise<RiodpEndpoint> {

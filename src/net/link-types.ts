@@ -8,7 +8,26 @@ import type { ControlSymbol } from '../wire/symbol.ts';
 import type { ControlSymbol64 } from '../wire/symbol64.ts';
 import type { ReceivedBytes } from '../wire/received-bytes.ts';
 
-/** The names of a link's counters. */
+/**
+ * The names of a link's counters.
+ *
+ * @example
+ * ```ts
+ * import { LINK_COUNTERS, endpointConfig, parseSwitchConfig, startEndpoint, startSwitch } from 'riodp/net';
+ *
+ * const sw = await startSwitch(parseSwitchConfig({ deviceId: 0x50, ports: [{ port: 0, listen: { port: 0 } }], routes: { 1: 0 }, log: 'silent' }));
+ * const ep = await startEndpoint(endpointConfig({ nodeId: 1, switch: { port: sw.addresses[0]!.tcpPort }, log: 'silent' }));
+ * await ep.readRegister(0x50, 0, 0x00); // one MAINTENANCE read of the switch, and its response
+ * // The link's counters at both ends: the switch's port 0, and the end point's.
+ * for (const c of [sw.ports()[0]?.counters, ep.status().counters.link]) {
+ *   if (c) console.log(LINK_COUNTERS.filter((n) => c[n] > 0).map((n) => `${n}=${c[n]}`).join(' '));
+ * }
+ * // framesIn=2 framesOut=2 bytesIn=27 bytesOut=35: a HELLO frame each way (8 bytes), then the request (19) in and the response (27) out
+ * // framesIn=2 framesOut=2 bytesIn=35 bytesOut=27
+ * await ep.close();
+ * await sw.close();
+ * ```
+ */
 export const LINK_COUNTERS = ['framesIn', 'framesOut', 'malformed', 'unknownKind', 'oversize', 'bytesIn', 'bytesOut', 'sendRefused', 'statusIn'] as const;
 /** A counter of a link. */
 export type LinkCounterName = (typeof LINK_COUNTERS)[number];

@@ -12,7 +12,22 @@ import type { DestinationStream, Logger } from 'pino';
 
 export type { Logger } from 'pino';
 
-/** The log levels a process takes (pino's, `fatal` to `trace`, and `silent`: no lines). */
+/**
+ * The log levels a process takes (pino's, `fatal` to `trace`, and `silent`: no lines).
+ *
+ * @example
+ * ```ts
+ * import { LOG_LEVELS, makeLogger } from 'riodp/net';
+ * import type { LogLevel } from 'riodp/net';
+ *
+ * // A --log option checked before it reaches makeLogger (which throws a RangeError for an unknown level):
+ * const isLogLevel = (s: string): s is LogLevel => (LOG_LEVELS as readonly string[]).includes(s);
+ * const arg: string = 'debug';
+ * if (!isLogLevel(arg)) throw new Error(`--log: expected one of ${LOG_LEVELS.join(', ')}`);
+ * const log = makeLogger({ level: arg, destination: { write: () => {} } });
+ * console.log(log.isLevelEnabled('debug'), log.isLevelEnabled('trace')); // true false
+ * ```
+ */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** A log level. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -27,7 +42,22 @@ export interface MakeLoggerOptions {
   readonly name?: string;
 }
 
-/** The JSON-lines logger the processes use (pino), at `level`; an unknown level is a RangeError. */
+/**
+ * The JSON-lines logger the processes use (pino), at `level`; an unknown level is a RangeError.
+ *
+ * @example
+ * ```ts
+ * import { makeLogger } from 'riodp/net';
+ *
+ * // JSON lines to any object with write(line), here kept in memory (default: stderr, synchronously).
+ * const lines: string[] = [];
+ * const log = makeLogger({ level: 'warn', name: 'switch', destination: { write: (line: string) => { lines.push(line); } } });
+ * log.info({ port: 0 }, 'link-up');             // below warn: not written
+ * log.warn({ port: 1, packets: 3 }, 'port-down');
+ * const { level, name, port, packets, msg } = JSON.parse(lines[0]!) as Record<string, unknown>;
+ * console.log(lines.length, level, name, port, packets, msg); // 1 40 switch 1 3 port-down
+ * ```
+ */
 export function makeLogger(opts: MakeLoggerOptions = {}): Logger {
   const level = opts.level ?? 'info';
   if (!(LOG_LEVELS as readonly unknown[]).includes(level)) throw new RangeError(`log level must be one of ${LOG_LEVELS.join(', ')}`);

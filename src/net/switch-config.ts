@@ -64,7 +64,23 @@ export interface SwitchProcessConfig {
   readonly log: LogLevel;
 }
 
-/** A configuration that cannot be used: one "path: expectation" line per problem. */
+/**
+ * A configuration that cannot be used: one "path: expectation" line per problem.
+ *
+ * @example
+ * ```ts
+ * import { SwitchConfigError, parseSwitchConfig } from 'riodp/net';
+ *
+ * try {
+ *   parseSwitchConfig({ deviceId: 0x50, ports: [{ port: 0, listen: { host: '0.0.0.0', port: 4000 } }], routes: { 2: 1 } }); // e.g. a YAML file's contents
+ * } catch (e) {
+ *   if (!(e instanceof SwitchConfigError)) throw e;
+ *   for (const i of e.issues) console.log(`${i.path}: ${i.message}`); // every problem, one line each:
+ *   // routes.2: expected a listed port (0)
+ *   // ports.0.listen.host: host must be a loopback address (127.0.0.0/8 or ::1) to listen on 0.0.0.0 without tls; configure tls.psk or tls.cert
+ * }
+ * ```
+ */
 export class SwitchConfigError extends ConfigError {}
 Object.defineProperty(SwitchConfigError.prototype, 'name', { value: 'SwitchConfigError', writable: true, configurable: true });
 
@@ -241,6 +257,21 @@ function toElement(c: SchemaOut): SwitchElementConfig {
 /**
  * Checks a configuration already read (a YAML or JSON value); file names in `tls` are relative to
  * `baseDir` (default: the working directory). Throws a SwitchConfigError listing every problem.
+ *
+ * @example
+ * ```ts
+ * import { parseSwitchConfig } from 'riodp/net';
+ *
+ * // The object form of an `riodp switch` YAML file: 2 ports, each accepting only its end point's source ID.
+ * const config = parseSwitchConfig({
+ *   deviceId: 0x50,
+ *   ports: [{ port: 0, listen: { port: 4000 }, accept: [1] }, { port: 1, listen: { port: 4001 }, accept: [2] }],
+ *   routes: { 1: 0, 2: 1 },
+ *   congestion: { highWatermark: 16, lowWatermark: 8 }, // a Part 9 congestion point on every output
+ * });
+ * console.log(config.ports[1]);                          // { port: 1, listen: { host: '127.0.0.1', port: 4001 } }
+ * console.log(config.element.tt, config.element.outputBuffer); // 1 { packets: 32, reservePerPriority: 1 }: the fabric's defaults
+ * ```
  */
 export function parseSwitchConfig(value: unknown, opts: { readonly baseDir?: string } = {}): SwitchProcessConfig {
   const c = checkSchema(schema, value ?? {}, { invalidKey: 'expected a destination ID in decimal digits as the key', error: SwitchConfigError });
@@ -276,7 +307,28 @@ export function parseSwitchConfig(value: unknown, opts: { readonly baseDir?: str
   };
 }
 
-/** Reads and checks a YAML (or JSON) configuration file. */
+/**
+ * Reads and checks a YAML (or JSON) configuration file.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync, writeFileSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { loadSwitchConfig } from 'riodp/net';
+ *
+ * const file = join(mkdtempSync(join(tmpdir(), 'riodp-')), 'switch.yaml');
+ * writeFileSync(file, `
+ * deviceId: 0x50
+ * ports:
+ *   - { port: 0, listen: { port: 4000 }, accept: [1] }
+ *   - { port: 1, listen: { port: 4001 }, accept: [2] }
+ * routes: { 1: 0, 2: 1 }
+ * `);
+ * const config = loadSwitchConfig(file); // what `riodp switch --config switch.yaml` runs
+ * console.log(config.ports.map((p) => `${p.port} ${p.listen.host}:${p.listen.port}`)); // [ '0 127.0.0.1:4000', '1 127.0.0.1:4001' ]
+ * ```
+ */
 export function loadSwitchConfig(path: string): SwitchProcessConfig {
   return loadConfigFile(path, (value, baseDir) => parseSwitchConfig(value, { baseDir }), SwitchConfigError);
 }

@@ -12,7 +12,22 @@ import type { LogLimitOptions } from './log-limit.ts';
 import type { PortRefusals, RefusalCounter } from './switch-refusals.ts';
 import type { TimerDriverOptions } from './timer-driver.ts';
 
-/** The names of the switch process's own counters (links, connections), besides the element's. */
+/**
+ * The names of the switch process's own counters (links, connections), besides the element's.
+ *
+ * @example
+ * ```ts
+ * import { SWITCH_PROCESS_COUNTERS, endpointConfig, parseSwitchConfig, startEndpoint, startSwitch } from 'riodp/net';
+ *
+ * const sw = await startSwitch(parseSwitchConfig({ deviceId: 0x50, ports: [{ port: 0, listen: { port: 0 } }], routes: { 1: 0 }, log: 'silent' }));
+ * const ep = await startEndpoint(endpointConfig({ nodeId: 1, switch: { port: sw.addresses[0]!.tcpPort }, log: 'silent' }));
+ * await ep.readRegister(0x50, 0, 0x00); // answered by the switch: its link to node 1 is open at both ends
+ * const c = sw.counters(); // the element's, the process's and the refusals' counters in one record
+ * console.log(SWITCH_PROCESS_COUNTERS.map((n) => `${n}=${c[n]}`).join(' ')); // connections=1 linksOpened=1 linksClosed=0 linksLost=0 malformedFrames=0 sendErrors=0 shareStops=0
+ * await ep.close();
+ * await sw.close();
+ * ```
+ */
 export const SWITCH_PROCESS_COUNTERS = [
   /** Connections accepted on the ports' listeners (refused ones are counted per reason: switch-refusals.ts). */
   'connections',

@@ -340,14 +340,16 @@ class SwitchProcess implements RunningSwitch {
  *
  * @example
  * ```ts
- * import { makeLogger, parseSwitchConfig, startSwitch } from 'riodp/net';
+ * import { endpointConfig, parseSwitchConfig, startEndpoint, startSwitch } from 'riodp/net';
  *
- * const sw = await startSwitch(parseSwitchConfig({
- *   deviceId: 0x50,
- *   ports: [{ port: 0, listen: { port: 4000 }, accept: [1] }, { port: 1, listen: { port: 4001 }, accept: [2] }],
- *   routes: { 1: 0, 2: 1 },
- * }), { logger: makeLogger({ level: 'warn' }) });
- * console.log(sw.addresses, sw.counters());
+ * // Switch 0x50 with its port 0 on a free loopback TCP port (listen port 0), for end point 1.
+ * const sw = await startSwitch(parseSwitchConfig({ deviceId: 0x50, ports: [{ port: 0, listen: { port: 0 }, accept: [1] }], routes: { 1: 0 }, log: 'warn' }));
+ * const { host, tcpPort } = sw.addresses[0]!;                     // '127.0.0.1' and the port the system chose
+ * const ep = await startEndpoint(endpointConfig({ nodeId: 1, switch: { host, port: tcpPort }, log: 'warn' }));
+ * // hop_count 0: the switch answers itself. Switch Port Information CAR (Part 1 §5.4.6):
+ * console.log((await ep.readRegister(0x50, 0, 0x14)).toString(16)); // 200: PortTotal 2, the read came in on port 0
+ * console.log(sw.ports()[0]?.link, sw.counters().maintenanceReads); // open 1
+ * await ep.close();
  * await sw.close();
  * ```
  */

@@ -25,17 +25,67 @@ import type { Logger } from './log.ts';
  * Why a switch port refused a connection: the TLS handshake failed, over the listener's connection
  * limit, the port busy (it has its link, or the switch is stopping), or the link's HELLO did not
  * come in time, was another frame, or another version.
+ *
+ * @example
+ * ```ts
+ * import { once } from 'node:events';
+ * import { connect } from 'node:net';
+ * import { REFUSAL_REASONS, parseSwitchConfig, startSwitch } from 'riodp/net';
+ *
+ * const sw = await startSwitch(parseSwitchConfig({ deviceId: 0x50, ports: [{ port: 0, listen: { port: 0 } }], log: 'silent' }));
+ * // A peer that does not speak the riodp link protocol (an HTTP client): its first frame is no HELLO (riodp link §4.1).
+ * const peer = connect(sw.addresses[0]!.tcpPort, '127.0.0.1').end('GET / HTTP/1.1\r\n\r\n').resume(); // resume: read the switch's HELLO and CLOSE
+ * await once(peer, 'close');
+ * const refused = sw.ports()[0]!.refused;
+ * console.log(REFUSAL_REASONS.filter((r) => refused[r] > 0)); // [ 'helloProtocol' ]
+ * await sw.close();
+ * ```
  */
 export const REFUSAL_REASONS = ['tls', 'tooMany', 'busy', 'helloTimeout', 'helloProtocol', 'helloVersion'] as const;
 /** A reason a connection was refused. */
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
-/** The switch's totals, one per reason: `<reason>Refused`. */
+/**
+ * The switch's totals, one per reason: `<reason>Refused`.
+ *
+ * @example
+ * ```ts
+ * import { once } from 'node:events';
+ * import { connect } from 'node:net';
+ * import { REFUSAL_COUNTERS, parseSwitchConfig, startSwitch } from 'riodp/net';
+ *
+ * const sw = await startSwitch(parseSwitchConfig({ deviceId: 0x50, ports: [{ port: 0, listen: { port: 0 } }], log: 'silent' }));
+ * // A peer whose HELLO announces version 2 (riodp link §3.4: length 6, kind 0x10, "RIOD", version):
+ * const peer = connect(sw.addresses[0]!.tcpPort, '127.0.0.1').end(Uint8Array.of(0x00, 0x06, 0x10, 0x52, 0x49, 0x4f, 0x44, 0x02)).resume();
+ * await once(peer, 'close'); // the switch answered CLOSE version and ended the connection
+ * const c = sw.counters();
+ * console.log(REFUSAL_COUNTERS.filter((n) => c[n] > 0).map((n) => `${n}=${c[n]}`).join(' ')); // helloVersionRefused=1
+ * await sw.close();
+ * ```
+ */
 export const REFUSAL_COUNTERS = ['tlsRefused', 'tooManyRefused', 'busyRefused', 'helloTimeoutRefused', 'helloProtocolRefused', 'helloVersionRefused'] as const;
 /** A switch-wide refusal counter. */
 export type RefusalCounter = (typeof REFUSAL_COUNTERS)[number];
 
-/** A port's refusals: connections per reason, and packets with a sourceID it does not accept. */
+/**
+ * A port's refusals: connections per reason, and packets with a sourceID it does not accept.
+ *
+ * @example
+ * ```ts
+ * import { once } from 'node:events';
+ * import { connect } from 'node:net';
+ * import { PORT_REFUSALS, parseSwitchConfig, startSwitch } from 'riodp/net';
+ *
+ * const sw = await startSwitch(parseSwitchConfig({ deviceId: 0x50, ports: [{ port: 0, listen: { port: 0 } }, { port: 1, listen: { port: 0 } }], log: 'silent' }));
+ * // An HTTP client on port 1: its first frame is no HELLO (riodp link §4.1).
+ * const peer = connect(sw.addresses[1]!.tcpPort, '127.0.0.1').end('GET / HTTP/1.1\r\n\r\n').resume();
+ * await once(peer, 'close');
+ * // What each port turned away, one column per reason (as a status page shows it):
+ * console.log('port', ...PORT_REFUSALS);                                             // port tls tooMany busy helloTimeout helloProtocol helloVersion source
+ * for (const p of sw.ports()) console.log(p.port, ...PORT_REFUSALS.map((r) => p.refused[r])); // 0 0 0 0 0 0 0 0, then 1 0 0 0 0 1 0 0
+ * await sw.close();
+ * ```
+ */
 export const PORT_REFUSALS = [...REFUSAL_REASONS, 'source'] as const;
 /** A port's refusals by reason, and its packets refused for their sourceID. */
 export type PortRefusals = Counters<(typeof PORT_REFUSALS)[number]>;

@@ -178,7 +178,28 @@ export type FabricEndpointOutput =
   | FlowStateOutput
   | { readonly kind: 'event'; readonly source: 'fabric'; readonly at: Time; readonly detail: FabricEvent };
 
-/** The names of a `FabricEndpoint`'s own counters (`counters().fabric`). */
+/**
+ * The names of a `FabricEndpoint`'s own counters (`counters().fabric`).
+ *
+ * @example
+ * ```ts
+ * import { FABRIC_COUNTERS, FabricEndpoint } from 'riodp/node';
+ * import { makeCcp } from 'riodp/wire';
+ *
+ * const ep = new FabricEndpoint({
+ *   nodeId: 1,
+ *   conveyances: ['type9'],
+ *   advertisement: { blocks: [{ contact: { conveyance: 'type9', streamID: 0xfff1, cos: 0 } }] },
+ *   session: { protocols: [{ protoID: 0x1234, attributes: [], dataHeaderFormat: 'DATA3' }] },
+ * });
+ * ep.handle({ kind: 'link-up' }, 0);
+ * // A congested switch on the way to node 2 sends node 1 an XOFF for flow 0A (Part 9 §3.2):
+ * const xoff = makeCcp({ destinationID: 1, tgtdestinationID: 2, tt: 0, command: 'XOFF', flowID: '0A', soc: 0 });
+ * ep.handle({ kind: 'packet', packet: xoff }, 10); // → { kind: 'flow-state', destinationID: 2, flowID: '0A', state: 'xoff', … }, timer ccp:orphan
+ * const c = ep.counters().fabric;
+ * console.log(FABRIC_COUNTERS.filter((n) => c[n] > 0).map((n) => `${n}=${c[n]}`).join(' ')); // ccpIn=1 gates=1
+ * ```
+ */
 export const FABRIC_COUNTERS = [
   /** Type 7 packets given to the CCP engine. */
   'ccpIn',
@@ -202,6 +223,25 @@ export type FabricCounter = (typeof FABRIC_COUNTERS)[number];
 /**
  * The names of the end point's traffic management counters (`counters().tm.endpoint`), besides those of its
  * TM engines.
+ *
+ * @example
+ * ```ts
+ * import { FabricEndpoint, TM_ENDPOINT_COUNTERS } from 'riodp/node';
+ *
+ * const ep = new FabricEndpoint({
+ *   nodeId: 2,
+ *   conveyances: ['type9'],
+ *   advertisement: { blocks: [{ contact: { conveyance: 'type9', streamID: 0xfff2, cos: 0 } }] },
+ *   session: { protocols: [{ protoID: 0x1234, attributes: [], dataHeaderFormat: 'DATA3' }] },
+ *   tm: { mode: 'BASIC' },
+ * });
+ * ep.handle({ kind: 'link-up' }, 0);
+ * // Node 2's application stops node 1's class 0 traffic: a Part 10 XOFF (§3.4.2), wildcard 1 (every stream of the class).
+ * ep.handle({ kind: 'tm-command', side: 'egress', to: { peer: 1, cos: 0, streamID: 0, wildcard: 1, mask: 0 }, command: { message: 'XOFF' } }, 0);
+ * ep.handle({ kind: 'pull' }, 1); // → a Type 9 TM packet (xh 1, TM OP BASIC, XOFF) to node 1
+ * const c = ep.counters().tm?.endpoint;
+ * if (c) console.log(TM_ENDPOINT_COUNTERS.filter((n) => c[n] > 0).map((n) => `${n}=${c[n]}`).join(' ')); // tmSent=1
+ * ```
  */
 export const TM_ENDPOINT_COUNTERS = [
   /** TM packets sent (both engines'). */

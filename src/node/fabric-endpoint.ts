@@ -66,18 +66,29 @@ const TM_TIMERS = 'tm:';
  * @example
  * ```ts
  * import { FabricEndpoint } from 'riodp/node';
+ * import type { FabricEndpointConfig } from 'riodp/node';
  *
- * const ep = new FabricEndpoint({
- *   nodeId: 1,
+ * const config = (nodeId: number, peer: number): FabricEndpointConfig => ({
+ *   nodeId,
  *   conveyances: ['type9'],
- *   advertisement: { blocks: [{ contact: { conveyance: 'type9', streamID: 0xfff1, cos: 0 } }] },
+ *   advertisement: { blocks: [{ contact: { conveyance: 'type9', streamID: 0xfff0 + nodeId, cos: 0 } }] },
  *   session: { protocols: [{ protoID: 0x1234, attributes: [], dataHeaderFormat: 'DATA3' }] },
- *   discovery: { targets: [{ node: 2 }] },
+ *   discovery: { targets: [{ node: peer }] },
  * });
- * ep.handle({ kind: 'link-up' }, 0);
- * ep.handle({ kind: 'discover' }, 0);
- * ep.handle({ kind: 'pull' }, 1);              // → a Type 8 MAINTENANCE read of node 2's registers
- * ep.handle({ kind: 'packet', packet }, now);   // each packet the link delivers, decoded
+ * const a = new FabricEndpoint(config(1, 2));
+ * const b = new FabricEndpoint(config(2, 1));
+ * a.handle({ kind: 'link-up' }, 0);
+ * b.handle({ kind: 'link-up' }, 0);
+ * a.handle({ kind: 'discover' }, 0);
+ * // A back-to-back link: what one side sends (a pull's packet) is given to the other.
+ * const send = (from: FabricEndpoint, to: FabricEndpoint, now: number) =>
+ *   from.handle({ kind: 'pull' }, now).flatMap((o) => (o.kind === 'packet' ? to.handle({ kind: 'packet', packet: o.packet }, now) : []));
+ * for (let now = 1; now <= 10; now++) {
+ *   send(a, b, now); // a Type 8 MAINTENANCE read of b's registers
+ *   for (const o of send(b, a, now)) { // b's read response, and what a makes of it
+ *     if (o.kind === 'event' && o.source === 'discovery' && o.detail.event === 'participant') console.log(now, o.detail.contact); // 8 { conveyance: 'type9', streamID: 65522, cos: 0 }
+ *   }
+ * }
  * ```
  */
 export class FabricEndpoint implements Engine<FabricEndpointInput, FabricEndpointOutput>, Observable<FabricEndpointSnapshot, FabricCounters> {

@@ -203,7 +203,28 @@ export interface EngineCounters {
   readonly type9: Counters<Type9CounterName> | null;
 }
 
-/** The names of a `SessionEndpoint`'s own counters. */
+/**
+ * The names of a `SessionEndpoint`'s own counters.
+ *
+ * @example
+ * ```ts
+ * import { ENDPOINT_COUNTERS, SessionEndpoint } from 'riodp/node';
+ * import { maintenanceReadRequest } from 'riodp/wire';
+ *
+ * const ep = new SessionEndpoint({
+ *   nodeId: 2,
+ *   conveyances: ['type11'],
+ *   advertisement: { blocks: [{ contact: { conveyance: 'type11', mailbox: 1 } }] },
+ *   session: { protocols: [{ protoID: 0x1234, attributes: [] }] },
+ * });
+ * // Node 1 reads node 2's Device Identity CAR (offset 0) with a Type 8 MAINTENANCE read:
+ * const read = maintenanceReadRequest({ tt: 0, destinationID: 2, sourceID: 1, srcTID: 5, byteOffset: 0, byteCount: 4 });
+ * ep.handle({ kind: 'packet', packet: read }, 0);
+ * ep.handle({ kind: 'pull' }, 1); // → the MAINTENANCE_READ_RESPONSE, status DONE, targetTID 5
+ * const c = ep.counters();
+ * console.log(ENDPOINT_COUNTERS.filter((n) => c[n] > 0).map((n) => `${n}=${c[n]}`).join(' ')); // packetsIn=1 packetsOut=1 maintenanceReads=1 pulls=1
+ * ```
+ */
 export const ENDPOINT_COUNTERS = [
   'packetsIn',
   'packetsOut',

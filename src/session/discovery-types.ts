@@ -182,7 +182,21 @@ export interface DiscoveryEventOutput {
  */
 export type DiscoveryOutput = ReadOutput | DiscoveryEventOutput | TimerOutput<DiscoveryTimerName>;
 
-/** The names of a `SessionDiscovery`'s counters. */
+/**
+ * The names of a `SessionDiscovery`'s counters.
+ *
+ * @example
+ * ```ts
+ * import { DISCOVERY_COUNTERS, SessionDiscovery } from 'riodp/engines';
+ *
+ * const d = new SessionDiscovery({ targets: [{ node: 2 }, { node: 3 }] });
+ * for (const o of d.handle({ kind: 'start' }, 0)) {
+ *   if (o.kind === 'read') d.handle({ kind: 'read-result', tag: o.tag, error: 'ERROR status' }, 10); // the MAINTENANCE response said ERROR
+ * }
+ * const c = d.counters();
+ * console.log(DISCOVERY_COUNTERS.filter((n) => c[n] > 0).map((n) => `${n}=${c[n]}`).join(' ')); // reads=2 readErrors=2 nodes=2 unreachable=2
+ * ```
+ */
 export const DISCOVERY_COUNTERS = [
   'reads',
   'readErrors',

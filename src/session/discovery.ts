@@ -51,11 +51,20 @@ interface Pending extends ResolvedTarget {
  * @example
  * ```ts
  * import { SessionDiscovery } from 'riodp/engines';
+ * import { buildEndpointRegisters } from 'riodp/registers';
  *
+ * // Node 2's configuration space: a session management block advertising Type 11 mailbox 3.
+ * const node2 = buildEndpointRegisters({ messaging: true, session: { blocks: [{ conveyance: 'MESSAGING', mailbox: 3 }] } });
  * const d = new SessionDiscovery({ targets: [{ node: 2 }] });
- * d.handle({ kind: 'start' }, 0);  // → { kind: 'read', tag: 0, node: 2, hop: 255, offset: 0x10 }, timer read:0
- * // Answer each read with the word the MAINTENANCE response carried:
- * d.handle({ kind: 'read-result', tag: 0, value: word }, now);
+ * let out = d.handle({ kind: 'start' }, 0); // → { kind: 'read', tag: 0, node: 2, hop: 255, offset: 0x10 }, timer read:0
+ * for (let now = 1; out.length > 0; now++) {
+ *   for (const o of out) {
+ *     if (o.kind === 'event' && o.detail.event === 'participant') console.log(o.detail.node, o.detail.contact); // 2 { conveyance: 'type11', mailbox: 3 }
+ *   }
+ *   const read = out.find((o) => o.kind === 'read');
+ *   // Answer each read with the word the MAINTENANCE response carried (7 reads here):
+ *   out = read ? d.handle({ kind: 'read-result', tag: read.tag, value: node2.readWord(read.offset) }, now) : [];
+ * }
  * ```
  */
 export class SessionDiscovery implements ObservableEngine<DiscoveryInput, DiscoveryOutput, DiscoverySnapshot, DiscoveryCounter> {

@@ -246,7 +246,22 @@ export interface EventOutput {
  */
 export type SessionOutput = SendMessageOutput | SendPduOutput | DeliverOutput | EventOutput | TimerOutput;
 
-/** The names of a `SessionEngine`'s counters, in `counters()` order. */
+/**
+ * The names of a `SessionEngine`'s counters, in `counters()` order.
+ *
+ * @example
+ * ```ts
+ * import { SESSION_COUNTERS, SessionEngine } from 'riodp/engines';
+ *
+ * const e = new SessionEngine({ nodeId: 1, contact: { conveyance: 'type11', mailbox: 1 }, protocols: [{ protoID: 0x1234, attributes: [] }] });
+ * e.handle({ kind: 'contact', node: 2, contact: { conveyance: 'type11', mailbox: 2 } }, 0);
+ * let out = e.handle({ kind: 'open', to: 2, protoID: 0x1234, ref: 'a' }, 0); // OPEN, and its timer retry:open/1
+ * // Node 2 never answers: at each expiry the OPEN goes again, until the engine gives up.
+ * for (let t = out.find((o) => o.kind === 'timer'); t?.at != null; t = out.find((o) => o.kind === 'timer')) out = e.handle({ kind: 'timer', name: t.name }, t.at);
+ * const c = e.counters();
+ * console.log(SESSION_COUNTERS.filter((n) => c[n] > 0).map((n) => `${n}=${c[n]}`).join(' ')); // messagesOut=4 retries=3 timeouts=1 suspects=1
+ * ```
+ */
 export const SESSION_COUNTERS = [
   'messagesIn',
   'messagesOut',

@@ -48,11 +48,17 @@ const CONTEXT_KEY = contextKey;
  * @example
  * ```ts
  * import { Reassembler } from 'riodp/engines';
+ * import type { Type9Packet } from 'riodp/wire';
  *
- * const r = new Reassembler({ mtu: 256, idleTimeout: 1_000_000 });
- * for (const o of r.handle({ kind: 'packet', packet: segment }, now)) {  // a received Type 9 packet
- *   if (o.kind === 'pdu') deliver(o.vsid, o.payload);
- *   else if (o.kind === 'timer') armTimer(o.name, o.at);                    // the context's idle timer
+ * const r = new Reassembler({ mtu: 32, idleTimeout: 1_000_000 });
+ * // A 40-byte PDU from node 1 on stream 7 (class of service 5), in two received Type 9 segments:
+ * const hdr = { ackID: 0, vc: 0, crf: 0, prio: 0, tt: 0, ftype: 9, destinationID: 2, sourceID: 1, cos: 5, xh: 0, rsrv: 0 } as const;
+ * const start: Type9Packet = { ...hdr, start: 1, end: 0, segment: 'start', streamID: 7, payload: new Uint8Array(32) };
+ * const end: Type9Packet = { ...hdr, start: 0, end: 1, segment: 'end', length: 40, pduLength: 40, payload: new Uint8Array(8) };
+ * r.handle({ kind: 'packet', packet: start }, 0); // → [{ kind: 'timer', name: 'idle:Dev8/src1/vc0/prio0/crf0', at: 1000000 }]
+ * for (const o of r.handle({ kind: 'packet', packet: end }, 10)) {
+ *   if (o.kind === 'pdu') console.log(o.vsid, o.payload.length, o.segments); // { sourceID: 1, destinationID: 2, cos: 5, streamID: 7 } 40 2
+ *   else if (o.kind === 'timer') console.log(o.name, o.at);                   // idle:Dev8/src1/vc0/prio0/crf0 null (cancelled)
  * }
  * ```
  */

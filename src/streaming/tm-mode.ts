@@ -9,12 +9,38 @@ import type { TmModeSnapshot } from './tm-snapshot-types.ts';
 /**
  * Traffic management modes and the TM OPs each uses (Part 10 §3.4.2–§3.4.5, §5.5.1 Table 5-6:
  * TM Types Supported and TM Mode of the Data Streaming Logical Layer Control CSR).
+ *
+ * @example
+ * ```ts
+ * import { TM_MODE_SETTINGS, TmEgress } from 'riodp/engines';
+ * import type { TmModeSetting } from 'riodp/engines';
+ *
+ * // A mode named on a command line or in a file, checked before it configures an engine:
+ * const isTmMode = (s: string): s is TmModeSetting => (TM_MODE_SETTINGS as readonly string[]).includes(s);
+ * const arg: string = 'CREDIT'; // e.g. from the command line
+ * if (!isTmMode(arg)) throw new Error(`--tm-mode: expected one of ${TM_MODE_SETTINGS.join(', ')}`);
+ * const egress = new TmEgress({ localID: 2, mode: arg });
+ * console.log(egress.snapshot().mode); // { from: 'config', mode: 'CREDIT', types: 'BASIC_CREDIT' }
+ * ```
  */
 export const TM_MODE_SETTINGS = ['DISABLED', 'BASIC', 'RATE', 'CREDIT', 'CREDIT_RATE'] as const;
 /** A TM Mode (Table 5-6). */
 export type TmModeSetting = (typeof TM_MODE_SETTINGS)[number];
 
-/** §3.4.5 "the valid combinations for supporting traffic management" (and NONE: "Supporting traffic management is entirely optional"). */
+/**
+ * §3.4.5 "the valid combinations for supporting traffic management" (and NONE: "Supporting traffic management is entirely optional").
+ *
+ * @example
+ * ```ts
+ * import { TM_TYPES_SETTINGS, TmIngress } from 'riodp/engines';
+ *
+ * // Which TM Types Supported combinations (Part 10 §3.4.5) can run the RATE mode?
+ * const usable = TM_TYPES_SETTINGS.filter((types) => {
+ *   try { new TmIngress({ mode: 'RATE', types }); return true; } catch { return false; } // RangeError: mode must be supported by types
+ * });
+ * console.log(usable); // [ 'BASIC_RATE', 'BASIC_RATE_CREDIT' ]
+ * ```
+ */
 export const TM_TYPES_SETTINGS = ['NONE', 'BASIC', 'BASIC_RATE', 'BASIC_CREDIT', 'BASIC_RATE_CREDIT'] as const;
 /** A TM Types Supported combination (Table 5-6, §3.4.5). */
 export type TmTypesSetting = (typeof TM_TYPES_SETTINGS)[number];

@@ -22,7 +22,20 @@ import type { Arbitration } from './arbiters.ts';
  */
 export type Queueing = 'output-queued' | 'input-fifo' | 'input-voq' | 'cioq-voq-backpressure';
 
-/** Every switch architecture, as `queueing` takes them. */
+/**
+ * Every switch architecture, as `queueing` takes them.
+ *
+ * @example
+ * ```ts
+ * import { QUEUEINGS, SwitchElement } from 'riodp/node';
+ *
+ * const arg: string = 'input-voq'; // e.g. a --queueing option
+ * const queueing = QUEUEINGS.find((q) => q === arg);
+ * if (queueing === undefined) throw new Error(`--queueing: expected one of ${QUEUEINGS.join(', ')}`);
+ * const sw = new SwitchElement({ deviceId: 0x50, ports: 4, routes: { 1: 0, 2: 1, 3: 2, 4: 3 }, queueing });
+ * console.log(sw.snapshot().queueing); // input-voq: a virtual output queue per (output, class) at each input, matched by iSLIP
+ * ```
+ */
 export const QUEUEINGS: readonly Queueing[] = ['output-queued', 'input-fifo', 'input-voq', 'cioq-voq-backpressure'];
 
 /** A routing table entry: the output port, and the next switch's egress port for VoQ staging. */

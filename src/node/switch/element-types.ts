@@ -85,7 +85,24 @@ export type SwitchOutput =
   | { readonly kind: 'event'; readonly at: Time; readonly event: SwitchEvent }
   | TimerOutput<SwitchTimerName>;
 
-/** The element's own counters, besides the switch's (types.ts SWITCH_COUNTERS). */
+/**
+ * The element's own counters, besides the switch's (types.ts SWITCH_COUNTERS).
+ *
+ * @example
+ * ```ts
+ * import { ELEMENT_COUNTERS, SwitchElement } from 'riodp/node';
+ * import type { Type10Packet } from 'riodp/wire';
+ *
+ * const sw = new SwitchElement({ deviceId: 0x50, ports: 2, routes: { 1: 0, 2: 1 } });
+ * sw.handle({ kind: 'link-up', port: 0 }, 0);
+ * sw.handle({ kind: 'link-up', port: 1 }, 0);
+ * const doorbell: Type10Packet = { ackID: 0, vc: 0, crf: 0, prio: 0, tt: 0, ftype: 10, destinationID: 2, sourceID: 1, rsrv: 0, srcTID: 0, info: 1 };
+ * sw.handle({ kind: 'packet', port: 0, packet: doorbell, octets: 12 }, 10); // → { kind: 'ready', port: 1 }
+ * while (sw.handle({ kind: 'pull', port: 1 }, 20).some((o) => o.kind === 'packet')); // pull until idle
+ * const c = sw.counters();
+ * console.log(ELEMENT_COUNTERS.map((n) => `${n}=${c[n]}`).join(' ')); // pauses=0 resumes=0 pulls=2 idlePulls=1
+ * ```
+ */
 export const ELEMENT_COUNTERS = ['pauses', 'resumes', 'pulls', 'idlePulls'] as const;
 /** A counter of the element itself (pauses, resumes, pulls). */
 export type ElementCounter = (typeof ELEMENT_COUNTERS)[number];

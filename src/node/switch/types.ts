@@ -113,7 +113,27 @@ export type SwitchEvent =
   | { readonly name: 'voq'; readonly voqEvent: VoqGeneratorEventName; readonly port?: number; readonly detail?: string }
   | { readonly name: 'invalid-input'; readonly detail: string };
 
-/** The names of a switch's counters. */
+/**
+ * The names of a switch's counters.
+ *
+ * @example
+ * ```ts
+ * import { SWITCH_COUNTERS, SwitchElement } from 'riodp/node';
+ * import type { Type10Packet } from 'riodp/wire';
+ *
+ * const sw = new SwitchElement({ deviceId: 0x50, ports: 2, routes: { 1: 0, 2: 1 } });
+ * sw.handle({ kind: 'link-up', port: 0 }, 0);
+ * sw.handle({ kind: 'link-up', port: 1 }, 0);
+ * // Doorbells from node 1 to node 2 (routed to port 1) and to node 9 (no route: event no-route, discarded).
+ * for (const destinationID of [2, 9]) {
+ *   const doorbell: Type10Packet = { ackID: 0, vc: 0, crf: 0, prio: 0, tt: 0, ftype: 10, destinationID, sourceID: 1, rsrv: 0, srcTID: 0, info: 1 };
+ *   sw.handle({ kind: 'packet', port: 0, packet: doorbell, octets: 12 }, 10);
+ * }
+ * sw.handle({ kind: 'pull', port: 1 }, 20); // → { kind: 'packet', port: 1, packet: the doorbell to node 2 }
+ * const c = sw.counters();
+ * console.log(SWITCH_COUNTERS.filter((n) => c[n] > 0).map((n) => `${n}=${c[n]}`).join(' ')); // packetsIn=2 forwarded=1 packetsOut=1 noRoute=1 transfers=1
+ * ```
+ */
 export const SWITCH_COUNTERS = [
   'packetsIn',
   /** Packets from the inputs sent on an output. */

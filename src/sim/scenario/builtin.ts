@@ -6,6 +6,16 @@ import type { Scenario } from './load.ts';
  * three ways: no congestion control, Part 9 XON/XOFF, and VoQ backpressure"), which `riodp sim`
  * runs with no argument. The text is kept here so the command needs no file at run time;
  * scenarios/builtin.yaml is the same text, for users to copy and edit (a test keeps the two equal).
+ *
+ * @example
+ * ```ts
+ * import { BUILTIN_SCENARIO_TEXT, parseScenario } from 'riodp/sim';
+ *
+ * // The built-in scenario's YAML, shortened from 4 ms to 200 µs for a quick look (or written to a file to edit):
+ * const text = BUILTIN_SCENARIO_TEXT.replace('duration: 4ms', 'duration: 200us').replace('warmup: 500us', 'warmup: 50us');
+ * const s = parseScenario(text);
+ * console.log(s.variants.map((v) => `${v.name}: ${v.config.duration / 1e6} µs`)); // [ 'no congestion control: 200 µs', 'Part 9 XON/XOFF: 200 µs', 'VoQ backpressure: 200 µs' ] (times are ps)
+ * ```
  */
 export const BUILTIN_SCENARIO_TEXT = `# riodp's built-in scenario (riodp sim with no argument): tree saturation across a two-stage
 # fabric (Pfister & Norton 1985), run three ways.
@@ -86,7 +96,18 @@ variants:
           low: 4
 `;
 
-/** The built-in scenario (`riodp sim` with no argument), parsed. */
+/**
+ * The built-in scenario (`riodp sim` with no argument), parsed.
+ *
+ * @example
+ * ```ts
+ * import { builtinScenario } from 'riodp/sim';
+ *
+ * const scenario = builtinScenario(); // what `riodp sim` runs with no argument
+ * console.log(scenario.name, scenario.variants.map((v) => v.name), scenario.variants[0]?.fabric.kind);
+ * // two-stage hotspot [ 'no congestion control', 'Part 9 XON/XOFF', 'VoQ backpressure' ] mesh 2x1, 4 hosts per switch
+ * ```
+ */
 export function builtinScenario(): Scenario {
   return parseScenario(BUILTIN_SCENARIO_TEXT);
 }

@@ -86,7 +86,28 @@ function variantList(raw: unknown, wanted: 'all' | readonly string[] | undefined
   return out;
 }
 
-/** Reads a grid from its text; `dir` resolves a scenario path (the grid file's folder). */
+/**
+ * Reads a grid from its text; `dir` resolves a scenario path (the grid file's folder).
+ *
+ * @example
+ * ```ts
+ * import { parseGrid } from 'riodp/sim';
+ *
+ * // A `riodp sweep` grid: offered load × switch architecture, over an inline scenario.
+ * const grid = parseGrid(`
+ * name: single switch, load sweep
+ * scenario:
+ *   name: single switch
+ *   duration: 100us
+ *   topology: { kind: switch, hosts: 4 }
+ *   traffic: [{ pattern: uniform, load: 0.5 }]
+ * parameters:
+ *   traffic.0.load: [0.2, 0.5, 0.8]
+ *   switch.queueing: [output-queued, input-fifo, input-voq]
+ * `, '.'); // '.': the folder a `scenario: file.yaml` path would be read from
+ * console.log(grid.parameters.map((p) => `${p.path} × ${p.values.length}`), grid.x); // [ 'traffic.0.load × 3', 'switch.queueing × 3' ] traffic.0.load: 9 runs, curves against the load
+ * ```
+ */
 export function parseGrid(text: string, dir: string): Grid {
   const g = checkSchema(gridSchema, parseYamlText(text));
   const issues: Issue[] = [];
@@ -124,7 +145,23 @@ export function parseGrid(text: string, dir: string): Grid {
   };
 }
 
-/** Reads a grid file; its scenario path is resolved against the file's folder. */
+/**
+ * Reads a grid file; its scenario path is resolved against the file's folder.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync, writeFileSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { BUILTIN_SCENARIO_TEXT, loadGridFile } from 'riodp/sim';
+ *
+ * const dir = mkdtempSync(join(tmpdir(), 'riodp-'));
+ * writeFileSync(join(dir, 'builtin.yaml'), BUILTIN_SCENARIO_TEXT);
+ * writeFileSync(join(dir, 'sweep.yaml'), 'scenario: builtin.yaml\nparameters:\n  variants: all\n  traffic.0.load: [0.2, 0.6, 1.0]\n');
+ * const grid = loadGridFile(join(dir, 'sweep.yaml')); // scenario: resolved against the grid file's folder
+ * console.log(grid.name, grid.variants.length, grid.x); // two-stage hotspot sweep 3 traffic.0.load: 3 variants × 3 loads
+ * ```
+ */
 export function loadGridFile(path: string): Grid {
   return parseGrid(readTextFile(path), dirname(resolve(path)));
 }
