@@ -106,7 +106,7 @@ writeFileSync(
 );
 const byFile = new Map(files.map((f) => [f.file, f]));
 if (files.length > 0) {
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(work, 'tsconfig.json')], { encoding: 'utf8' });
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(work, 'tsconfig.json')], { cwd: work, encoding: 'utf8' });
   for (const line of (tsc.stdout + tsc.stderr).split('\n')) {
     const m = /^(.*?\.ts)\((\d+),\d+\): (error .*)$/.exec(line);
     if (!m) continue;

@@ -62,3 +62,5 @@ export { Type9Conveyance } from '../session/type9-conveyance.ts';
 export type * from '../session/type9-conveyance-types.ts';
 export { Type11Conveyance } from '../session/type11-conveyance.ts';
 export type * from '../session/type11-conveyance-types.ts';
+export { SESSION_COUNTERS } from '../session/types.ts';
+export { DISCOVERY_COUNTERS } from '../session/discovery-types.ts';

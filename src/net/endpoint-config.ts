@@ -259,7 +259,7 @@ type Parsed = z.output<typeof endpointConfigSchema>;
 /** Annex 2 Table 3-1: 0xE000–0xFFFE are not assigned to opened streams, so a management stream lives there. */
 export const DEFAULT_MANAGEMENT_STREAM = 0xfff0;
 /**
- * Part 10 §3.2.5 "a time-out as part of the lost packet detection mechanism": 1 s, so that a peer
+ * Part 10 §3.2.5 "a time-out as part of the lost packet detection mechanism": 8 s, so that a peer
  * killed mid-PDU (issue 8 §3) leaves no reassembly context behind for long.
  */
 export const DEFAULT_REASSEMBLY_IDLE_NS = 8_000_000_000;

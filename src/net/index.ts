@@ -36,3 +36,4 @@ export type { FileSent, FileReceived, SendFileOptions, ReceiveFileOptions } from
 export { ControlClient, ControlError } from './control-client.ts';
 export { makeLogger, LOG_LEVELS } from './log.ts';
 export type { Logger, LogLevel, MakeLoggerOptions } from './log.ts';
+export { API_COUNTERS } from './api-types.ts';
