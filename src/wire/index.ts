@@ -94,12 +94,13 @@ export { CRC16_POLY, CRC16_INIT, crc16Update, crc16Packet, crc16PacketCrcs } fro
 // The software fabric's link framing (docs/net-framing.md) and the fast lane's frame batches (docs/fast-lane.md).
 export {
   FRAME_HEADER_BYTES, FRAME_LENGTH_BYTES, MAX_FRAME_LENGTH_FIELD, MAX_SENT_FRAME, FRAME_KIND, LINK_VERSION, HELLO_MAGIC, CLOSE_REASON, CLOSE_TEXT_MAX,
-  packetFrame, cs48Frame, cs64Frame, helloFrame, closeFrame, frameKindName, reasonName, decodeFrame, frameLength, encodeFrame,
-} from './frame.ts';
+  packetFrame, cs48Frame, cs64Frame, helloFrame, closeFrame, frameKindName, reasonName,
+} from './frame-types.ts';
 export type {
   Frame, DecodedFrame, PacketFrame, Cs48Frame, Cs64Frame, HelloFrame, CloseFrame, ReservedFrame, FrameKindName, CloseReason, CloseReasonName,
-  FrameDecodeOptions,
-} from './frame.ts';
+} from './frame-types.ts';
+export { decodeFrame, frameLength, encodeFrame } from './frame.ts';
+export type { FrameDecodeOptions } from './frame.ts';
 export { FrameReader, DEFAULT_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE, MAX_MAX_FRAME_SIZE } from './frame-reader.ts';
 export type { FrameReaderOptions, FrameSink } from './frame-reader.ts';
 export { FrameBatch, parseFrameBatch } from './frame-batch.ts';
