@@ -63,11 +63,12 @@ export {
 export type { Type13Packet, Type13Response, Type13MessageResponse, Type13TransactionName, Type13StatusName, ResponseArgs } from './type13.ts';
 
 // Control symbols (Part 6 §3) and VoQ backpressure (the stype2 field, Part 12's CS64 form).
+export { LINKS, Stype0, STYPE0_NAMES, Stype1, STYPE1_NAMES, CMD_NAMES, cmdName, cmdOf } from './symbol-types.ts';
+export type { Link, Stype0Name, Stype1Name, CmdName } from './symbol-types.ts';
 export {
-  LINKS, Stype0, STYPE0_NAMES, Stype1, STYPE1_NAMES, CMD_NAMES, CAUSES, CAUSE_NAMES, PORT_STATUSES, PORT_STATUS_NAMES, cmdName, cmdOf, causeName,
-  causeOf, portStatusName, portStatusOf, vcOfVcid,
-} from './symbol-types.ts';
-export type { Link, Stype0Name, Stype1Name, CmdName, CauseName, PortStatusName, ParameterMeanings } from './symbol-types.ts';
+  CAUSES, CAUSE_NAMES, PORT_STATUSES, PORT_STATUS_NAMES, causeName, causeOf, portStatusName, portStatusOf, vcOfVcid,
+} from './symbol-parameters.ts';
+export type { CauseName, PortStatusName, ParameterMeanings } from './symbol-parameters.ts';
 export { decodeSymbol, encodeSymbol, buildSymbol, symbolLength } from './symbol.ts';
 export type { ControlSymbol, SymbolFields, SymbolOptions } from './symbol.ts';
 export { LINK_CS64, Stype0_64, STYPE0_64_NAMES, Stype1_64, STYPE1_64_NAMES, PORT_CONDITION_NAMES, stype1Name64, stype1Of64 } from './symbol64-types.ts';
