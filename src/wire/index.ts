@@ -35,11 +35,11 @@ export type { Type7Packet, Type7Command, Type7DefinedCommand, CcpFields } from '
 export {
   FTYPE_MAINTENANCE, MAINTENANCE_MAX_BYTES, TYPE8_TRANSACTION, TYPE8_TRANSACTION_NAMES, MAINTENANCE_STATUS, type8TransactionName, type8StatusName,
   type8DataSize, isMaintenanceSize, isType8Response,
-} from './type8.ts';
+} from './type8-types.ts';
 export type {
   Type8Packet, Type8Request, Type8ReadRequest, Type8WriteRequest, Type8PortWriteRequest, Type8Response, Type8Reserved, Type8TransactionName,
   Type8StatusName, DataSize,
-} from './type8.ts';
+} from './type8-types.ts';
 export { maintenanceReadRequest, maintenanceWriteRequest, maintenanceResponse, maintenanceResponseTo } from './type8-build.ts';
 export type { HeaderArgs, MaintenanceRequestArgs, MaintenanceResponseArgs } from './type8-build.ts';
 export { FTYPE_DATA_STREAMING, MTU_MIN, MTU_MAX, TM_BYTES } from './type9.ts';
