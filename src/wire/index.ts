@@ -42,7 +42,7 @@ export type {
 } from './type8-types.ts';
 export { maintenanceReadRequest, maintenanceWriteRequest, maintenanceResponse, maintenanceResponseTo } from './type8-build.ts';
 export type { HeaderArgs, MaintenanceRequestArgs, MaintenanceResponseArgs } from './type8-build.ts';
-export { FTYPE_DATA_STREAMING, MTU_MIN, MTU_MAX, TM_BYTES } from './type9.ts';
+export { FTYPE_DATA_STREAMING, MTU_MIN, MTU_MAX, TM_BYTES } from './type9-types.ts';
 export { type9Segment } from './type9-types.ts';
 export type {
   Type9Packet, Type9DataPacket, Type9StartPacket, Type9ContinuationPacket, Type9EndPacket, Type9AbortPacket, Type9TmPacket, Type9ExtendedPacket,
