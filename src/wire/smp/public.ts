@@ -13,12 +13,12 @@ export {
 export type {
   SmpNamedCommand, SmpCommandName, SmpVersion, ProtocolName, StreamIdUse, SmpVersioned, SmpPadded, SmpCommonInput, SmpAddressedWords,
 } from './header.ts';
-export { ATTRIBUTE_BYTES, ATTRIBUTE_ID, attributeName, vendorFormat, channelName, dataFormatName } from './attributes.ts';
+export { ATTRIBUTE_BYTES, ATTRIBUTE_ID, attributeName, vendorFormat, channelName, dataFormatName } from './attribute-kinds.ts';
 export type {
   AttributeIdBits, NamedAttribute, AttributeName, VendorFormat, ChannelName, DataFormatName, SmpAttribute, AttributeLike, VendorAttribute,
   OpaqueAttribute, ConveyanceAttribute, MtuAttribute, DataOffsetAttribute, MacAddressAttribute, PeriodAttribute, OpenMessageNumberAttribute,
   ConduitStreamAttribute, DataHeaderFormatAttribute,
-} from './attributes.ts';
+} from './attribute-kinds.ts';
 export {
   smpAttribute, vendorValue, attrVendor, attrDataOffsetVendor, attrProtocolName, attrConveyance, attrConveyanceMailbox, attrMtu, attrDataOffset,
   attrMacAddress, attrPeriod, attrOpenMessageNumber, attrConduitStream, attrDataHeaderFormat,
