@@ -11,7 +11,7 @@ import { STATUS_BIT, buildStatus, statusFromFlags, closeLength, decodeClose, dec
 import type { SmpClose, SmpStatus, SmpStatusInput } from './close-status.ts';
 import { decodeUserDefined, encodeUserDefined, userDefinedLength } from './userdefined.ts';
 import type { SmpUserDefined } from './userdefined.ts';
-import { dataLength, decodeData, decodeData1, decodeData2, encodeData } from './data.ts';
+import { dataLength, decodeData, decodeData1, decodeData2, encodeData } from './data-codec.ts';
 import type { SmpData, SmpData1, SmpData2 } from './data.ts';
 
 /**
@@ -295,3 +295,4 @@ export * from './flow-control.ts';
 export * from './close-status.ts';
 export * from './userdefined.ts';
 export * from './data.ts';
+export * from './data-codec.ts';
