@@ -58,13 +58,15 @@ export type {
   VoqFormat, PortStatusControl, VoqSeedControl, VoqPart12Control, VoqPortControl, VoqPortCapabilities, VoqSeedChanges, VoqPart12Changes,
 } from './voq-block.ts';
 export {
-  SESSION_BLOCK, CONVEYANCE, NUM_ATTR_NOT_INITIALIZED, sessionLockVal, sessionLocked, acquireSessionLock, releaseSessionLock, conveyanceName,
-  advertisementView, decodeAdvertisement, encodeAdvertisement, attributeRangeView, decodeAttributeRange, encodeAttributeRange, readSessionAttribute,
-  writeSessionAttribute, readSessionBlock, initializeSessionBlock,
+  SESSION_BLOCK, CONVEYANCE, NUM_ATTR_NOT_INITIALIZED, conveyanceName, advertisementView, decodeAdvertisement, encodeAdvertisement, attributeRangeView,
+  decodeAttributeRange, encodeAttributeRange,
+} from './session-csrs.ts';
+export type { ConveyanceName, SessionAdvertisement, AdvertisementConfig, AttributeRange } from './session-csrs.ts';
+export {
+  sessionLockVal, sessionLocked, acquireSessionLock, releaseSessionLock, readSessionAttribute, writeSessionAttribute, readSessionBlock,
+  initializeSessionBlock,
 } from './session-block.ts';
-export type {
-  ConveyanceName, SessionAdvertisement, AdvertisementConfig, AttributeRange, SessionBlockState,
-} from './session-block.ts';
+export type { SessionBlockState } from './session-block.ts';
 export {
   COMPONENT_TAG_OFFSET, SESS_MGMT_CHAN, SESS_MGMT_CHAN_NAMES, componentTagView, decodeComponentTag, encodeComponentTag,
 } from './component-tag.ts';
