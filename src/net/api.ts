@@ -15,24 +15,43 @@
 import type { Time } from '../engine/contract.ts';
 import type { DiscoveryEvent } from '../session/discovery-types.ts';
 import type { AttributeLike } from '../wire/smp/attributes.ts';
-import type { ApiHost } from './api-host.ts';
 import { AsyncQueue } from './api-queue.ts';
 import { StreamError, StreamHandle } from './api-stream.ts';
 import type { RxSide, StreamCore, TxSide } from './api-stream.ts';
 import { StreamRegistry } from './api-streams.ts';
 import { API_COUNTERS } from './api-types.ts';
-import type { ApiCounter, EndpointStatus, EngineEvent, FlowChange, OpenOptions, Peer, RiodpEndpoint, Stream, StreamLoss, TmCommand } from './api-types.ts';
+import type { ApiCounter, EndpointStatus, EngineEvent, FlowChange, LinkStatus, OpenOptions, Peer, RiodpEndpoint, Stream, StreamLoss, TmCommand } from './api-types.ts';
 import type { ApiSettings } from './endpoint-config.ts';
 import { ENGINE_NAME } from './endpoint-engine.ts';
-import type { FabricEndpointInput, FabricEndpointOutput, FlowState } from './endpoint-engine.ts';
+import type { FabricCounters, FabricEndpointInput, FabricEndpointOutput, FlowState } from './endpoint-engine.ts';
+import type { LinkCounters } from './link.ts';
 import { PeerLiveness } from './api-liveness.ts';
 import { PeerPortCheck } from './api-port-check.ts';
 import { refusal, tmRefusal } from './api-refusal.ts';
 import { engineLoss } from './api-loss.ts';
 import { PeerBook } from './api-peers.ts';
 
-// What the API asks of the process driver (api-host.ts), named here for that driver.
-export type { ApiHost } from './api-host.ts';
+/** What the API asks of the process driver. */
+export interface ApiHost {
+  readonly nodeId: number;
+  readonly tt: 0 | 1;
+  readonly targets: readonly { readonly node: number; readonly hop?: number }[];
+  now(): Time;
+  /** Runs an input through the engine now and returns its outputs (already dispatched); null when queued behind the one running. */
+  command(input: FabricEndpointInput): readonly FabricEndpointOutput[] | null;
+  setTimer(name: string, at: Time | null): void;
+  /** Stop (true) or go on (false) taking packets from the link (a receive stream at `api.rxLimit`, api-streams.ts). */
+  holdReceive(on: boolean): void;
+  /** StreamIDs of the conduit receive streams the engine holds for `remote` (its conduit table). */
+  conduitReceives(remote: number): number[];
+  engineCounters(): FabricCounters;
+  flows(): FlowState[];
+  link(): LinkStatus;
+  linkCounters(): LinkCounters | null;
+  readRegister(to: number, hop: number, offset: number): Promise<number>;
+  writeRegister(to: number, hop: number, offset: number, value: number): Promise<void>;
+  close(): Promise<void>;
+}
 
 /** §3.4.1: time the peer has to send the OPEN that completes a conduit: 5 s in ns. */
 export const CONDUIT_TIMEOUT_NS = 5_000_000_000;
