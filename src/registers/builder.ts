@@ -174,7 +174,7 @@ export function buildEndpointRegisters(config: EndpointConfig = {}): RegisterSpa
 
   if (ds !== undefined) {
     space.define(dsInfoRegister(ds.maxPdu, ds.segSupport));
-    // Without TM, 0b0000 and Operations CAR bit 12 clear (data-streaming.ts TM_TYPES says why).
+    // Without TM, 0b0000 and Operations CAR bit 12 clear (data-streaming-fields.ts TM_TYPES says why).
     const types = ds.tm === undefined ? 0 : tmTypesValue(ds.tm.types);
     const mode = tmModeValue(ds.tm?.mode);
     space.define(dsControlRegister(dsControlView.pack({ tmTypesSupported: types, tmMode: mode, mtu: mtuEncoding(ds.mtu) })));

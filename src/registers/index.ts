@@ -40,11 +40,15 @@ export {
 } from './ef-chain.ts';
 export type { EfBlockSpec, EfPlacement, EfBlockInfo, EfWalk, EfWalkOptions } from './ef-chain.ts';
 export {
-  DS_INFO_OFFSET, DS_CONTROL_OFFSET, DS_INFO_FIELDS, DS_CONTROL_FIELDS, DS_CONTROL_MASKS, TM_TYPE_BITS, TM_TYPES, TM_MODE, TM_MODE_NAMES, MTU_MIN,
-  MTU_MAX, dsInfoView, dsInfo, dsControlView, dsControl, decodeDsInfo, encodeDsInfo, decodeDsControl, encodeDsControl, tmTypesName, tmModeName,
-  mtuBytesFromEncoding, mtuEncoding, setMtuBytes, getMtuBytes,
+  DS_INFO_OFFSET, DS_CONTROL_OFFSET, TM_TYPE_BITS, TM_TYPES, TM_MODE, TM_MODE_NAMES, MTU_MIN, MTU_MAX, tmTypesName, tmModeName, mtuBytesFromEncoding,
+  mtuEncoding,
+} from './data-streaming-fields.ts';
+export type { TmTypesName, TmModeName } from './data-streaming-fields.ts';
+export {
+  DS_INFO_FIELDS, DS_CONTROL_FIELDS, DS_CONTROL_MASKS, dsInfoView, dsInfo, dsControlView, dsControl, decodeDsInfo, encodeDsInfo, decodeDsControl,
+  encodeDsControl, setMtuBytes, getMtuBytes,
 } from './data-streaming.ts';
-export type { DsInfo, DsControl, TmTypesName, TmModeName } from './data-streaming.ts';
+export type { DsInfo, DsControl } from './data-streaming.ts';
 export {
   LpSerialMap, LP_SERIAL_LAYOUT, PORT_CONTROL_BLOCK_OFFSET, LP_SERIAL_MAX_PORTS, PORT_CONTROL_FIELDS, PORT_CONTROL_BITS,
   INITIALIZED_PORT_WIDTH_NAMES, portControlOffset, portControlView, decodePortControl, encodePortControl, portParticipation,
@@ -58,13 +62,15 @@ export type {
   VoqFormat, PortStatusControl, VoqSeedControl, VoqPart12Control, VoqPortControl, VoqPortCapabilities, VoqSeedChanges, VoqPart12Changes,
 } from './voq-block.ts';
 export {
-  SESSION_BLOCK, CONVEYANCE, NUM_ATTR_NOT_INITIALIZED, sessionLockVal, sessionLocked, acquireSessionLock, releaseSessionLock, conveyanceName,
-  advertisementView, decodeAdvertisement, encodeAdvertisement, attributeRangeView, decodeAttributeRange, encodeAttributeRange, readSessionAttribute,
-  writeSessionAttribute, readSessionBlock, initializeSessionBlock,
+  SESSION_BLOCK, CONVEYANCE, NUM_ATTR_NOT_INITIALIZED, conveyanceName, advertisementView, decodeAdvertisement, encodeAdvertisement, attributeRangeView,
+  decodeAttributeRange, encodeAttributeRange,
+} from './session-csrs.ts';
+export type { ConveyanceName, SessionAdvertisement, AdvertisementConfig, AttributeRange } from './session-csrs.ts';
+export {
+  sessionLockVal, sessionLocked, acquireSessionLock, releaseSessionLock, readSessionAttribute, writeSessionAttribute, readSessionBlock,
+  initializeSessionBlock,
 } from './session-block.ts';
-export type {
-  ConveyanceName, SessionAdvertisement, AdvertisementConfig, AttributeRange, SessionBlockState,
-} from './session-block.ts';
+export type { SessionBlockState } from './session-block.ts';
 export {
   COMPONENT_TAG_OFFSET, SESS_MGMT_CHAN, SESS_MGMT_CHAN_NAMES, componentTagView, decodeComponentTag, encodeComponentTag,
 } from './component-tag.ts';

@@ -1,4 +1,4 @@
-import { vcOfVcid } from '../wire/symbol-types.ts';
+import { vcOfVcid } from '../wire/symbol-parameters.ts';
 import { voqCs64Layout } from '../wire/voq-cs64.ts';
 import type { VoqSymbolForm } from '../wire/voq-cs64.ts';
 import { voqLayout } from '../wire/voq-stype2.ts';

@@ -1,5 +1,5 @@
 import type { ControlSymbol64 } from '../wire/symbol64.ts';
-import { vcOfVcid } from '../wire/symbol-types.ts';
+import { vcOfVcid } from '../wire/symbol-parameters.ts';
 import { VOQ_CS64, decodeVoqCs64, vcOfVcInd } from '../wire/voq-cs64.ts';
 
 /**

@@ -35,14 +35,14 @@ export type { Type7Packet, Type7Command, Type7DefinedCommand, CcpFields } from '
 export {
   FTYPE_MAINTENANCE, MAINTENANCE_MAX_BYTES, TYPE8_TRANSACTION, TYPE8_TRANSACTION_NAMES, MAINTENANCE_STATUS, type8TransactionName, type8StatusName,
   type8DataSize, isMaintenanceSize, isType8Response,
-} from './type8.ts';
+} from './type8-types.ts';
 export type {
   Type8Packet, Type8Request, Type8ReadRequest, Type8WriteRequest, Type8PortWriteRequest, Type8Response, Type8Reserved, Type8TransactionName,
   Type8StatusName, DataSize,
-} from './type8.ts';
+} from './type8-types.ts';
 export { maintenanceReadRequest, maintenanceWriteRequest, maintenanceResponse, maintenanceResponseTo } from './type8-build.ts';
 export type { HeaderArgs, MaintenanceRequestArgs, MaintenanceResponseArgs } from './type8-build.ts';
-export { FTYPE_DATA_STREAMING, MTU_MIN, MTU_MAX, TM_BYTES } from './type9.ts';
+export { FTYPE_DATA_STREAMING, MTU_MIN, MTU_MAX, TM_BYTES } from './type9-types.ts';
 export { type9Segment } from './type9-types.ts';
 export type {
   Type9Packet, Type9DataPacket, Type9StartPacket, Type9ContinuationPacket, Type9EndPacket, Type9AbortPacket, Type9TmPacket, Type9ExtendedPacket,
@@ -63,11 +63,12 @@ export {
 export type { Type13Packet, Type13Response, Type13MessageResponse, Type13TransactionName, Type13StatusName, ResponseArgs } from './type13.ts';
 
 // Control symbols (Part 6 §3) and VoQ backpressure (the stype2 field, Part 12's CS64 form).
+export { LINKS, Stype0, STYPE0_NAMES, Stype1, STYPE1_NAMES, CMD_NAMES, cmdName, cmdOf } from './symbol-types.ts';
+export type { Link, Stype0Name, Stype1Name, CmdName } from './symbol-types.ts';
 export {
-  LINKS, Stype0, STYPE0_NAMES, Stype1, STYPE1_NAMES, CMD_NAMES, CAUSES, CAUSE_NAMES, PORT_STATUSES, PORT_STATUS_NAMES, cmdName, cmdOf, causeName,
-  causeOf, portStatusName, portStatusOf, vcOfVcid,
-} from './symbol-types.ts';
-export type { Link, Stype0Name, Stype1Name, CmdName, CauseName, PortStatusName, ParameterMeanings } from './symbol-types.ts';
+  CAUSES, CAUSE_NAMES, PORT_STATUSES, PORT_STATUS_NAMES, causeName, causeOf, portStatusName, portStatusOf, vcOfVcid,
+} from './symbol-parameters.ts';
+export type { CauseName, PortStatusName, ParameterMeanings } from './symbol-parameters.ts';
 export { decodeSymbol, encodeSymbol, buildSymbol, symbolLength } from './symbol.ts';
 export type { ControlSymbol, SymbolFields, SymbolOptions } from './symbol.ts';
 export { LINK_CS64, Stype0_64, STYPE0_64_NAMES, Stype1_64, STYPE1_64_NAMES, PORT_CONDITION_NAMES, stype1Name64, stype1Of64 } from './symbol64-types.ts';
@@ -94,12 +95,13 @@ export { CRC16_POLY, CRC16_INIT, crc16Update, crc16Packet, crc16PacketCrcs } fro
 // The software fabric's link framing (docs/net-framing.md) and the fast lane's frame batches (docs/fast-lane.md).
 export {
   FRAME_HEADER_BYTES, FRAME_LENGTH_BYTES, MAX_FRAME_LENGTH_FIELD, MAX_SENT_FRAME, FRAME_KIND, LINK_VERSION, HELLO_MAGIC, CLOSE_REASON, CLOSE_TEXT_MAX,
-  packetFrame, cs48Frame, cs64Frame, helloFrame, closeFrame, frameKindName, reasonName, decodeFrame, frameLength, encodeFrame,
-} from './frame.ts';
+  packetFrame, cs48Frame, cs64Frame, helloFrame, closeFrame, frameKindName, reasonName,
+} from './frame-types.ts';
 export type {
   Frame, DecodedFrame, PacketFrame, Cs48Frame, Cs64Frame, HelloFrame, CloseFrame, ReservedFrame, FrameKindName, CloseReason, CloseReasonName,
-  FrameDecodeOptions,
-} from './frame.ts';
+} from './frame-types.ts';
+export { decodeFrame, frameLength, encodeFrame } from './frame.ts';
+export type { FrameDecodeOptions } from './frame.ts';
 export { FrameReader, DEFAULT_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE, MAX_MAX_FRAME_SIZE } from './frame-reader.ts';
 export type { FrameReaderOptions, FrameSink } from './frame-reader.ts';
 export { FrameBatch, parseFrameBatch } from './frame-batch.ts';

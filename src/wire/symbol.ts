@@ -2,17 +2,10 @@ import { crc5 } from './crc5.ts';
 import { crc13 } from './crc13.ts';
 import { WireError, WireErrorCode, checkRange, need } from './errors.ts';
 import type { DecodeOptions } from './errors.ts';
-import {
-  CLAUSE_STYPE0,
-  CLAUSE_STYPE1,
-  STYPE0_NAMES,
-  STYPE1_NAMES,
-  Stype1,
-  cmdName,
-  parameterBits,
-  writeMeanings,
-} from './symbol-types.ts';
-import type { CmdName, Link, ParameterMeanings, Stype0Name, Stype1Name, Writable } from './symbol-types.ts';
+import { writeMeanings } from './symbol-parameters.ts';
+import type { ParameterMeanings, Writable } from './symbol-parameters.ts';
+import { CLAUSE_STYPE0, CLAUSE_STYPE1, STYPE0_NAMES, STYPE1_NAMES, Stype1, cmdName, parameterBits } from './symbol-types.ts';
+import type { CmdName, Link, Stype0Name, Stype1Name } from './symbol-types.ts';
 import { STYPE2_BITS, decodeStype2 } from './voq-stype2.ts';
 import type { VoqFormat, VoqStype2 } from './voq-stype2.ts';
 

@@ -1,5 +1,7 @@
-import { STYPE0_NAMES, Stype0, reservedBits, writeCause } from './symbol-types.ts';
-import type { CauseName, Stype0Name, Writable } from './symbol-types.ts';
+import { reservedBits, writeCause } from './symbol-parameters.ts';
+import type { CauseName, Writable } from './symbol-parameters.ts';
+import { STYPE0_NAMES, Stype0 } from './symbol-types.ts';
+import type { Stype0Name } from './symbol-types.ts';
 
 /**
  * Encodings of the Control Symbol 64 fields (Part 6 §3.4 Table 3-3, §3.5 Table 3-18) and the

@@ -117,3 +117,18 @@ test('isSegmentSizeError: only the segment size checks (start/continuation not a
   assert.deepEqual([isSegmentSizeError(empty), empty.clause], [false, 'Part 10 §4.2']);
   assert.equal(isSegmentSizeError(strictError(parseHex(`0049 05 06 00 01 ${toHex(new Uint8Array(32))}`))), false);
 });
+
+test('Part 10 §4.2: oddHalfwords follows O for single/end, the header for start/continuation and TM', () => {
+  const cases: [string, boolean][] = [
+    ['0049 05 06 80 c0', false], ['0049 05 06 80 c2', true], // Dev8 single: 4 header half-words + O
+    ['0059 0001 0002 80 c0', true], ['0059 0001 0002 80 c2', false], // Dev16 single: 5 + O
+    ['0059 0001 0002 80 80', true], ['0049 05 06 80 80', false], // start: 3 + ids
+    ['0059 0001 0002 80 00', false], ['0049 05 06 80 00', true], // continuation: 2 + ids
+    ['0009 06 15 03 04', false], ['0019 0006 0015 03 04', true], ['00a9 00000006 00000015 03 04', true], // TM: 5 + ids
+  ];
+  for (const [h, odd] of cases) {
+    const b = parseHex(h);
+    assert.equal(type9Codec.oddHalfwords(b, 0, b.length, {}), odd, h);
+  }
+  throwsWire(() => type9Codec.oddHalfwords(parseHex('00a9 0000'), 0, 4, {}), 'truncated');
+});

@@ -4,7 +4,8 @@ import { VoqReceiver } from '../../src/voq/receiver.ts';
 import type { ReverseMap, VoqReceiverInput, VoqReceiverOutput } from '../../src/voq/receiver-types.ts';
 import { attempt } from '../../src/wire/errors.ts';
 import { decodeSymbol, encodeSymbol } from '../../src/wire/symbol.ts';
-import { Stype0, Stype1, vcOfVcid } from '../../src/wire/symbol-types.ts';
+import { vcOfVcid } from '../../src/wire/symbol-parameters.ts';
+import { Stype0, Stype1 } from '../../src/wire/symbol-types.ts';
 import { voqLayout } from '../../src/wire/voq-stype2.ts';
 import type { VoqFormat } from '../../src/wire/voq-stype2.ts';
 

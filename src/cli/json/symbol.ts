@@ -1,20 +1,10 @@
 import { z } from 'zod';
 import { buildSymbol } from '../../wire/symbol.ts';
 import type { ControlSymbol, SymbolFields } from '../../wire/symbol.ts';
-import {
-  CAUSE_NAMES,
-  CMD_NAMES,
-  LINKS,
-  PORT_STATUS_NAMES,
-  STYPE0_NAMES,
-  STYPE1_NAMES,
-  Stype0,
-  causeOf,
-  cmdOf,
-  parameterBits,
-  portStatusOf,
-} from '../../wire/symbol-types.ts';
-import type { CauseName, Link, PortStatusName } from '../../wire/symbol-types.ts';
+import { CAUSE_NAMES, PORT_STATUS_NAMES, causeOf, portStatusOf } from '../../wire/symbol-parameters.ts';
+import type { CauseName, PortStatusName } from '../../wire/symbol-parameters.ts';
+import { CMD_NAMES, LINKS, STYPE0_NAMES, STYPE1_NAMES, Stype0, cmdOf, parameterBits } from '../../wire/symbol-types.ts';
+import type { Link } from '../../wire/symbol-types.ts';
 import { VOQ_FORMATS, VoqCmdName, encodeStype2, groupOfPort } from '../../wire/voq-stype2.ts';
 import type { VoqFormat } from '../../wire/voq-stype2.ts';
 import { invalidJson as fail, parseWith, uint } from './common.ts';

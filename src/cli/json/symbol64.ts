@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { buildSymbol64 } from '../../wire/symbol64.ts';
 import type { ControlSymbol64, Symbol64Fields } from '../../wire/symbol64.ts';
-import { CAUSE_NAMES, causeOf } from '../../wire/symbol-types.ts';
-import type { CauseName } from '../../wire/symbol-types.ts';
+import { CAUSE_NAMES, causeOf } from '../../wire/symbol-parameters.ts';
+import type { CauseName } from '../../wire/symbol-parameters.ts';
 import { LINK_CS64, PORT_CONDITION_NAMES, STYPE0_64_NAMES, STYPE1_64_NAMES, Stype0_64, parametersOf64, stype1Of64 } from '../../wire/symbol64-types.ts';
 import { VC_IND_NAMES, encodeVoqCs64, groupOfPortCs64 } from '../../wire/voq-cs64.ts';
 import { invalidJson as fail, parseWith, uint } from './common.ts';

@@ -7,11 +7,13 @@ import { decodeAccept, decodeOpen, decodeRefuse, encodeOpenFamily, openFamilyLen
 import type { SmpAccept, SmpOpen, SmpRefuse } from './open-accept-refuse.ts';
 import { decodeFlowControl, encodeFlowControl, flowControlLength } from './flow-control.ts';
 import type { SmpFlowControl } from './flow-control.ts';
-import { STATUS_BIT, buildStatus, statusFromFlags, closeLength, decodeClose, decodeStatus, encodeClose, encodeStatus, statusLength } from './close-status.ts';
-import type { SmpClose, SmpStatus, SmpStatusInput } from './close-status.ts';
+import { closeLength, decodeClose, encodeClose } from './close.ts';
+import type { SmpClose } from './close.ts';
+import { STATUS_BIT, buildStatus, statusFromFlags, decodeStatus, encodeStatus, statusLength } from './status.ts';
+import type { SmpStatus, SmpStatusInput } from './status.ts';
 import { decodeUserDefined, encodeUserDefined, userDefinedLength } from './userdefined.ts';
 import type { SmpUserDefined } from './userdefined.ts';
-import { dataLength, decodeData, decodeData1, decodeData2, encodeData } from './data.ts';
+import { dataLength, decodeData, decodeData1, decodeData2, encodeData } from './data-codec.ts';
 import type { SmpData, SmpData1, SmpData2 } from './data.ts';
 
 /**
@@ -292,6 +294,8 @@ export * from './attribute-order.ts';
 export * from './request-advertise.ts';
 export * from './open-accept-refuse.ts';
 export * from './flow-control.ts';
-export * from './close-status.ts';
+export * from './close.ts';
+export * from './status.ts';
 export * from './userdefined.ts';
 export * from './data.ts';
+export * from './data-codec.ts';

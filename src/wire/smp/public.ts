@@ -13,12 +13,12 @@ export {
 export type {
   SmpNamedCommand, SmpCommandName, SmpVersion, ProtocolName, StreamIdUse, SmpVersioned, SmpPadded, SmpCommonInput, SmpAddressedWords,
 } from './header.ts';
-export { ATTRIBUTE_BYTES, ATTRIBUTE_ID, attributeName, vendorFormat, channelName, dataFormatName } from './attributes.ts';
+export { ATTRIBUTE_BYTES, ATTRIBUTE_ID, attributeName, vendorFormat, channelName, dataFormatName } from './attribute-kinds.ts';
 export type {
   AttributeIdBits, NamedAttribute, AttributeName, VendorFormat, ChannelName, DataFormatName, SmpAttribute, AttributeLike, VendorAttribute,
   OpaqueAttribute, ConveyanceAttribute, MtuAttribute, DataOffsetAttribute, MacAddressAttribute, PeriodAttribute, OpenMessageNumberAttribute,
   ConduitStreamAttribute, DataHeaderFormatAttribute,
-} from './attributes.ts';
+} from './attribute-kinds.ts';
 export {
   smpAttribute, vendorValue, attrVendor, attrDataOffsetVendor, attrProtocolName, attrConveyance, attrConveyanceMailbox, attrMtu, attrDataOffset,
   attrMacAddress, attrPeriod, attrOpenMessageNumber, attrConduitStream, attrDataHeaderFormat,
@@ -32,8 +32,10 @@ export { ackTypeName, REFUSE_FILL, smpOpen, smpAccept, smpRefuse } from './open-
 export type { SmpOpen, SmpAccept, SmpRefuse, AckTypeName } from './open-accept-refuse.ts';
 export { FLOW_CONTROL, flowControlName, smpFlowControl } from './flow-control.ts';
 export type { SmpFlowControl, FlowControlName } from './flow-control.ts';
-export { STATUS_BIT, STATUS_RESERVED, statusFlags, statusFromFlags, smpClose } from './close-status.ts';
-export type { SmpClose, SmpStatus, SmpStatusInput, SmpStreamProtocol, StatusFlag } from './close-status.ts';
+export { smpClose } from './close.ts';
+export type { SmpClose } from './close.ts';
+export { STATUS_BIT, STATUS_RESERVED, statusFlags, statusFromFlags } from './status.ts';
+export type { SmpStatus, SmpStatusInput, SmpStreamProtocol, StatusFlag } from './status.ts';
 export { smpUserDefined } from './userdefined.ts';
 export type { SmpUserDefined } from './userdefined.ts';
 export { DATA2_MAX_PAYLOAD, segmentName, smpData, smpData1, smpData2 } from './data.ts';
