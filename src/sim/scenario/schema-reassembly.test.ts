@@ -32,7 +32,7 @@ function run(endpoints: string): Ran {
   const r = runBuilt(b);
   const snap = b.endpoints[0]?.snapshot();
   assert.ok(snap !== undefined);
-  return { run: r, reassembler: snap['reassembler'] as Ran['reassembler'] };
+  return { run: r, reassembler: snap['reassembler'] };
 }
 
 const count = (r: Ran, name: string): number => r.run.results.counts[name] ?? 0;
