@@ -5,7 +5,7 @@ import type { Packet } from '../wire/packet.ts';
 import { isPcapng, readPcapng } from '../wire/pcapng/decode.ts';
 import type { PcapngInterfaceRead, PcapngPacketRead } from '../wire/pcapng/decode.ts';
 import { LINKTYPE_USER0 } from '../wire/pcapng/format.ts';
-import { CAPTURE_KIND } from '../wire/pcapng/record.ts';
+import { CAPTURE_KIND, captureRecordBody } from '../wire/pcapng/record.ts';
 import type { CodecFlags, CliLink, Layer } from './codec-flags.ts';
 import { toJsonValue } from './json/output.ts';
 import { decodeItem, describe } from './layers.ts';
@@ -92,12 +92,8 @@ function show(record: number, iface: PcapngInterfaceRead, p: PcapngPacketRead, f
     decoded = decodeFrame(data, 0, data.length, { strict: !flags.lenient });
     tree = JSON.stringify(toJsonValue(decoded));
   } else {
-    const length = ((data[0] as number) << 8) | (data[1] as number);
-    if (length !== data.length - 2) {
-      throw new WireError('invalid', 'length', 0, 'riodp capture §2', `the length field says ${length} bytes follow it, ${data.length - 2} captured`);
-    }
     const f: CodecFlags = { ...flags, layer: body.layer, link: body.link };
-    const bodyBytes = data.subarray(FRAME_HEADER_BYTES);
+    const bodyBytes = data.subarray(captureRecordBody(data, 0, data.length).bodyAt);
     const value = decodeItem(bodyBytes, f);
     decoded = { [body.name]: flags.smp && body.name === 'packet' ? { ...value, smp: smpInside(value as Packet, !flags.lenient, true) } : value };
     tree = formatTree(describe(value, f), bodyBytes.length, value);

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { WireError } from '../wire/errors.ts';
+import { WireError, attempt } from '../wire/errors.ts';
 import { FRAME_HEADER_BYTES, FRAME_KIND } from '../wire/frame.ts';
 import { decodePcapng, isPcapng } from '../wire/pcapng/decode.ts';
 import type { PcapngFile } from '../wire/pcapng/decode.ts';
 import { LINKTYPE_USER0 } from '../wire/pcapng/format.ts';
-import { CAPTURE_KIND } from '../wire/pcapng/record.ts';
+import { CAPTURE_KIND, captureRecordBody } from '../wire/pcapng/record.ts';
 import { FTYPE_DATA_STREAMING } from '../wire/type9.ts';
 import { classify } from './reassemble-input.ts';
 import type { Item } from './reassemble-input.ts';
@@ -52,12 +52,8 @@ export async function captureItems(path: string, file: string | undefined, iface
         yield { at: record, kind: 'not-packet' };
         continue;
       }
-      const length = ((d[0] as number) << 8) | (d[1] as number);
-      if (length !== d.length - 2) {
-        yield { at: record, kind: 'bad', message: `length at byte 0: the length field says ${length} bytes follow it, ${d.length - 2} captured (riodp capture §2)` };
-        continue;
-      }
-      yield classify(record, d.subarray(FRAME_HEADER_BYTES), bits, lenient);
+      const body = attempt(() => captureRecordBody(d, 0, d.length));
+      yield body.ok ? classify(record, d.subarray(body.value.bodyAt), bits, lenient) : { at: record, kind: 'bad', message: body.error.message };
     }
   })();
 }

@@ -94,6 +94,20 @@ export function encodeCaptureRecord(r: CaptureRecord, bytes: Uint8Array, offset:
 }
 
 /**
+ * Where the body of the record at bytes[offset, end) starts, and its kind, once the length field is
+ * checked against the captured length (§2): for readers that hand the body to a codec of their
+ * own choosing (`riodp decode --pcap`, `riodp reassemble --pcap`).
+ */
+export function captureRecordBody(bytes: Uint8Array, offset: number, end: number): { readonly kind: number; readonly bodyAt: number } {
+  need(end, offset, FRAME_HEADER_BYTES, 'record', CLAUSE_RECORD.record);
+  const length = ((bytes[offset] as number) << 8) | (bytes[offset + 1] as number);
+  if (offset + FRAME_LENGTH_BYTES + length !== end) {
+    fail(WireErrorCode.invalid, 'length', offset, CLAUSE_RECORD.record, `the length field says ${length} bytes follow it, ${end - offset - FRAME_LENGTH_BYTES} given`);
+  }
+  return { kind: bytes[offset + 2] as number, bodyAt: offset + FRAME_HEADER_BYTES };
+}
+
+/**
  * Decodes the record at bytes[offset, end) (the EPB's captured data): `end` must be where the
  * length field says the record ends. Throws the WireError of the part that is wrong.
  *
@@ -114,11 +128,7 @@ export function decodeCaptureRecord(bytes: Uint8Array, offset: number, end: numb
   need(end, offset, FRAME_HEADER_BYTES, 'record', CLAUSE_RECORD.record);
   const kind = bytes[offset + 2] as number;
   if (kind !== CAPTURE_KIND.cs24 && kind !== CAPTURE_KIND.packetCs24) return decodeFrame(bytes, offset, end, opts);
-  const length = ((bytes[offset] as number) << 8) | (bytes[offset + 1] as number);
-  if (offset + FRAME_LENGTH_BYTES + length !== end) {
-    fail(WireErrorCode.invalid, 'length', offset, CLAUSE_RECORD.record, `the length field says ${length} bytes follow it, ${end - offset - FRAME_LENGTH_BYTES} given`);
-  }
-  const bodyAt = offset + FRAME_HEADER_BYTES;
+  const { bodyAt } = captureRecordBody(bytes, offset, end);
   if (kind === CAPTURE_KIND.cs24) {
     return { kind, kindName: 'cs24', symbol: decodeSymbol(bytes, bodyAt, end, { ...opts, link: 'cs24' }) };
   }
