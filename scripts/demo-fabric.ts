@@ -13,33 +13,35 @@
  * it is at least as new as every source file (as after `npm ci`), within `npm test` the CLI it
  * transpiled from src/, else src/ through tsx, so the demo never runs a stale dist/.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Demo, prepareDir } from '../src/net/demo-fabric.ts';
 import { RIODP_ARGS } from '../test/support/riodp-entry.ts';
 import { parseSize } from '../src/net/demo-data.ts';
 import { DemoError } from '../src/net/demo-procs.ts';
 
-const USAGE = `usage: npm run demo:fabric -- [--size 10MB] [--flood 64MB] [--seed 1] [--lines 6] [--keep]
+const USAGE = `usage: npm run demo:fabric -- [--size 10MB] [--flood 64MB] [--seed 1] [--lines 6] [--keep] [--pcap DIR]
   --size   bytes of each file A sends to B (suffixes kB, KiB, MB, MiB)
   --flood  bytes of the file C floods B with; it must still be sending when C is killed
            (only what is sent until then crosses the fabric)
   --seed   seed of the file generator (AES-256-CTR keystream)
   --lines  log lines shown per process and message (the rest are counted)
-  --keep   keep the work folder (configurations, files, received files)`;
+  --keep   keep the work folder (configurations, files, received files)
+  --pcap   write captures of every process into DIR (switch.pcapng, A.pcapng, B.pcapng, C.pcapng;
+           docs/pcapng.md): open them with riodp decode --pcap or Wireshark (contrib/wireshark)`;
 
 function usage(message: string): never {
   process.stderr.write(`demo-fabric: ${message}\n${USAGE}\n`);
   process.exit(2);
 }
 
-function options(): { size: number; flood: number; seed: number; lines: number; keep: boolean } {
+function options(): { size: number; flood: number; seed: number; lines: number; keep: boolean; pcap: string | undefined } {
   let v;
   try {
     v = parseArgs({
-      options: { size: { type: 'string' }, flood: { type: 'string' }, seed: { type: 'string' }, lines: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' } },
+      options: { size: { type: 'string' }, flood: { type: 'string' }, seed: { type: 'string' }, lines: { type: 'string' }, keep: { type: 'boolean' }, pcap: { type: 'string' }, help: { type: 'boolean' } },
       strict: true,
     }).values;
   } catch (e) {
@@ -58,10 +60,11 @@ function options(): { size: number; flood: number; seed: number; lines: number; 
     if (!/^\d+$/.test(s) || !Number.isSafeInteger(Number(s))) usage(`${what} must be a non-negative integer, not '${s}'`);
     return Number(s);
   };
-  return { size, flood, seed: int(v.seed, 1, '--seed'), lines: int(v.lines, 6, '--lines'), keep: v.keep === true };
+  return { size, flood, seed: int(v.seed, 1, '--seed'), lines: int(v.lines, 6, '--lines'), keep: v.keep === true, pcap: v.pcap };
 }
 
 const o = options();
+if (o.pcap !== undefined) await mkdir(o.pcap, { recursive: true });
 const dir = await mkdtemp(join(tmpdir(), 'riodp-demo-'));
 await prepareDir(dir);
 const demo = new Demo({
@@ -74,6 +77,7 @@ const demo = new Demo({
     process.stdout.write(`${line}\n`);
   },
   linesPerMessage: o.lines,
+  ...(o.pcap === undefined ? {} : { pcapDir: resolve(o.pcap) }),
 });
 process.on('exit', () => {
   demo.killNow();
@@ -86,6 +90,7 @@ async function end(code: number, line: string | null): Promise<never> {
   await demo.stop();
   demo.summary();
   if (o.keep) process.stdout.write(`demo-fabric: files kept in ${dir}\n`);
+  if (o.pcap !== undefined) process.stdout.write(`demo-fabric: captures in ${resolve(o.pcap)}\n`);
   else await rm(dir, { recursive: true, force: true });
   if (line !== null) (code === 0 ? process.stdout : process.stderr).write(`${line}\n`);
   process.exit(code);

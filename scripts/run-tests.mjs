@@ -27,6 +27,8 @@ function walk(dir, out) {
 // order given: started first, they overlap the many short files, instead of one core idling while
 // a long file that happened to sort last ends. A long file not listed only costs that idle time.
 const LONG = [
+  // The fabric demo with --pcap and the checks of its captures (issue 19): about 60 s.
+  'test/net/demo-fabric.test.ts',
   'src/registers/fields.prop.test.ts',
   'test/wire/dispatch.prop.test.ts',
   'test/cli/sim.test.ts',

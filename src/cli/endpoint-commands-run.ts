@@ -14,6 +14,8 @@ import { parseSize } from '../net/demo-data.ts';
 import { EndpointConfigError, loadEndpointConfig } from '../net/endpoint-config.ts';
 import type { EndpointProcessConfig } from '../net/endpoint-config.ts';
 import { startEndpointProcess } from '../net/endpoint-process.ts';
+import { captureSettings } from './capture-settings.ts';
+import type { CaptureFlags } from './capture-flags.ts';
 import { logFlowChange } from '../net/endpoint-log.ts';
 import { LOG_LEVELS, makeLogger } from '../net/log.ts';
 import type { LogLevel } from '../net/log.ts';
@@ -56,8 +58,13 @@ async function client(cmd: string, run: () => Promise<number>): Promise<number> 
 
 // ---- riodp endpoint ----------------------------------------------------------------------------
 
-export async function runEndpoint(flags: { config: string; control?: string; log?: string; logLevel?: string }): Promise<number> {
+export async function runEndpoint(flags: { config: string; control?: string; log?: string; logLevel?: string } & CaptureFlags): Promise<number> {
   let config: EndpointProcessConfig;
+  const capture = captureSettings(flags);
+  if (typeof capture === 'string') {
+    fail('endpoint', capture);
+    return 2;
+  }
   // --log-level is the option's former name; --log wins when both are given.
   const level = flags.log ?? flags.logLevel;
   try {
@@ -80,7 +87,7 @@ export async function runEndpoint(flags: { config: string; control?: string; log
   const log = makeLogger({ level: withLevel.log, name: `endpoint-${config.engine.nodeId}` });
   let proc;
   try {
-    proc = await startEndpointProcess(withLevel, { logger: log });
+    proc = await startEndpointProcess(withLevel, { logger: log, ...(capture === undefined ? {} : { capture }) });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     fail('endpoint', e instanceof RangeError ? `${flags.config}: ${msg}` : msg);

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { addCaptureOptions } from './capture-flags.ts';
+import type { CaptureFlags } from './capture-flags.ts';
 import type { RecvFlags } from './endpoint-commands-run.ts';
 
 /**
@@ -15,7 +17,7 @@ export interface ClientFlags {
 export function registerEndpointCommands(program: Command): void {
   const control = '--control <socket>';
   const controlHelp = 'control socket of the running riodp endpoint (default: $RIODP_CONTROL)';
-  program
+  const endpoint = program
     .command('endpoint')
     .description('run an end point process: a link to its switch port, session management, data streaming, and a control socket for send/recv/status/read-reg (docs/fabric-api.md)')
     .requiredOption('--config <file>', 'end point configuration (YAML)')
@@ -23,8 +25,9 @@ export function registerEndpointCommands(program: Command): void {
     .option('--log <level>', "log level on stderr: fatal, error, warn, info, debug, trace, silent (default: the config's log, else info)")
     // The option's first name, kept; `riodp switch` takes --log too. createOption: no ESM import of commander (main.ts).
     .addOption(program.createOption('--log-level <level>', 'the same as --log').hideHelp())
-    .addHelpText('after', '\nPrints one line on stdout once the link is up; runs until SIGINT or SIGTERM. Exit 0 on a signal, 1 when the switch cannot be reached, 2 for a bad configuration.\n')
-    .action(async (flags: { config: string; control?: string; log?: string; logLevel?: string }) => {
+    .addHelpText('after', '\nPrints one line on stdout once the link is up; runs until SIGINT or SIGTERM. Exit 0 on a signal, 1 when the switch cannot be reached, 2 for a bad configuration.\n');
+  addCaptureOptions(endpoint)
+    .action(async (flags: { config: string; control?: string; log?: string; logLevel?: string } & CaptureFlags) => {
       const { runEndpoint } = await import('./endpoint-commands-run.ts');
       process.exitCode = await runEndpoint(flags);
     });

@@ -1,10 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '../net/connect.ts';
+import { decodePcapng } from '../wire/pcapng/decode.ts';
+import { decodeCaptureRecord } from '../wire/pcapng/record.ts';
 import { RIODP_ARGS } from '../../test/support/riodp-entry.ts';
 
 
@@ -100,5 +102,49 @@ describe('riodp switch (spawned)', { concurrency: true }, () => {
     const run = riodp(['switch', '--config', file]);
     assert.equal(await run.exit, 2);
     assert.match(run.stderr(), /^riodp switch: .*: ports\.0\.listen\.host: host must be a loopback address \(127\.0\.0\.0\/8 or ::1\) to listen on 0\.0\.0\.0 without tls; configure tls\.psk or tls\.cert\n$/);
+  });
+
+  test('riodp capture §3, §4 (issue 19): riodp switch --pcap FILE --pcap-name NAME records each port\'s frames both ways on NAME.p<port>.tx|rx, and its last log line counts them', async () => {
+    const cfg = configFile(CONFIG);
+    const pcap = join(cfg, '..', 'sw.pcapng');
+    const run = riodp(['switch', '--config', cfg, '--pcap', pcap, '--pcap-name', 'core']);
+    const lines = await run.lines(2);
+    const tcpPort = Number(/:(\d+)$/.exec(lines[1] ?? '')?.[1]);
+    const closed = new Promise<void>((resolve) => {
+      void connect({ port: tcpPort }, { onClose: () => { resolve(); } });
+    });
+    for (let k = 0; k < 500 && !run.stderr().includes('"msg":"link-up"'); k++) await new Promise((r) => setTimeout(r, 10));
+    run.kill('SIGTERM');
+    assert.equal(await run.exit, 0, run.stderr());
+    await closed;
+    const f = decodePcapng(readFileSync(pcap));
+    assert.deepEqual(f.interfaces.map((i) => i.name), ['core.p0.tx', 'core.p0.rx', 'core.p1.tx', 'core.p1.rx']);
+    const kinds = (name: string): string[] => f.packets.filter((p) => f.interfaces[p.interface]?.name === name).map((p) => decodeCaptureRecord(p.data, 0, p.data.length).kindName);
+    assert.deepEqual(kinds('core.p1.rx'), ['hello']);
+    const sent = kinds('core.p1.tx');
+    assert.deepEqual([sent[0], sent.at(-1)], ['hello', 'close']);
+    const last = JSON.parse(run.stderr().trim().split('\n').at(-1) ?? '{}') as { msg?: string; capture?: { records: number; notRecorded: number } };
+    assert.equal(last.msg, 'stopped');
+    assert.deepEqual([last.capture?.records, last.capture?.notRecorded], [f.packets.length, 0]);
+  });
+
+  test('riodp capture (issue 19): --pcap-max-bytes and --pcap-name are checked (one line, exit 2), need --pcap, and a capture that cannot be written is one line, exit 1', async () => {
+    const cfg = configFile(CONFIG);
+    const cases: [string[], number, RegExp][] = [
+      [['--pcap', join(cfg, '..', 'a.pcapng'), '--pcap-max-bytes', '10X'], 2, /^riodp switch: --pcap-max-bytes must be a size in bytes: .* not '10X'$/],
+      [['--pcap', join(cfg, '..', 'a.pcapng'), '--pcap-name', 'sw.0'], 2, /^riodp switch: --pcap-name must be 1 to 64 letters, digits, '_' or '-', not 'sw\.0'$/],
+      [['--pcap-max-bytes', '1MB'], 2, /^riodp switch: --pcap-max-bytes needs --pcap$/],
+      [['--pcap', join(cfg, '..', 'no', 'a.pcapng')], 1, /^riodp switch: cannot write the capture .*a\.pcapng: ENOENT/],
+    ];
+    await Promise.all(cases.map(async ([args, code, line]) => {
+      const run = riodp(['switch', '--config', cfg, ...args]);
+      assert.equal(await run.exit, code, run.stderr());
+      const err = run.stderr().trim().split('\n');
+      assert.equal(err.length, 1, run.stderr());
+      assert.match(err[0] ?? '', line);
+    }));
+    const ep = riodp(['endpoint', '--config', cfg, '--pcap-name', 'x']);
+    assert.equal(await ep.exit, 2);
+    assert.match(ep.stderr(), /--pcap-name needs --pcap/);
   });
 });

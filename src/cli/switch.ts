@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { addCaptureOptions } from './capture-flags.ts';
+import type { CaptureFlags } from './capture-flags.ts';
 
 /**
  * `riodp switch --config FILE` (issue 8 §1): runs one switch of the software fabric until SIGINT
@@ -9,7 +11,7 @@ import type { Command } from 'commander';
  * The net modules are imported when the command runs, so that `riodp --help` stays fast.
  */
 
-export interface SwitchFlags {
+export interface SwitchFlags extends CaptureFlags {
   readonly config: string;
   readonly log?: string;
 }
@@ -20,15 +22,21 @@ function hostPort(host: string, port: number): string {
 }
 
 export async function runSwitch(flags: SwitchFlags): Promise<number> {
-  const [{ SwitchConfigError, loadSwitchConfig }, { startSwitch }, { LOG_LEVELS, makeLogger }, { formatIssue }] = await Promise.all([
+  const [{ SwitchConfigError, loadSwitchConfig }, { startSwitch }, { LOG_LEVELS, makeLogger }, { formatIssue }, { captureSettings }] = await Promise.all([
     import('../net/switch-config.ts'),
     import('../net/switch-process.ts'),
     import('../net/log.ts'),
     import('../config/issues.ts'),
+    import('./capture-settings.ts'),
   ]);
   const level = flags.log;
   if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level)) {
     process.stderr.write(`riodp switch: --log: expected one of ${LOG_LEVELS.join(', ')}\n`);
+    return 2;
+  }
+  const capture = captureSettings(flags);
+  if (typeof capture === 'string') {
+    process.stderr.write(`riodp switch: ${capture}\n`);
     return 2;
   }
   let config: ReturnType<typeof loadSwitchConfig>;
@@ -42,7 +50,7 @@ export async function runSwitch(flags: SwitchFlags): Promise<number> {
   const logger = makeLogger({ level: (level as (typeof LOG_LEVELS)[number] | undefined) ?? config.log, name: 'switch' });
   let sw: Awaited<ReturnType<typeof startSwitch>>;
   try {
-    sw = await startSwitch(config, { logger });
+    sw = await startSwitch(config, { logger, ...(capture === undefined ? {} : { capture }) });
   } catch (e) {
     process.stderr.write(`riodp switch: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
@@ -63,11 +71,12 @@ export async function runSwitch(flags: SwitchFlags): Promise<number> {
 }
 
 export function registerSwitchCommand(program: Command): void {
-  program
+  const cmd = program
     .command('switch')
     .description('run a switch of the software fabric: one switch processing element with each port a TCP listener, until SIGINT/SIGTERM (docs/fabric-switch.md)')
     .requiredOption('--config <file>', 'switch configuration (YAML)')
-    .option('--log <level>', "log level instead of the configuration's: fatal, error, warn, info, debug, trace or silent")
+    .option('--log <level>', "log level instead of the configuration's: fatal, error, warn, info, debug, trace or silent");
+  addCaptureOptions(cmd)
     .action(async (flags: SwitchFlags) => {
       process.exitCode = await runSwitch(flags);
     });

@@ -36,6 +36,8 @@ export interface DemoOptions {
   readonly print: (line: string) => void;
   /** Log lines shown per process and message (the rest are counted). */
   readonly linesPerMessage: number;
+  /** A folder for captures (docs/pcapng.md): `switch.pcapng` and one per end point (`A.pcapng`, …). */
+  readonly pcapDir?: string;
 }
 
 /** What the end points are: name, device ID, switch port. */
@@ -148,11 +150,16 @@ export class Demo {
     this.#sup.killAllNow();
   }
 
+  /** `--pcap` of the process `name`, with `pcapDir`: interfaces named after it (`A.p0.tx`, `switch.p1.rx`). */
+  #pcap(name: string): string[] {
+    return this.#o.pcapDir === undefined ? [] : ['--pcap', join(this.#o.pcapDir, `${name}.pcapng`), '--pcap-name', name];
+  }
+
   async #start(): Promise<void> {
     this.#say(`== start: one switch and three end points on loopback; work folder $WORK = ${this.#o.dir} ==`);
     const swPath = join(this.#o.dir, 'switch.yaml');
     await writeFile(swPath, toYaml(demoSwitchConfig({ nodes: DEMO_NODES, highWatermark: 8, lowWatermark: 4 })));
-    const sw = this.#riodp('switch', ['switch', '--config', swPath], true);
+    const sw = this.#riodp('switch', ['switch', '--config', swPath, ...this.#pcap('switch')], true);
     this.#switch = sw;
     const tcp = new Map<number, number>();
     for (const n of DEMO_NODES) {
@@ -164,7 +171,7 @@ export class Demo {
         const path = join(this.#o.dir, `${n.name}.yaml`);
         const peers = DEMO_NODES.filter((m) => m.id !== n.id).map((m) => m.id);
         await writeFile(path, toYaml(demoEndpointConfig({ id: n.id, switchPort: tcp.get(n.port) ?? 0, control: this.#sock(n.name), peers })));
-        const p = this.#riodp(n.name, ['endpoint', '--config', path], true);
+        const p = this.#riodp(n.name, ['endpoint', '--config', path, ...this.#pcap(n.name)], true);
         this.#nodes.set(n.name, p);
         await this.#sup.waitLine(p, (x) => x.stream === 'stdout' && parseLinkUp(x.text) === n.id, START_MS, `end point ${n.name} link up`);
       }),

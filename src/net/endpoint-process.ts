@@ -41,12 +41,20 @@ import { PeerClock } from './peer-clock.ts';
 import { TimerDriver } from './timer-driver.ts';
 import { LogLimiter, logSuppressed } from './log-limit.ts';
 import { receiveFrames } from './endpoint-frames.ts';
+import { ProcessCapture } from './link-capture.ts';
+import type { CaptureSettings, LinkCapture } from './link-capture.ts';
+import { receivedDropOf } from '../node/endpoint-drops.ts';
 import type { FrameRunHost } from './endpoint-frames.ts';
 
 /** Options of `startEndpoint`. */
 export interface StartEndpointOptions {
   /** Default: a pino logger at the configured level on stderr (log.ts). */
   readonly logger?: Logger;
+  /**
+   * Capture the link's frames into a pcapng file (docs/pcapng.md; `riodp endpoint --pcap`):
+   * interfaces `<name>.p0.tx|rx`, `name` default `ep<nodeId>`; the link is then read frame by frame.
+   */
+  readonly capture?: CaptureSettings & { readonly name?: string };
 }
 
 type TimerKey = EndpointProcessTimerKey;
@@ -74,6 +82,7 @@ export class EndpointProcess implements ApiHost {
   readonly #tx: TransmitPump;
   /** The engine's inputs, one at a time (endpoint-inputs.ts). */
   readonly #inputs: EngineInputs;
+  readonly #capture: { readonly file: ProcessCapture; readonly tap: LinkCapture } | null = null;
   #firstLink: { resolve(): void; reject(e: Error): void } | null = null;
   /** The fast lane on receive (endpoint-frames.ts). */
   readonly #rx: FrameRunHost = {
@@ -108,7 +117,11 @@ export class EndpointProcess implements ApiHost {
       },
       { clock: this.#clock },
     );
-    this.#sw = new SwitchLink(config.switch, config.retry, this.#clock, {
+    if (opts.capture !== undefined) {
+      const file = new ProcessCapture(opts.capture, 'riodp endpoint');
+      this.#capture = { file, tap: file.link(opts.capture.name ?? `ep${this.nodeId}`, 0, `end point ${this.nodeId}'s link to its switch`) };
+    }
+    this.#sw = new SwitchLink(this.#capture === null ? config.switch : { ...config.switch, tap: this.#capture.tap }, config.retry, this.#clock, {
       up: (l) => { this.#up(l); },
       down: (by, reason, text) => { this.#down(by, reason, text); },
       packet: (p) => { this.#received(p); },
@@ -172,9 +185,12 @@ export class EndpointProcess implements ApiHost {
       case 'timer':
         this.#timers.apply('engine', o);
         return;
-      case 'event':
+      case 'event': {
         if (o.source === 'discovery') this.#discovered(o.detail);
+        const drop = this.#capture === null ? null : receivedDropOf(o);
+        if (drop !== null) this.#capture?.tap.drop(drop);
         break;
+      }
       default:
         break;
     }
@@ -333,6 +349,8 @@ export class EndpointProcess implements ApiHost {
         this.#timers.close();
         this.#clock.stop();
         this.#sw.ended(true);
+        const capture = this.#capture?.file.close();
+        if (capture !== undefined) this.#log[capture.notRecorded > 0 ? 'warn' : 'info']({ capture }, 'capture-closed');
         resolve();
       };
       if (link === null || link.state === 'closed') {

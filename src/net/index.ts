@@ -17,6 +17,8 @@ export type { RefusalCounter, RefusalReason, PortRefusals } from './switch-refus
 export { REFUSAL_REASONS, REFUSAL_COUNTERS, PORT_REFUSALS } from './switch-refusals.ts';
 export type { ConnectOptions } from './connect.ts';
 export type { LinkOptions } from './link-options.ts';
+export type { LinkTap } from './link-types.ts';
+export type { CaptureSettings } from './link-capture.ts';
 export type { LinkCounters, LinkCounterName, LinkState } from './link-types.ts';
 export { LINK_COUNTERS } from './link-types.ts';
 export type { Clock, HostScheduler, HostTimer } from './clock.ts';

@@ -3,6 +3,7 @@ import { integerInRange, positiveInteger } from '../engine/config-checks.ts';
 import { DEFAULT_MAX_FRAME_SIZE, MAX_MAX_FRAME_SIZE, MIN_MAX_FRAME_SIZE } from '../wire/frame-reader.ts';
 import { MAX_SENT_FRAME } from '../wire/frame.ts';
 import type { FrameDecodeOptions } from '../wire/frame.ts';
+import type { LinkTap } from './link-types.ts';
 
 /** Options of a link (docs/net-framing.md). */
 export interface LinkOptions {
@@ -32,6 +33,12 @@ export interface LinkOptions {
    * bare link) sends none. riodp's switch and end point processes use 100.
    */
   readonly keepaliveMs?: number;
+  /**
+   * Sees every whole frame received and sent (a capture, docs/pcapng.md). A link with a tap keeps
+   * the object path on receive (no frame batches), so that what the handlers do with each frame
+   * (a drop) is known when the tap records it.
+   */
+  readonly tap?: LinkTap;
 }
 
 export interface ResolvedLinkOptions {

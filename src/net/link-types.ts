@@ -34,6 +34,19 @@ export type LinkCounterName = (typeof LINK_COUNTERS)[number];
 /** A link's counters. */
 export type LinkCounters = Counters<LinkCounterName>;
 
+/**
+ * What sees a link's frames (a capture, src/net/link-capture.ts). Frames are whole riodp link
+ * frames (docs/net-framing.md §2: length, kind, body), views valid during the call only.
+ */
+export interface LinkTap {
+  /** A received frame is about to go to the handlers. */
+  receiving(): void;
+  /** The received frame bytes[start, end) after the handlers had it; `defect` when it did not decode. */
+  received(bytes: Uint8Array, start: number, end: number, defect: WireError | null): void;
+  /** Whole frames bytes[start, end) handed to the socket, in order. */
+  sent(bytes: Uint8Array, start: number, end: number): void;
+}
+
 /** hello: waiting for the peer's HELLO; open: frames flow; closing: a CLOSE went one way; closed: the socket is gone. */
 export type LinkState = 'hello' | 'open' | 'closing' | 'closed';
 

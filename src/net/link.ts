@@ -31,11 +31,11 @@ import type { BatchFeedHost } from './link-batch.ts';
 import { LinkReceiver } from './link-receive.ts';
 import { linkOptions } from './link-options.ts';
 import { LINK_COUNTERS } from './link-types.ts';
-import type { HelloFailure, LinkClosed, LinkCounters, LinkHandlers, LinkState, SendableFrame } from './link-types.ts';
+import type { HelloFailure, LinkClosed, LinkCounters, LinkHandlers, LinkState, LinkTap, SendableFrame } from './link-types.ts';
 import type { LinkOptions } from './link-options.ts';
 
 export { LINK_COUNTERS } from './link-types.ts';
-export type { HelloFailure, LinkClosed, LinkCounterName, LinkCounters, LinkHandlers, LinkState, SendableFrame } from './link-types.ts';
+export type { HelloFailure, LinkClosed, LinkCounterName, LinkCounters, LinkHandlers, LinkState, LinkTap, SendableFrame } from './link-types.ts';
 export { linkOptions } from './link-options.ts';
 export type { LinkOptions, ResolvedLinkOptions } from './link-options.ts';
 
@@ -57,11 +57,14 @@ export class Link {
   #closeTimer: NodeJS.Timeout | null = null;
   #keepalive: NodeJS.Timeout | null = null;
   readonly #closeTimeoutMs: number;
+  readonly #tap: LinkTap | null;
+  /** The WireError of the frame being received, for the tap. */
+  #defect: WireError | null = null;
   /** Received bytes, fed and held (link-receive.ts). */
   readonly #rx: LinkReceiver;
   readonly #feedHost: BatchFeedHost = {
     fast: () => this.#state === 'open',
-    frame: (bytes, offset, end) => this.#frame(bytes, offset, end),
+    frame: (bytes, offset, end) => (this.#tap === null ? this.#frame(bytes, offset, end) : this.#tapped(bytes, offset, end, this.#tap)),
     run: (batch, chunk, first, count) => this.#run(batch, chunk, first, count),
     going: () => this.#going(),
     ending: () => this.#ending(),
@@ -74,13 +77,15 @@ export class Link {
     this.#closeTimeoutMs = o.closeTimeoutMs;
     this.#decode = o.decode;
     this.#forward = opts.forward === true && (o.decode as PacketDecodeOptions).ackIdBits !== 5;
-    this.#out = new SendBatch(socket, o.sendBatchBytes);
+    this.#tap = opts.tap ?? null;
+    const tap = this.#tap;
+    this.#out = new SendBatch(socket, o.sendBatchBytes, tap === null ? null : (b, start, end) => { tap.sent(b, start, end); });
     this.socket = socket;
     this.#handlers = {};
     this.#handlers = typeof handlers === 'function' ? handlers(this) : handlers;
     // The batch decodes as a link does by default (lenient, 6-bit ackIDs); other decodings keep the object path.
     const plain = (o.decode as PacketDecodeOptions).strict !== true && (o.decode as PacketDecodeOptions).ackIdBits !== 5;
-    this.#rx = new LinkReceiver(socket, o.maxFrameSize, this.#handlers.onFrames !== undefined && opts.batch !== false && plain, this.#feedHost);
+    this.#rx = new LinkReceiver(socket, o.maxFrameSize, this.#handlers.onFrames !== undefined && opts.batch !== false && opts.tap === undefined && plain, this.#feedHost);
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
       this.#counters.bytesIn += chunk.length;
@@ -245,6 +250,16 @@ export class Link {
     this.socket.destroy();
   }
 
+  /** `#frame` seen by the tap: the frame is recorded after the handlers had it, with its defect. */
+  #tapped(bytes: Uint8Array, offset: number, end: number, tap: LinkTap): boolean {
+    this.#defect = null;
+    tap.receiving();
+    const going = this.#frame(bytes, offset, end);
+    tap.received(bytes, offset, end, this.#defect);
+    this.#defect = null;
+    return going;
+  }
+
   /** One whole frame; returns whether to go on with the next one. */
   #frame(bytes: Uint8Array, offset: number, end: number): boolean {
     this.#counters.framesIn++;
@@ -256,6 +271,7 @@ export class Link {
     } catch (e) {
       if (!(e instanceof WireError)) throw e;
       this.#counters.malformed++;
+      this.#defect = e;
       this.#handlers.onMalformed?.(e);
       if (this.#state === 'hello') this.#close('protocol', `the first frame is not a HELLO: ${e.message}`, 'protocol');
       return this.#going();

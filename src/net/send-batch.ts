@@ -55,9 +55,13 @@ export class SendBatch {
     this.flush();
   };
 
-  constructor(socket: FrameSinkSocket, size: number) {
+  /** Sees the whole frames of each batch as it leaves (LinkOptions.tap). */
+  readonly #sent: ((bytes: Uint8Array, start: number, end: number) => void) | null;
+
+  constructor(socket: FrameSinkSocket, size: number, sent: ((bytes: Uint8Array, start: number, end: number) => void) | null = null) {
     this.#socket = socket;
     this.#batch = new Uint8Array(size);
+    this.#sent = sent;
   }
 
   /** The socket refused more; cleared by `drained()`. */
@@ -202,6 +206,7 @@ export class SendBatch {
     // per flush and its copy.
     const buf = this.#batch;
     const out = new Uint8Array(buf.buffer, buf.byteOffset, this.#used);
+    this.#sent?.(out, 0, out.length);
     this.#batch = this.#spare.pop() ?? new Uint8Array(buf.length);
     this.#used = 0;
     this.#bytes += out.length;

@@ -8,6 +8,7 @@ import type { Counters, PendingTimer } from '../engine/contract.ts';
 import type { LinkCounters, LinkOptions, LinkState } from './link.ts';
 import type { Logger } from './log.ts';
 import type { PeerClockCounters } from './peer-clock.ts';
+import type { CaptureSettings } from './link-capture.ts';
 import type { LogLimitOptions } from './log-limit.ts';
 import type { PortRefusals, RefusalCounter } from './switch-refusals.ts';
 import type { TimerDriverOptions } from './timer-driver.ts';
@@ -56,6 +57,12 @@ export interface StartSwitchOptions {
   readonly link?: Pick<LinkOptions, 'helloTimeoutMs' | 'closeTimeoutMs' | 'sendBatchBytes'>;
   /** Bounds of the per-message log lines (log-limit.ts); default 10 lines a second per key. */
   readonly logLimit?: LogLimitOptions;
+  /**
+   * Capture every frame of every port into one pcapng file (docs/pcapng.md; `riodp switch
+   * --pcap`): interfaces `<name>.p<port>.tx|rx`, `name` default `sw<deviceId>` (decimal). Links
+   * are then read frame by frame (no fast lane), so that each record says what became of it.
+   */
+  readonly capture?: CaptureSettings & { readonly name?: string };
 }
 
 /** Where a port listens, once bound (`tcpPort` is the real port when the configuration said 0). */

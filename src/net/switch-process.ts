@@ -41,6 +41,9 @@ import { Refusals, helloRefusal } from './switch-refusals.ts';
 import { SWITCH_PROCESS_COUNTERS } from './switch-process-types.ts';
 import type { RunningSwitch, RunningSwitchCounters, StartSwitchOptions, SwitchAddress, SwitchPortState, SwitchProcessCounter, SwitchProcessSnapshot } from './switch-process-types.ts';
 import { TimerDriver } from './timer-driver.ts';
+import { ProcessCapture } from './link-capture.ts';
+import type { LinkCapture } from './link-capture.ts';
+import { receivedDrop } from '../node/switch/drops.ts';
 
 export { SWITCH_PROCESS_COUNTERS } from './switch-process-types.ts';
 export type { RunningSwitch, RunningSwitchCounters, StartSwitchOptions, SwitchAddress, SwitchPortState, SwitchProcessCounter, SwitchProcessSnapshot } from './switch-process-types.ts';
@@ -66,10 +69,16 @@ class SwitchProcess implements RunningSwitch {
   readonly #refusals: Refusals;
   readonly #flushLog: NodeJS.Timeout;
   readonly #clock = new PeerClock({ silenceNs: null });
+  /** `--pcap` (docs/pcapng.md): the file, and each port's tap. */
+  readonly #capture: ProcessCapture | null;
+  readonly #taps: (LinkCapture | undefined)[] = [];
+  readonly #captureName: string;
   addresses: readonly SwitchAddress[] = [];
 
-  constructor(config: SwitchProcessConfig, log: Logger, timers: StartSwitchOptions['timers'], logLimit: LogLimitOptions | undefined) {
+  constructor(config: SwitchProcessConfig, log: Logger, timers: StartSwitchOptions['timers'], logLimit: LogLimitOptions | undefined, capture: StartSwitchOptions['capture']) {
     const element = config.element;
+    this.#captureName = capture?.name ?? `sw${element.deviceId}`;
+    this.#capture = capture === undefined ? null : new ProcessCapture(capture, 'riodp switch');
     this.#element = new SwitchElement(element);
     this.#log = log;
     this.#limit = new LogLimiter(logLimit);
@@ -91,10 +100,13 @@ class SwitchProcess implements RunningSwitch {
     try {
       for (const p of config.ports) {
         const slot = this.#slots[p.port] as Slot;
+        const tap = this.#capture?.link(this.#captureName, p.port, `switch ${this.#captureName} port ${p.port}`);
+        this.#taps[p.port] = tap;
         // forward: packets leave in the bytes they came in (src/wire/received-bytes.ts), not re-encoded.
         const opts = {
           ...link,
           forward: true,
+          ...(tap === undefined ? {} : { tap }),
           host: p.listen.host,
           port: p.listen.port,
           ...(config.tls === undefined ? {} : { tls: config.tls }),
@@ -158,7 +170,9 @@ class SwitchProcess implements RunningSwitch {
       this.#clock.stop();
       clearInterval(this.#flushLog);
       logSuppressed(this.#log, this.#limit, this.#ms(), true);
-      this.#log.info({ counters: this.counters() }, 'stopped');
+      const capture = this.#capture?.close();
+      if (capture !== undefined && capture.notRecorded > 0) this.#log.warn({ capture }, 'capture-limit');
+      this.#log.info({ counters: this.counters(), ...(capture === undefined ? {} : { capture }) }, 'stopped');
     })();
     return this.#closing;
   }
@@ -244,11 +258,23 @@ class SwitchProcess implements RunningSwitch {
    */
   #input(input: SwitchInput, now: Time = this.#timers.now()): void {
     const out = this.#element.handle(input, now);
+    if (input.kind === 'packet' && this.#capture !== null) this.#dropsOf(input.port, out);
     for (const o of out) {
       if (o.kind === 'input-paused') this.#ports.pause(o.port);
       else this.#queue.push(o);
     }
     this.#run(now);
+  }
+
+  /** The drops of the packet received on `port` (node/switch/drops.ts), told to its capture. */
+  #dropsOf(port: number, out: readonly SwitchOutput[]): void {
+    const tap = this.#taps[port];
+    if (tap === undefined) return;
+    for (const o of out) {
+      if (o.kind !== 'event') continue;
+      const drop = receivedDrop(o.event, port);
+      if (drop !== null) tap.drop(drop);
+    }
   }
 
   /**
@@ -355,7 +381,7 @@ class SwitchProcess implements RunningSwitch {
  */
 export async function startSwitch(config: SwitchProcessConfig, opts: StartSwitchOptions = {}): Promise<RunningSwitch> {
   const log = opts.logger ?? makeLogger({ level: config.log, name: 'switch' });
-  const sw = new SwitchProcess(config, log, opts.timers, opts.logLimit);
+  const sw = new SwitchProcess(config, log, opts.timers, opts.logLimit, opts.capture);
   await sw.start(config, opts.link);
   return sw;
 }

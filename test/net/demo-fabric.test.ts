@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { alive } from '../support/alive.ts';
+import { captureTransfer, demoCaptureDir } from './demo-capture.ts';
 
 const script = fileURLToPath(new URL('../../scripts/demo-fabric.ts', import.meta.url));
 
@@ -44,8 +45,9 @@ function pids(stdout: string): number[] {
   return [...stdout.matchAll(/^\[demo\s*\] \$ riodp .*\(([^,]+), pid (\d+)\)$/gm)].map((m) => Number(m[2]));
 }
 
-test('issue 8 §4: npm run demo:fabric passes: checksums equal, XOFF and XON seen, a peer killed, the others recover', { timeout: 150_000 }, async () => {
-  const r = await demo(['--size', '2MB']);
+test('issue 8 §4: npm run demo:fabric passes: checksums equal, XOFF and XON seen, a peer killed, the others recover; issue 19: with --pcap its captures show the SHA-256-checked transfer as a Type 9 stream, in riodp and in tshark', { timeout: 150_000 }, async () => {
+  const pcap = demoCaptureDir();
+  const r = await demo(['--size', '2MB', '--pcap', pcap.dir]);
   assert.equal(r.code, 0, `${r.stderr}\n${r.stdout.split('\n').slice(-40).join('\n')}`);
   const out = r.stdout;
   assert.match(out, /PASS A and B discovered each other/);
@@ -76,6 +78,19 @@ test('issue 8 §4: npm run demo:fabric passes: checksums equal, XOFF and XON see
   const started = pids(out);
   assert.ok(started.length >= 10, `every riodp process is listed (${started.length})`);
   assert.deepEqual(started.filter(alive), [], 'no riodp process left running');
+  assert.match(out, /^demo-fabric: captures in /m);
+  try {
+    const t = await captureTransfer(pcap.dir, 'A', 'file-1.bin');
+    assert.equal(t.header.size, 2_000_000);
+    assert.equal(t.sha256, t.header.sha256, 'the bytes in the capture hash to the SHA-256 the header announced');
+    assert.equal(t.sha256, sent[1], 'and to the SHA-256 A printed');
+    assert.ok(t.pdus >= 31, `${t.pdus} PDUs of at most 64 KiB`);
+    assert.equal(t.tsharkStarts, t.streamPdus, `tshark shows a start or single segment with streamID ${t.streamID} for each PDU riodp reassembled on it`);
+    assert.ok(t.riodpSegments >= 2_000_000 / 256);
+    assert.equal(t.tsharkSegments, t.riodpSegments, 'tshark shows every Type 9 segment riodp reassembled from A.p0.tx');
+  } finally {
+    pcap.done();
+  }
 });
 
 test('issue 8 §4 "kills every child process on any exit": SIGINT stops the demo with one line, exit 130, and no process left', { timeout: 120_000 }, async () => {

@@ -32,9 +32,14 @@ export function tsharkPath(): string {
 
 /** Writes `records` to a capture named `name`, runs tshark with `prefs` and compares every record. */
 export async function run(name: string, records: readonly Uint8Array[], prefs: VoqPrefs = SEED_PREFS): Promise<RunResult> {
-  const path = tsharkPath();
   const file = join(dir.dir, `${name}.pcapng`);
   writeCapture(file, records);
+  return runFile(file, records, prefs);
+}
+
+/** Runs tshark over the capture `file`, whose records are `records` in file order, and compares every record. */
+export async function runFile(file: string, records: readonly Uint8Array[], prefs: VoqPrefs = SEED_PREFS): Promise<RunResult> {
+  const path = tsharkPath();
   const t0 = Date.now();
   const shown = await dissect(path, file, { 'riodp.voq_format': prefs.voqFormat, 'riodp.voq_group_size': String(prefs.voqGroupSize) });
   const ms = Date.now() - t0;
