@@ -20,7 +20,7 @@ import { decodeSymbol, encodeSymbol } from '../../src/wire/symbol.ts';
 import { makeCcp } from '../../src/wire/type7.ts';
 import type { CcpFields } from '../../src/wire/type7.ts';
 import { riodp } from '../support/spawn.ts';
-import { bytes, cont, end, single, start } from '../support/type9-segments.ts';
+import { bytes, cont, end, single, start, tmXoff } from '../support/type9-segments.ts';
 import { lines } from './output.ts';
 import { RX } from './model-voq-support.ts';
 
@@ -210,6 +210,18 @@ test('docs/model.md §Captures: riodp model voq-rx --pcap: CS48 records are symb
   const cfg = { ...RX, ports: [{ queues: 2 }, { queues: 2 }] };
   const { out } = await sameAsJsonLines('voq-rx', cfg, path, ['sw0.p1.rx'], (kind, hex, iface) => (kind === FRAME_KIND.cs48 ? { kind: 'symbol', port: Number(/\.p(\d+)\./.exec(iface)?.[1]), symbol: hex } : undefined));
   assert.ok(out.some((o) => o['kind'] === 'blocked' && o['port'] === 1), JSON.stringify(out));
+});
+
+test('docs/model.md §Captures: riodp model tm-ingress --pcap: Type 9 records are tm inputs (a data segment is counted not-tm by the engine), as for the same JSON Lines', async () => {
+  const h = { destinationID: 0x21, sourceID: 0x06, cos: 0x40 };
+  const path = capture([
+    { on: 'ep2.p0.rx', at: 0, frame: pkt(single(bytes(5, 1), 7, h)) },
+    { on: 'ep2.p0.rx', at: 40, frame: pkt(tmXoff(7, h)) },
+    { on: 'ep2.p0.rx', at: 90, frame: pkt(ccp({ command: 'XOFF', flowID: '0C' })) },
+  ]);
+  const { out, stderr } = await sameAsJsonLines('tm-ingress', {}, path, ['ep2.p0.rx'], packetOf(9, () => 'tm'));
+  assert.deepEqual((out.at(-1)?.['counters'] as Record<string, number>)['notTm'], 1);
+  assert.equal(stderr, 'riodp: summary: 2 records read as inputs, 1 passed over (Type 7 packet: 1)\n');
 });
 
 test('docs/model.md §Captures: a record that does not decode is reported as a bad line is, `record N` for `line N` (record, recordT); the run goes on and exits 1', async () => {
