@@ -46,6 +46,13 @@ function parseFactor(v: string): number {
   return Number(v);
 }
 
+/** `--interface a,b --interface c`: every name, in order. */
+function collectNames(v: string, previous: string[] | undefined): string[] {
+  const names = v.split(',').map((n) => n.trim());
+  if (names.some((n) => n === '')) throw new InvalidArgumentError(`'${v}' is not a list of interface names (a name, or names separated by commas)`);
+  return [...(previous ?? []), ...names];
+}
+
 function modelCommand(program: Command): void {
   const width = Math.max(...ENGINE_NAMES.map((n) => n.length));
   const engines = ENGINE_NAMES.map((n) => `  ${n.padEnd(width)}  ${ENGINE_SUMMARIES[n]}`).join('\n');
@@ -59,8 +66,10 @@ function modelCommand(program: Command): void {
     .option('--lenient', 'accept packets with reserved or undefined values (labelled) instead of rejecting the line', false)
     .option('--max-expiries <n>', 'timer expiries allowed in a run before it stops as a timer loop', parseCount('a count'), 1_000_000)
     .option('--describe', "print the engine's config fields with their defaults and its input kinds, then exit", false)
+    .option('--pcap <file>', "read the inputs from a riodp capture (pcapng, docs/pcapng.md): each packet or control symbol record becomes the engine's input for it")
+    .option('--interface <names>', 'with --pcap: the interfaces to read (repeatable, or a comma list); needed when several carry inputs for the engine', collectNames)
     .addHelpText('after', `\nEngines:\n${engines}\n`)
-    .action(async (engine: EngineName, flags: { config?: string; input?: string; until?: number; lenient: boolean; maxExpiries: number; describe: boolean }) => {
+    .action(async (engine: EngineName, flags: { config?: string; input?: string; until?: number; lenient: boolean; maxExpiries: number; describe: boolean; pcap?: string; interface?: string[] }) => {
       const { runModel } = await import('./model/run.ts');
       process.exitCode = await runModel(engine, flags);
     });

@@ -1,14 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { WireError, attempt } from '../wire/errors.ts';
+import { attempt } from '../wire/errors.ts';
 import { FRAME_HEADER_BYTES, FRAME_KIND } from '../wire/frame.ts';
-import { decodePcapng, isPcapng } from '../wire/pcapng/decode.ts';
 import type { PcapngFile } from '../wire/pcapng/decode.ts';
-import { LINKTYPE_USER0 } from '../wire/pcapng/format.ts';
 import { CAPTURE_KIND, captureRecordBody } from '../wire/pcapng/record.ts';
 import { FTYPE_DATA_STREAMING } from '../wire/type9.ts';
+import { interfaceNames, readCaptureFile, riodpInterfaces } from './capture-file.ts';
 import { classify } from './reassemble-input.ts';
 import type { Item } from './reassemble-input.ts';
-import { FileError, fileError } from './stream-io.ts';
+import { FileError } from './stream-io.ts';
 import { UsageError } from './stream-options.ts';
 
 /** The ackID width of a record kind that holds a packet (docs/pcapng.md §2). */
@@ -26,20 +24,7 @@ const PACKET_KINDS: ReadonlyMap<number, 5 | 6> = new Map([
  */
 export async function captureItems(path: string, file: string | undefined, iface: string | undefined, lenient: boolean): Promise<Iterable<Item>> {
   if (file !== undefined) throw new UsageError(`--pcap reads the packets from ${path}: the argument ${file} cannot be given with it`);
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(path);
-  } catch (e) {
-    throw fileError(path, 'read', e);
-  }
-  if (!isPcapng(bytes)) throw new FileError(`${path}: not a pcapng file (it does not start with a Section Header Block)`);
-  let capture: PcapngFile;
-  try {
-    capture = decodePcapng(bytes);
-  } catch (e) {
-    if (!(e instanceof WireError)) throw e;
-    throw new FileError(`${path}: ${e.message}`);
-  }
+  const capture = await readCaptureFile(path);
   const chosen = chooseInterface(capture, iface, path);
   return (function* () {
     let record = 0;
@@ -59,14 +44,14 @@ export async function captureItems(path: string, file: string | undefined, iface
 }
 
 function chooseInterface(capture: PcapngFile, name: string | undefined, path: string): number {
-  const ours = capture.interfaces.flatMap((i, k) => (i.linkType === LINKTYPE_USER0 ? [k] : []));
+  const ours = riodpInterfaces(capture);
   if (name !== undefined) {
     const k = ours.find((i) => capture.interfaces[i]?.name === name);
-    if (k === undefined) throw new UsageError(`--interface ${name}: ${path} has no riodp interface of that name (it has ${names(capture, ours)})`);
+    if (k === undefined) throw new UsageError(`--interface ${name}: ${path} has no riodp interface of that name (it has ${interfaceNames(capture, ours)})`);
     return k;
   }
   const withType9 = ours.filter((k) => capture.packets.some((p) => p.interface === k && isType9Record(p.data)));
-  if (withType9.length > 1) throw new UsageError(`${path} has Type 9 packets on ${names(capture, withType9)}: choose one with --interface`);
+  if (withType9.length > 1) throw new UsageError(`${path} has Type 9 packets on ${interfaceNames(capture, withType9)}: choose one with --interface`);
   const only = withType9[0] ?? ours[0];
   if (only === undefined) throw new FileError(`${path}: no interface of link type USER0 (147), so no riodp records`);
   return only;
@@ -74,8 +59,4 @@ function chooseInterface(capture: PcapngFile, name: string | undefined, path: st
 
 function isType9Record(d: Uint8Array): boolean {
   return d.length > FRAME_HEADER_BYTES + 1 && PACKET_KINDS.has(d[2] as number) && ((d[FRAME_HEADER_BYTES + 1] as number) & 0xf) === FTYPE_DATA_STREAMING;
-}
-
-function names(capture: PcapngFile, ks: readonly number[]): string {
-  return ks.map((k) => capture.interfaces[k]?.name ?? `#${k}`).join(', ');
 }

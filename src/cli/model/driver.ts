@@ -20,6 +20,11 @@ export interface DriverSink {
 export interface DriverOptions {
   /** Timer expiries allowed per run before the driver assumes a timer loop and stops. */
   readonly maxExpiries?: number;
+  /**
+   * What an input's number counts (docs/model.md "Captures"): input lines, or the records of a
+   * capture (`--pcap`), whose error lines then carry `record` and `recordT` for `line` and `lineT`.
+   */
+  readonly unit?: 'line' | 'record';
 }
 
 export const DEFAULT_MAX_EXPIRIES = 1_000_000;
@@ -53,6 +58,7 @@ export class ModelDriver {
   readonly #header: Readonly<Record<string, unknown>>;
   readonly #sink: DriverSink;
   readonly #maxExpiries: number;
+  readonly #unit: 'line' | 'record';
   readonly #timers = new TimerQueue();
   #clock = 0;
   #started = false;
@@ -68,6 +74,7 @@ export class ModelDriver {
     this.#header = header;
     this.#sink = sink;
     this.#maxExpiries = opts.maxExpiries ?? DEFAULT_MAX_EXPIRIES;
+    this.#unit = opts.unit ?? 'line';
   }
 
   /** Lines that were bad (each reported); the run exits 1 when non-zero. */
@@ -113,6 +120,16 @@ export class ModelDriver {
       if (e instanceof InputError) this.#reject(n, e);
       else throw e;
     }
+  }
+
+  /**
+   * Input `n` is bad before it became a line (a capture record that does not decode): reported as a
+   * bad line is, with no time of its own; nothing changes.
+   */
+  reject(n: number, text: string): void {
+    if (this.#stopped) return;
+    this.#lineT = undefined;
+    this.#error(n, text);
   }
 
   /**
@@ -243,9 +260,10 @@ export class ModelDriver {
     // The header stays the first line even when the first line is bad.
     this.start();
     this.#bad++;
-    this.#sink.err(n === undefined ? `--until: ${text}` : `line ${n}: ${text}`);
+    const unit = this.#unit;
+    this.#sink.err(n === undefined ? `--until: ${text}` : `${unit} ${n}: ${text}`);
     if (n === undefined) this.#sink.out({ t: this.#clock, kind: 'error', message: text });
-    else if (this.#lineT === undefined) this.#sink.out({ t: this.#clock, kind: 'error', line: n, message: text });
-    else this.#sink.out({ t: this.#clock, kind: 'error', line: n, lineT: this.#lineT, message: text });
+    else if (this.#lineT === undefined) this.#sink.out({ t: this.#clock, kind: 'error', [unit]: n, message: text });
+    else this.#sink.out({ t: this.#clock, kind: 'error', [unit]: n, [`${unit}T`]: this.#lineT, message: text });
   }
 }

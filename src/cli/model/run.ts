@@ -1,19 +1,24 @@
 import { once } from 'node:events';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type { Writable } from 'node:stream';
 import { cannotRead } from '../../config/yaml-input.ts';
+import { LineError } from '../line-error.ts';
+import { processIo } from '../stream-io.ts';
+import { UsageError } from '../stream-options.ts';
+import type { CliIo } from '../stream-io.ts';
 import { describeEngine } from './describe.ts';
 import { ModelDriver, TraceError } from './driver.ts';
 import { loadEngine } from './engines.ts';
 import { readConfig } from './config.ts';
 import { MODEL_SCHEMA } from './names.ts';
 import type { EngineName } from './names.ts';
+import { openCapture, pcapRefusal } from './pcap-input.ts';
+import type { CaptureInput } from './pcap-input.ts';
 
 /**
- * `riodp model <engine>`: streams JSON Lines from stdin or --input through the driver and prints
- * JSON Lines as they come (docs/model.md). Exit 0, 1 if any line was bad or the timer cap hit, 2
- * for usage, config and schema errors.
+ * `riodp model <engine>`: streams JSON Lines from stdin or --input (or the records of a capture,
+ * --pcap) through the driver and prints JSON Lines as they come (docs/model.md). Exit 0, 1 if any
+ * line or record was bad or the timer cap hit, 2 for usage, config and schema errors.
  */
 export interface ModelFlags {
   readonly config?: string;
@@ -23,6 +28,10 @@ export interface ModelFlags {
   readonly lenient?: boolean;
   /** --max-expiries: the timer loop guard (default 1e6). */
   readonly maxExpiries?: number;
+  /** --pcap: the records of a riodp capture are the input (docs/model.md "Captures"). */
+  readonly pcap?: string;
+  /** --interface: the capture's interfaces to read. */
+  readonly interface?: readonly string[];
 }
 
 /**
@@ -30,13 +39,15 @@ export interface ModelFlags {
  * or when the input side goes idle (setImmediate), so a co-simulation that writes one line and
  * waits for the answer gets it at once. A full pipe makes the loop wait for 'drain'.
  */
+type Out = NodeJS.WritableStream & { readonly writableNeedDrain?: boolean };
+
 class LineWriter {
-  readonly #stream: Writable;
+  readonly #stream: Out;
   #parts: string[] = [];
   #size = 0;
   #scheduled = false;
 
-  constructor(stream: Writable) {
+  constructor(stream: Out) {
     this.#stream = stream;
   }
 
@@ -63,17 +74,17 @@ class LineWriter {
 
   /** Waits while the stream holds more than its high-water mark (a write returned false, no 'drain' yet). */
   async ready(): Promise<void> {
-    if (this.#stream.writableNeedDrain) await once(this.#stream, 'drain');
+    if (this.#stream.writableNeedDrain === true) await once(this.#stream, 'drain');
   }
 }
 
-function fail(errors: readonly string[]): number {
-  for (const e of errors) process.stderr.write(`riodp: ${e}\n`);
+function fail(io: CliIo, errors: readonly string[]): number {
+  for (const e of errors) io.stderr.write(`riodp: ${e}\n`);
   return 2;
 }
 
-async function inputStream(file: string | undefined): Promise<NodeJS.ReadableStream | string> {
-  if (file === undefined) return process.stdin;
+async function inputStream(file: string | undefined, stdin: NodeJS.ReadableStream): Promise<NodeJS.ReadableStream | string> {
+  if (file === undefined) return stdin;
   try {
     return (await open(file, 'r')).createReadStream({ encoding: 'utf8' });
   } catch (e) {
@@ -81,30 +92,74 @@ async function inputStream(file: string | undefined): Promise<NodeJS.ReadableStr
   }
 }
 
-export async function runModel(name: EngineName, flags: ModelFlags): Promise<number> {
+/** What `--pcap` and `--interface` cannot be given with (usage errors, exit 2). */
+function captureConflict(name: EngineName, flags: ModelFlags): string | undefined {
+  if (flags.pcap === undefined) return flags.interface === undefined ? undefined : '--interface chooses the interfaces of a capture: it needs --pcap FILE';
+  if (flags.input !== undefined) return `--pcap reads the inputs from ${flags.pcap}: --input cannot be given with it`;
+  if (flags.describe === true) return '--describe reads no input: --pcap cannot be given with it';
+  return pcapRefusal(name);
+}
+
+export async function runModel(name: EngineName, flags: ModelFlags, io: CliIo = processIo()): Promise<number> {
+  const conflict = captureConflict(name, flags);
+  if (conflict !== undefined) return fail(io, [conflict]);
   const engine = await loadEngine(name);
   if (flags.describe === true) {
-    process.stdout.write(describeEngine(engine));
+    io.stdout.write(describeEngine(engine));
     return 0;
   }
   const raw = readConfig(flags.config);
-  if (!raw.ok) return fail(raw.errors);
+  if (!raw.ok) return fail(io, raw.errors);
   const configured = engine.configure(raw.value, flags.lenient === true);
-  if (!configured.ok) return fail(configured.errors);
-  const input = await inputStream(flags.input);
-  if (typeof input === 'string') return fail([input]);
+  if (!configured.ok) return fail(io, configured.errors);
+  let capture: CaptureInput | undefined;
+  let input: NodeJS.ReadableStream | undefined;
+  if (flags.pcap === undefined) {
+    const opened = await inputStream(flags.input, io.stdin);
+    if (typeof opened === 'string') return fail(io, [opened]);
+    input = opened;
+  } else {
+    try {
+      capture = await openCapture(name, flags.pcap, flags.interface);
+    } catch (e) {
+      if (!(e instanceof LineError)) throw e;
+      return fail(io, [e instanceof UsageError ? e.message : `--pcap ${e.message}`]);
+    }
+  }
 
-  const writer = new LineWriter(process.stdout);
-  const header = { schema: MODEL_SCHEMA, engine: name, config: configured.effective };
+  const writer = new LineWriter(io.stdout);
+  const header = { schema: MODEL_SCHEMA, engine: name, config: configured.effective, ...(capture === undefined ? {} : { pcap: capture.header }) };
   const driver = new ModelDriver(configured.instance, name, header, {
     out: (line) => { writer.line(JSON.stringify(line)); },
     err: (message) => {
       // stdout first: the error line and the stderr message then appear in input order.
       writer.flush();
-      process.stderr.write(`riodp: ${message}\n`);
+      io.stderr.write(`riodp: ${message}\n`);
     },
-  }, flags.maxExpiries === undefined ? {} : { maxExpiries: flags.maxExpiries });
+  }, {
+    ...(flags.maxExpiries === undefined ? {} : { maxExpiries: flags.maxExpiries }),
+    ...(capture === undefined ? {} : { unit: 'record' as const }),
+  });
 
+  if (capture !== undefined) {
+    for (const item of capture.items()) {
+      if ('error' in item) driver.reject(item.n, item.error);
+      else driver.line(JSON.stringify(item.line), item.n);
+      if (driver.stopped) break;
+      await writer.ready();
+    }
+  } else if (input !== undefined) {
+    const refused = await readLines(input, driver, writer);
+    if (refused !== undefined) return fail(io, [refused]);
+  }
+  driver.finish(driver.stopped ? undefined : flags.until);
+  writer.flush();
+  if (capture !== undefined) io.stderr.write(`riodp: ${capture.summary()}\n`);
+  return driver.bad > 0 || driver.stopped ? 1 : 0;
+}
+
+/** The input lines through the driver; the message of a trace it refuses as a whole. */
+async function readLines(input: NodeJS.ReadableStream, driver: ModelDriver, writer: LineWriter): Promise<string | undefined> {
   const rl = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   try {
@@ -115,12 +170,10 @@ export async function runModel(name: EngineName, flags: ModelFlags): Promise<num
     }
   } catch (e) {
     if (!(e instanceof TraceError)) throw e;
-    rl.close();
     writer.flush();
-    return fail([e.message]);
+    return e.message;
+  } finally {
+    rl.close();
   }
-  rl.close();
-  driver.finish(driver.stopped ? undefined : flags.until);
-  writer.flush();
-  return driver.bad > 0 || driver.stopped ? 1 : 0;
+  return undefined;
 }
