@@ -90,7 +90,7 @@ export interface EndpointProcessConfig {
   /** The switch port this end point's link goes to, with the link's own options. */
   readonly switch: ConnectOptions;
   readonly retry: RetrySettings;
-  /** Unix domain socket of the control channel (control-server.ts); null: none. */
+  /** Unix domain socket of the control channel (control-server.ts), served by the process once its link is up; null: none. */
   readonly control: string | null;
   readonly log: LogLevel;
   readonly api: ApiSettings;
