@@ -9,7 +9,6 @@ import { basename, join, resolve } from 'node:path';
 import { formatIssue } from '../config/issues.ts';
 import { ON_EXISTS, PART_SUFFIX } from '../net/api-file-store.ts';
 import { ControlClient, ControlError } from '../net/control-client.ts';
-import { startControlServer } from '../net/control-server.ts';
 import { parseSize } from '../net/demo-data.ts';
 import { EndpointConfigError, loadEndpointConfig } from '../net/endpoint-config.ts';
 import type { EndpointProcessConfig } from '../net/endpoint-config.ts';
@@ -82,12 +81,13 @@ export async function runEndpoint(flags: { config: string; control?: string; log
     throw e;
   }
   const control = flags.control ?? config.control ?? join(tmpdir(), `riodp-${config.engine.nodeId}.sock`);
-  const withLevel: EndpointProcessConfig = level === undefined ? config : { ...config, log: level as LogLevel };
+  // The process serves the control socket (endpoint-process.ts), as startEndpoint does for `control`.
+  const effective: EndpointProcessConfig = { ...config, control, ...(level === undefined ? {} : { log: level as LogLevel }) };
   // One logger for the process, its control socket (docs/fabric-api.md §7 `file sent`, `file received`) and the receive side's flow control.
-  const log = makeLogger({ level: withLevel.log, name: `endpoint-${config.engine.nodeId}` });
+  const log = makeLogger({ level: effective.log, name: `endpoint-${config.engine.nodeId}` });
   let proc;
   try {
-    proc = await startEndpointProcess(withLevel, { logger: log, ...(capture === undefined ? {} : { capture }) });
+    proc = await startEndpointProcess(effective, { logger: log, ...(capture === undefined ? {} : { capture }) });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     fail('endpoint', e instanceof RangeError ? `${flags.config}: ${msg}` : msg);
@@ -96,14 +96,6 @@ export async function runEndpoint(flags: { config: string; control?: string; log
   proc.api.onFlowChange((c) => {
     logFlowChange(log, c);
   });
-  let server;
-  try {
-    server = await startControlServer(proc.api, control, log);
-  } catch (e) {
-    await proc.close();
-    fail('endpoint', e instanceof Error ? e.message : String(e));
-    return 1;
-  }
   const l = proc.link();
   process.stdout.write(`riodp endpoint ${proc.nodeId}: link up to ${l.switch}; control ${control}\n`);
   await new Promise<void>((done) => {
@@ -115,7 +107,6 @@ export async function runEndpoint(flags: { config: string; control?: string; log
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  await server.close();
   await proc.close();
   return 0;
 }

@@ -51,7 +51,23 @@ export function formatIssue(i: Issue): string {
 /**
  * A configuration that cannot be used: every problem found, one "path: expectation" line each, so
  * that a user fixes a file in one go. A host whose error has its own documented name
- * (SwitchConfigError, EndpointConfigError) subclasses it and sets only `name`.
+ * (SwitchConfigError, EndpointConfigError) subclasses it and sets only `name`. `riodp/sim`'s
+ * scenario and grid loaders throw it; `riodp/net`'s config loaders throw those subclasses.
+ *
+ * @example
+ * ```ts
+ * import { ConfigError, parseScenario } from 'riodp/sim';
+ *
+ * try {
+ *   parseScenario('duration: 20 apples\ntopology: { kind: switch, hosts: 4 }\ntraffic: [{ pattern: incast, sink: 0, load: 1.5 }]\n');
+ * } catch (e) {
+ *   if (!(e instanceof ConfigError)) throw e;
+ *   for (const i of e.issues) console.log(`${i.path}: ${i.message}`); // every problem, one line each:
+ *   // name: missing, expected a non-empty string
+ *   // duration: expected a time: ps as a number, or a string with ps, ns, us, ms or s ("10us"), above 0
+ *   // traffic.0.load: expected a fraction 0..1 with bernoulli arrivals
+ * }
+ * ```
  */
 export class ConfigError extends Error {
   readonly issues: readonly Issue[];

@@ -13,7 +13,7 @@
  * ← {"id":3,"ok":true,"result":{"dir":"/abs/out","onExists":"rename","maxSize":4294967296,"staleParts":0}}
  * ← {"id":3,"event":"file","file":{"from":1,"status":"ok","name":"file.bin",…}}
  * → {"id":4,"op":"read-reg","to":2,"hop":255,"offset":96}
- * ← {"id":4,"ok":true,"result":{"value":2}}
+ * ← {"id":4,"ok":true,"result":{"value":16711682}}          (0x00FF0002: a Dev16 end point 2's Base Device ID CSR, Part 3 §3.5.1: Dev8 ID 0xFF, Dev16 ID 2)
  * → {"id":5,"op":"discover","node":2}
  * ← {"id":5,"ok":true,"result":[{"node":2,…}]}
  * ← {"id":null,"ok":false,"error":"line 1: not JSON"}      (a line that is not a request)

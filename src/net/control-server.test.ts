@@ -341,3 +341,23 @@ test('riodp control protocol (issue 16 item 5): the control server closing durin
     await f.close();
   }
 });
+
+test('startEndpoint with `control` (an accepted option acts): the end point serves its control socket, a ControlClient status() answers, close() removes the socket; a socket another end point serves makes startEndpoint reject', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'riodp-control-'));
+  const relay = await startRelay([1, 2]);
+  const path = join(dir, 'ep.sock');
+  try {
+    const ep = await startEndpoint(testEndpointConfig(1, relay.port(1), { control: path }));
+    const c = await ControlClient.connect(path);
+    const s = await c.status();
+    assert.deepEqual([s.nodeId, s.link.state], [1, 'up']);
+    assert.equal((await stat(path)).mode & 0o777, 0o600);
+    await assert.rejects(startEndpoint(testEndpointConfig(2, relay.port(2), { control: path })), /control socket .*ep\.sock is in use by another process/);
+    c.close();
+    await ep.close();
+    await assert.rejects(stat(path), { code: 'ENOENT' });
+  } finally {
+    await relay.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -45,6 +45,8 @@ import { ProcessCapture } from './link-capture.ts';
 import type { CaptureSettings, LinkCapture } from './link-capture.ts';
 import { receivedDropOf } from '../node/endpoint-drops.ts';
 import type { FrameRunHost } from './endpoint-frames.ts';
+import { startControlServer } from './control-server.ts';
+import type { ControlServer } from './control-server.ts';
 
 /** Options of `startEndpoint`. */
 export interface StartEndpointOptions {
@@ -78,6 +80,8 @@ export class EndpointProcess implements ApiHost {
   readonly #reads: ReadPort;
   #closing = false;
   #closed: Promise<void> | null = null;
+  /** The control socket of `config.control` (control-server.ts), opened once the link is up. */
+  #control: Promise<ControlServer> | null = null;
   /** The transmit side (endpoint-pump.ts). */
   readonly #tx: TransmitPump;
   /** The engine's inputs, one at a time (endpoint-inputs.ts). */
@@ -162,7 +166,13 @@ export class EndpointProcess implements ApiHost {
     this.#clock.start();
     this.#timers.apply('process', { kind: 'timer', name: 'give-up', at: this.now() + this.#config.retry.timeoutMs * MS });
     this.#attempt();
-    return first;
+    const path = this.#config.control;
+    if (path === null) return first;
+    // An accepted `control` acts: the socket is served once the link is up; when it cannot be, the end point closes and start rejects.
+    return first.then(() => (this.#control = startControlServer(this.api, path, this.#log)).then(() => undefined, async (e: unknown) => {
+      await this.close();
+      throw e;
+    }));
   }
 
   now(): Time {
@@ -339,11 +349,18 @@ export class EndpointProcess implements ApiHost {
 
   close(): Promise<void> {
     if (this.#closed !== null) return this.#closed;
+    // The control socket first: it aborts its transfers in progress while the link still carries their senders' answers (control-server.ts).
+    const control = this.#control;
+    this.#closed = control === null ? this.#end() : control.then((c) => c.close(), () => undefined).then(() => this.#end());
+    return this.#closed;
+  }
+
+  #end(): Promise<void> {
     this.#closing = true;
     this.api.shutdown();
     const link = this.#sw.link;
     this.#reads.failAll('the end point is closed');
-    this.#closed = new Promise<void>((resolve) => {
+    return new Promise<void>((resolve) => {
       const finish = (): void => {
         logSuppressed(this.#log, this.#logLimit, 0, true);
         this.#timers.close();
@@ -360,13 +377,13 @@ export class EndpointProcess implements ApiHost {
       link.socket.once('close', finish);
       link.close('normal', 'end point closed');
     });
-    return this.#closed;
   }
 }
 
 /**
  * Starts an end point process: builds its engine (a RangeError names a bad field), connects to
- * the switch and resolves with the API once the link is up.
+ * the switch and resolves with the API once the link is up and, when the configuration has
+ * `control`, its control socket is served (docs/fabric-api.md §4; `close()` removes it).
  *
  * @example
  * ```ts

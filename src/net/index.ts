@@ -25,6 +25,7 @@ export type { Clock, HostScheduler, HostTimer } from './clock.ts';
 export type { LogLimitOptions } from './log-limit.ts';
 export type { TimerDriverOptions } from './timer-driver.ts';
 export type { TlsConfig, PskConfig, CertConfig } from './security.ts';
+export { ConfigError } from '../config/issues.ts';
 export type { Issue } from '../config/issues.ts';
 export type { FileResult } from './api-file-format.ts';
 export { endpointConfig, loadEndpointConfig, EndpointConfigError } from './endpoint-config.ts';

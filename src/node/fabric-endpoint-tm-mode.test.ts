@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { octets, type9Node } from '../../test/support/endpoint-net.ts';
 import type { FabricNet } from '../../test/support/fabric-endpoint.ts';
 import { tmCounters, tmEvents, tmPair, tmWires } from '../../test/support/fabric-tm.ts';
+import { DEFAULT_TM_RATE_LEVEL_PERIOD } from './endpoint/tm-config.ts';
 import { DS_CONTROL_OFFSET, decodeDsControl, getMtuBytes } from '../registers/data-streaming.ts';
 import { TT } from '../wire/header.ts';
 import { maintenanceWriteRequest } from '../wire/type8-build.ts';
@@ -100,4 +101,31 @@ test('Part 10 §5.5.1 Table 5-6 (issue 8 §1 configuration): a registers.dataStr
   assert.throws(() => new FabricEndpoint({ ...base, tm: {}, registers: { dataStreaming: { tm: { types: 'BASIC_RATE', mode: 1 } } } }), /must agree with tm/);
   const e = new FabricEndpoint({ ...base, tm: { mode: 'RATE' }, registers: { dataStreaming: { tm: { types: 'BASIC_RATE', mode: 2 } } } });
   assert.equal(decodeDsControl(e.registers.readWord(DS_CONTROL_OFFSET)).tmModeName, 'RATE');
+});
+
+/** The sample timer a `tm-level` input of node 2 arms, as ns after now; null: none (the level went to the egress at once). */
+function sampleAfter(net: FabricNet, level: number): number | null {
+  const t = net.input(2, { kind: 'tm-level', sourceID: 1, cos: 0, level }).find((o) => o.kind === 'timer' && o.name === 'tm:level');
+  return t?.kind === 'timer' && t.at !== null ? t.at - net.now : null;
+}
+
+test('Part 10 §5.5.1 Table 5-6 TM Mode, §3.4.5 rule 6 (decision R3): after a MAINTENANCE write switches an end point from BASIC to RATE, its egress samples its levels every configured tm.levelPeriod, or without one every rate-mode default; a write of BASIC back gives every change at once again', () => {
+  for (const [configured, inRate, inBasic] of [[50_000, 50_000, 50_000], [undefined, DEFAULT_TM_RATE_LEVEL_PERIOD, 0]] as const) {
+    const { net } = tmPair({ types: 'BASIC_RATE', ...(configured === undefined ? {} : { levelPeriod: configured }) });
+    const what = `levelPeriod ${String(configured)}`;
+    assert.equal(net.node(2).snapshot().tm?.levelPeriod, inBasic, what);
+    writeCsr(net, 2, 2);
+    assert.deepEqual([modeOf(net, 2), net.node(2).snapshot().tm?.mode, net.node(2).snapshot().tm?.levelPeriod], ['RATE', 'RATE', inRate], what);
+    assert.equal(sampleAfter(net, 200), inRate, `${what}: the level is sampled a period later`);
+    // Empty again: the sample due gives the egress 0 and sampling stops (it goes on while a level is above 0).
+    assert.equal(sampleAfter(net, 0), null);
+    net.settle();
+    assert.equal(net.node(2).snapshot().tm?.levels[0]?.fed, 0);
+    writeCsr(net, 2, 1);
+    assert.equal(net.node(2).snapshot().tm?.levelPeriod, inBasic, what);
+    if (inBasic === 0) {
+      assert.equal(sampleAfter(net, 100), null, `${what}: BASIC again, no sampling`);
+      assert.equal(net.node(2).snapshot().tm?.levels[0]?.fed, 100, `${what}: the level went to the egress at once`);
+    }
+  }
 });

@@ -95,7 +95,7 @@ export interface FabricLinkInput {
  * Part 10 §3.3 "Egress queuing should be based on: source ID+cos": how full the driver's receive
  * buffer for the data of `sourceID` in class `cos` is, n/255 (0 empty, 255 full), for the egress's
  * policy (XOFF/XON, REDUCE/INCREASE). Give it at every change; the end point samples it in the
- * rate modes (`tm.levelPeriod`). Without `tm` it is an `invalid-input`.
+ * rate modes (`tm.levelPeriod`, also after a TM Mode write to a rate mode). Without `tm` it is an `invalid-input`.
  */
 export interface TmLevelInput {
   readonly kind: 'tm-level';
@@ -308,6 +308,8 @@ export interface FabricTmSnapshot {
   /** PDUs held per transmit stream while its gate is closed. */
   readonly queuePdus: number;
   readonly queueLevelBits: number;
+  /** ns between the levels given to the egress in the mode in force (0: at every change); `tm.levelPeriod`, else the mode's default (decision R3). */
+  readonly levelPeriod: number;
   /** Each Type 9 transmit stream's TM queue. */
   readonly streams: readonly {
     readonly stream: StreamRef;

@@ -4,8 +4,10 @@ import { buildEndpointRegisters } from '../registers/builder.ts';
 import { EF_ID, findEfBlocks } from '../registers/ef-chain.ts';
 import type { RegisterSpace } from '../registers/space.ts';
 import { attrPeriod, attrVendor } from '../wire/smp/attribute-build.ts';
-import { SessionDiscovery, discoverWith } from './discovery.ts';
-import type { DiscoveryConfig, DiscoveryEvent, DiscoveryInput, ReadOutput, ReadWord } from './discovery.ts';
+import { SessionDiscovery } from './discovery.ts';
+import type { DiscoveryConfig, DiscoveryEvent, DiscoveryInput, ReadOutput } from './discovery.ts';
+import { discoverWith } from './discovery-sync.ts';
+import type { ReadWord } from './discovery-sync.ts';
 import { initialiseAdvertisement, maintenancePort, writeStage } from './local-advertisement.ts';
 
 const POLL = 250_000_000;

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { fcParams } from '../../test/support/fc.ts';
 import { buildEndpointRegisters } from '../registers/builder.ts';
 import { attrPeriod } from '../wire/smp/attribute-build.ts';
-import { discoverWith } from './discovery.ts';
+import { discoverWith } from './discovery-sync.ts';
 import type { DiscoveryEvent } from './discovery.ts';
 import { initialiseAdvertisement } from './local-advertisement.ts';
 import type { BlockPlan } from './local-advertisement.ts';

@@ -5,8 +5,9 @@ import type { EndpointConfig } from '../registers/builder.ts';
 import type { RegisterSpace } from '../registers/space.ts';
 import { attrDataHeaderFormat, attrPeriod, attrVendor } from '../wire/smp/attribute-build.ts';
 import type { AttributeLike } from '../wire/smp/attributes.ts';
-import { discoverWith } from './discovery.ts';
-import type { DiscoveryConfig, ReadWord } from './discovery.ts';
+import { discoverWith } from './discovery-sync.ts';
+import type { ReadWord } from './discovery-sync.ts';
+import type { DiscoveryConfig } from './discovery.ts';
 
 const DS = { maxPdu: 4096, segSupport: 8, mtu: 64 } as const;
 /** The first session block of a one-port element: after the LP-Serial block at 0x100 (0x40 + 0x20 per port). */

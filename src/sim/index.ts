@@ -7,6 +7,8 @@
  * @module riodp/sim
  */
 export { parseScenario, loadScenarioFile, withOverrides } from './scenario/load.ts';
+export { ConfigError } from '../config/issues.ts';
+export type { Issue } from '../config/issues.ts';
 export type { Scenario, ScenarioVariant, ScenarioOverrides } from './scenario/load.ts';
 export { builtinScenario, BUILTIN_SCENARIO_TEXT } from './scenario/builtin.ts';
 export { runScenario, runVariant } from './scenario/run.ts';

@@ -91,7 +91,13 @@ export interface EndpointTmEngines {
   readonly ingress: TmIngress;
   readonly egress: TmEgress;
   readonly queueLevelBits: number;
-  readonly levelPeriod: number;
+  /**
+   * Host time units between the levels given to the egress while the engines run `mode`
+   * (decision R3): the configured `levelPeriod` in every mode; without one, the mode's default
+   * (the clock's `rateLevelPeriod` in RATE and CREDIT_RATE, 0 otherwise), so that it follows a TM
+   * Mode MAINTENANCE write as the engines do.
+   */
+  readonly levelPeriod: (mode: TmModeSetting) => number;
 }
 
 /** What the end point tells the configuration: its ID, transport type and CRF setting. */
@@ -154,10 +160,11 @@ export function makeTmEngines(facts: TmEndpointFacts, c: EndpointTmConfig, clock
       ...(c.policy === undefined ? {} : { policy: c.policy }),
     };
     const e = { ingress: new TmIngress(ingress), egress: new TmEgress(egress) };
+    const levelPeriod = c.levelPeriod === undefined ? undefined : nonNegativeInteger(c.levelPeriod, 'levelPeriod');
     return {
       ...e,
       queueLevelBits: integerInRange(orDefault(c.queueLevelBits, DEFAULT_QUEUE_LEVEL_BITS), 0, 8, 'queueLevelBits'),
-      levelPeriod: nonNegativeInteger(orDefault(c.levelPeriod, usesRate(e.ingress.mode()) ? clock.rateLevelPeriod : 0), 'levelPeriod'),
+      levelPeriod: (mode) => levelPeriod ?? (usesRate(mode) ? clock.rateLevelPeriod : 0),
     };
   } catch (e) {
     throw e instanceof RangeError ? new RangeError(`tm.${e.message}`) : e;

@@ -36,13 +36,14 @@ interface EgressQueue {
 export class EgressLevels {
   /** The sample timer's name (after the end point's `tm:` prefix). */
   static readonly TIMER = 'level';
-  readonly #period: number;
+  /** The period in the TM mode in force (0: every change at once); it follows TM Mode writes (decision R3). */
+  readonly #period: () => number;
   readonly #queues = new Map<string, EgressQueue>();
   /** The stream the last PDU of each source + cos came on: the VSID the egress's messages name. */
   readonly #lastStream = new Map<string, number>();
   #armed = false;
 
-  constructor(period: number) {
+  constructor(period: () => number) {
     this.#period = period;
   }
 
@@ -61,19 +62,21 @@ export class EgressLevels {
     }
     q.level = i.level;
     if (i.streamID !== undefined) q.streamID = i.streamID;
-    if (this.#period === 0) return { levels: q.fed === q.level ? [] : [this.#fed(q)] };
+    const period = this.#period();
+    if (period === 0) return { levels: q.fed === q.level ? [] : [this.#fed(q)] };
     if (this.#armed) return { levels: [] };
     this.#armed = true;
-    return { levels: [], timer: now + this.#period };
+    return { levels: [], timer: now + period };
   }
 
   /** The sample timer expired: every level goes to the egress; sampling goes on while any queue holds data. */
   sample(now: Time): LevelsDue {
     this.#armed = false;
     const levels = [...this.#queues.values()].map((q) => this.#fed(q));
-    if (!levels.some((l) => l.level > 0)) return { levels };
+    const period = this.#period();
+    if (period === 0 || !levels.some((l) => l.level > 0)) return { levels };
     this.#armed = true;
-    return { levels, timer: now + this.#period };
+    return { levels, timer: now + period };
   }
 
   snapshot(): FabricTmSnapshot['levels'] {

@@ -17,6 +17,7 @@ import type { TmEgress } from '../../streaming/tm-egress.ts';
 import type { TmIngress } from '../../streaming/tm-ingress.ts';
 import { tmDirection } from '../../streaming/tm-packet.ts';
 import { queueStep, reportStep, stepLevel } from '../../streaming/tm-queue-steps.ts';
+import type { TmModeSetting } from '../../streaming/tm-mode.ts';
 import type { TmEgressInput, TmEgressOutput, TmIngressInput, TmIngressOutput, TmStreamRef } from '../../streaming/tm-types.ts';
 import { tmMessage } from '../../wire/type9-tm.ts';
 import type { Type9TmPacket } from '../../wire/type9-types.ts';
@@ -54,7 +55,7 @@ export class TmEngines {
   readonly ingress: TmIngress;
   readonly egress: TmEgress;
   readonly queueLevelBits: number;
-  readonly levelPeriod: number;
+  readonly #levelPeriod: (mode: TmModeSetting) => number;
   readonly #tick: number;
   readonly #host: TmEnginesHost;
 
@@ -63,9 +64,14 @@ export class TmEngines {
     this.ingress = e.ingress;
     this.egress = e.egress;
     this.queueLevelBits = e.queueLevelBits;
-    this.levelPeriod = e.levelPeriod;
+    this.#levelPeriod = e.levelPeriod;
     this.#tick = tick;
     this.#host = host;
+  }
+
+  /** Host time units between the levels given to the egress in the mode the engines run now (tm-config.ts, decision R3). */
+  get levelPeriod(): number {
+    return this.#levelPeriod(this.ingress.mode());
   }
 
   /**

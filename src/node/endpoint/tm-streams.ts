@@ -119,7 +119,7 @@ export class FabricTm {
       },
     });
     this.#outbox = new TmOutbox(r.outboxLimit, facts.crfSupported);
-    this.#levels = new EgressLevels(r.levelPeriod);
+    this.#levels = new EgressLevels(() => this.#tm.levelPeriod);
     this.#managementStreams = managementStreams;
   }
 
@@ -236,6 +236,7 @@ export class FabricTm {
       mode: this.#tm.ingress.mode(),
       queuePdus: this.#queuePdus,
       queueLevelBits: this.#tm.queueLevelBits,
+      levelPeriod: this.#tm.levelPeriod,
       streams: [...this.#streams.values()].map((s) => ({
         stream: s.ref, cos: s.cos, queue: s.queue, held: s.held.length, inFlight: s.inFlight !== 0, started: s.started,
         gate: this.#tm.mayTransmit(s.queue, this.#now) ? 'open' : 'closed', level: stepLevel(s.step, this.#tm.queueLevelBits),

@@ -201,8 +201,9 @@ export class TmFeature implements EndpointFeature {
     } else if (name === SAMPLE) {
       this.#sampling = false;
       this.#feedLevels(false, now);
-      // An empty queue stays empty until the sink sees data again, which restarts the samples.
-      if (this.#packets > 0) this.#armSample(now);
+      // An empty queue stays empty until the sink sees data again, which restarts the samples; a
+      // TM Mode write that made the period 0 (decision R3) ends them: each change is fed at once.
+      if (this.#packets > 0 && this.#tm.levelPeriod > 0) this.#armSample(now);
     } else {
       this.#tm.toIngress({ kind: 'timer', name: name as TmRateTimerName }, now);
     }

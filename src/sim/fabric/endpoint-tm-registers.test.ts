@@ -4,6 +4,7 @@ import { bench, withScriptedPeer } from '../../../test/support/sim-endpoint.ts';
 import { type9Node } from '../../../test/support/endpoint-net.ts';
 import { sessionOf } from '../../../test/support/sim-session.ts';
 import { tmFeature } from '../../../test/support/sim-tm.ts';
+import { RATE_LEVEL_PERIOD } from '../../node/endpoint/tm-config.ts';
 import type { EndpointTmConfig } from '../../node/endpoint/tm-config.ts';
 import { FabricEndpoint } from '../../node/fabric-endpoint.ts';
 import { DS_CONTROL_OFFSET, DS_INFO_OFFSET, decodeDsControl, decodeDsInfo } from '../../registers/data-streaming.ts';
@@ -26,8 +27,15 @@ function tmView(space: RegisterSpace): [number, string, number, number] {
   return [csr.tmTypesSupported, csr.tmModeName, space.readWord(SOURCE_OPERATIONS_OFFSET) & TM_BITS, space.readWord(DESTINATION_OPERATIONS_OFFSET) & TM_BITS];
 }
 
-function simEndpoint(extra: Partial<EndpointConfig>) {
-  return withScriptedPeer(bench(), { name: 'ep1', id: 1, buffers: { packets: 8 }, ...extra }).ep;
+function simEndpoint(extra: Partial<EndpointConfig>, b = bench()) {
+  return withScriptedPeer(b, { name: 'ep1', id: 1, buffers: { packets: 8 }, ...extra }).ep;
+}
+
+/** A MAINTENANCE write of TM Mode `mode` (0x48 bits 4–7) to end point 1 from node 2 at `at` ps. */
+function writeMode(ep: ReturnType<typeof simEndpoint>, mode: number, at: number): void {
+  const word = ((tmFeature(ep).registers.readWord(DS_CONTROL_OFFSET) & ~0x0f000000) | (mode << 24)) >>> 0;
+  const wire = maintenanceWriteRequest({ tt: 0, destinationID: 1, sourceID: 2, srcTID: 1, byteOffset: DS_CONTROL_OFFSET, data: Uint8Array.of(word >>> 24, (word >>> 16) & 0xff, (word >>> 8) & 0xff, word & 0xff) });
+  ep.receive({ id: at, kind: 'smp', ftype: 8, src: 2, dst: 1, prio: 2, crf: 0, vc: 0, bytes: 24, flow: -1, createdAt: at, wire }, at);
 }
 
 const MODES: readonly EndpointTmConfig[] = [{}, { mode: 'RATE' }, { mode: 'CREDIT' }, { mode: 'CREDIT_RATE' }, { mode: 'BASIC', types: 'BASIC_RATE_CREDIT' }, { mode: 'DISABLED', types: 'BASIC' }];
@@ -61,11 +69,7 @@ test('Part 10 §5.5.1 Table 5-6, Annex 2 §3.2: with session management the end 
 test('Part 10 §5.5.1 Table 5-6 TM Mode: a MAINTENANCE write of the TM Mode field of a simulated end point switches both engines; a mode its TM types do not support is refused and put back', () => {
   for (const session of [{}, { nonParticipants: [1] }]) {
     const ep = simEndpoint({ tm: { types: 'BASIC_CREDIT' }, session });
-    const write = (mode: number, at: number): void => {
-      const word = ((tmFeature(ep).registers.readWord(DS_CONTROL_OFFSET) & ~0x0f000000) | (mode << 24)) >>> 0;
-      const wire = maintenanceWriteRequest({ tt: 0, destinationID: 1, sourceID: 2, srcTID: 1, byteOffset: DS_CONTROL_OFFSET, data: Uint8Array.of(word >>> 24, (word >>> 16) & 0xff, (word >>> 8) & 0xff, word & 0xff) });
-      ep.receive({ id: at, kind: 'smp', ftype: 8, src: 2, dst: 1, prio: 2, crf: 0, vc: 0, bytes: 24, flow: -1, createdAt: at, wire }, at);
-    };
+    const write = (mode: number, at: number): void => { writeMode(ep, mode, at); };
     write(3, 10);
     const snap = tmFeature(ep).snapshot() as { mode: string; ingress: { mode: { mode: string } }; egress: { mode: { mode: string } } };
     assert.deepEqual([snap.mode, snap.ingress.mode.mode, snap.egress.mode.mode], ['CREDIT', 'CREDIT', 'CREDIT'], JSON.stringify(session));
@@ -73,5 +77,30 @@ test('Part 10 §5.5.1 Table 5-6 TM Mode: a MAINTENANCE write of the TM Mode fiel
     write(2, 20);
     assert.equal(tmView(tmFeature(ep).registers)[1], 'CREDIT', 'RATE is not in BASIC_CREDIT: refused, the field reads CREDIT again');
     assert.equal((tmFeature(ep).snapshot() as { mode: string }).mode, 'CREDIT');
+  }
+});
+
+test('Part 10 §5.5.1 Table 5-6 TM Mode, §3.4.5 rule 6 (decision R3): a simulated end point a MAINTENANCE write switches from BASIC to RATE samples its receive queue every configured tm.levelPeriod, or without one every rate-mode default (1 µs); a write of BASIC back ends the sampling', () => {
+  for (const [configured, inRate, inBasic] of [[2_000_000, 2_000_000, 2_000_000], [undefined, RATE_LEVEL_PERIOD, 0]] as const) {
+    const b = bench();
+    const ep = simEndpoint({ tm: { types: 'BASIC_RATE', ...(configured === undefined ? {} : { levelPeriod: configured }) }, session: {} }, b);
+    const tm = tmFeature(ep);
+    const period = (): unknown => (tm.snapshot() as { levelPeriod: number }).levelPeriod;
+    // When the feature's level sample timer is set for.
+    const armed: number[] = [];
+    const schedule = b.sched.schedule.bind(b.sched);
+    b.sched.schedule = (at, target, kind, data) => {
+      if (data === 'level') armed.push(at);
+      return schedule(at, target, kind, data);
+    };
+    assert.equal(period(), inBasic);
+    writeMode(ep, 2, 10);
+    assert.deepEqual([tm.snapshot()['mode'], period()], ['RATE', inRate], String(configured));
+    tm.sinkLevel(4, 8, 20);
+    assert.deepEqual(armed, [20 + inRate], `${String(configured)}: the receive queue is sampled a period later`);
+    writeMode(ep, 1, 30);
+    assert.equal(period(), inBasic);
+    tm.timer('level', 20 + inRate); // the sample due, as the scheduler runs it: the queue still holds packets
+    assert.deepEqual(armed, inBasic === 0 ? [20 + inRate] : [20 + inRate, 20 + inRate + inBasic], `${String(configured)}: BASIC samples only with a configured period`);
   }
 });

@@ -113,10 +113,21 @@ export function parseScenario(text: string): Scenario {
  *
  * @example
  * ```ts
- * import { loadScenarioFile, runScenario } from 'riodp/sim';
+ * import { mkdtempSync, writeFileSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { loadScenarioFile } from 'riodp/sim';
  *
- * const scenario = loadScenarioFile('scenarios/tm.yaml');
- * console.log(scenario.variants.map((v) => v.name));
+ * // A scenario file as `riodp sim incast.yaml` reads it (docs/simulator.md), here written to a temporary folder.
+ * const file = join(mkdtempSync(join(tmpdir(), 'riodp-')), 'incast.yaml');
+ * writeFileSync(file, `name: incast
+ * duration: 20us
+ * topology: { kind: switch, hosts: 4 }
+ * traffic: [{ pattern: incast, sink: 0, sources: [1, 2, 3], load: 0.9 }]
+ * variants: [{ name: input FIFO, overrides: { switch: { queueing: input-fifo } } }, { name: VoQ, overrides: { switch: { queueing: input-voq } } }]
+ * `);
+ * const scenario = loadScenarioFile(file);
+ * console.log(scenario.variants.map((v) => [v.name, v.config.switch.queueing, v.config.duration])); // [ [ 'input FIFO', 'input-fifo', 20000000 ], [ 'VoQ', 'input-voq', 20000000 ] ] (ps)
  * ```
  */
 export function loadScenarioFile(path: string): Scenario {
