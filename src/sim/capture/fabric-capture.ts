@@ -6,7 +6,7 @@ import type { BuiltFabric } from '../scenario/build.ts';
 import { transportSize } from '../scenario/build.ts';
 import { formatTime } from '../scenario/units.ts';
 import { LinkCapture } from './link-capture.ts';
-import type { LinkCaptureSummary, LinkEnd } from './link-capture.ts';
+import type { LinkEnd, SimCaptureFile } from './link-capture.ts';
 
 /**
  * `riodp sim --pcap DIR` (docs/pcapng.md §3–§5, docs/simulator.md "Captures"): one capture file
@@ -30,8 +30,7 @@ export interface SimCaptureOptions {
   readonly application?: string;
 }
 
-/** One capture file's tally. */
-export type SimCaptureFile = LinkCaptureSummary;
+export type { SimCaptureFile } from './link-capture.ts';
 
 /** The captures of a fabric being run. */
 export interface FabricCapture {

@@ -1,5 +1,5 @@
 import { CaptureWriter } from '../../capture/writer.ts';
-import type { CaptureLimits, CaptureSummary, RecordNotes } from '../../capture/writer.ts';
+import type { CaptureLimits, RecordNotes } from '../../capture/writer.ts';
 import type { Channel } from '../fabric/channel.ts';
 import type { ChannelTap, SimPacket, SimSymbol } from '../fabric/types.ts';
 import { packetRecord, recordBytes, symbolFrame } from './records.ts';
@@ -38,9 +38,18 @@ export interface LinkCaptureOptions extends CaptureLimits {
   readonly context: RecordContext;
 }
 
-/** A capture file's tally: the writer's, the link's name and the records left out after `until`. */
-export interface LinkCaptureSummary extends CaptureSummary {
+/** One capture file's tally (what `VariantRun.captures` lists). */
+export interface SimCaptureFile {
+  /** The file. */
+  readonly path: string;
+  /** The link's name in the scenario (`h0`, `m0.0:2-m1.0:3`). */
   readonly link: string;
+  /** Records written. */
+  readonly records: number;
+  /** Bytes of the file, headers included. */
+  readonly bytes: number;
+  /** Records left out because the file reached its `maxBytes`. */
+  readonly notRecorded: number;
   /** Records not written because they came after `until`. */
   readonly afterUntil: number;
 }
@@ -100,9 +109,10 @@ export class LinkCapture {
   }
 
   /** Takes the taps off, writes what is buffered and closes the file. */
-  close(): LinkCaptureSummary {
+  close(): SimCaptureFile {
     for (const d of this.#dirs) d.channel.setTap(null);
-    return { ...this.#w.close(), link: this.#o.link, afterUntil: this.#afterUntil };
+    const w = this.#w.close();
+    return { path: w.path, link: this.#o.link, records: w.records, bytes: w.bytes, notRecorded: w.notRecorded, afterUntil: this.#afterUntil };
   }
 
   #tap(i: 0 | 1): ChannelTap {
