@@ -86,7 +86,10 @@ function simCommand(program: Command): void {
     .option('--reproduce', 'add the published-result reproductions (Karol 1987, output-queued wait, iSLIP, Pfister & Norton) to the report: on by default with no scenario file, off with one')
     .option('--no-reproduce', 'skip the published-result reproductions (faster)')
     .option('--reproduce-scale <factor>', 'run lengths of the reproductions times factor (default 1; shorter runs are less precise and may leave a tolerance); implies --reproduce', parseFactor)
-    .action(async (file: string | undefined, flags: { out?: string; seed?: number; json: boolean; reproduce?: boolean; reproduceScale?: number }) => {
+    .option('--pcap <dir>', "write a pcapng capture of every link of the scenario's fabric into dir, one file per link (docs/pcapng.md; a folder per variant when there are several)")
+    .option('--pcap-max-bytes <size>', 'largest capture file, bytes or with B, KB, KiB, MB, MiB (at least 1KiB); past it a file records nothing more and the summary counts what was left out (default 100MB per file)')
+    .option('--pcap-until <time>', 'record only up to this simulated time: ps, or with ps, ns, us, ms, s as in scenarios (default: the whole run)')
+    .action(async (file: string | undefined, flags: { out?: string; seed?: number; json: boolean; reproduce?: boolean; reproduceScale?: number; pcap?: string; pcapMaxBytes?: string; pcapUntil?: string }) => {
       const { runSim } = await import('./sim.ts');
       process.exitCode = await runSim(file, flags);
     });
@@ -100,7 +103,14 @@ function sweepCommand(program: Command): void {
     .option('--out <dir>', 'report directory', 'riodp-sweep')
     .option('--workers <n>', 'worker threads (default: one per core, at most one per grid point)', parseCount('a count'))
     .option('--json', 'print the results as one JSON object instead of a table', false)
-    .action(async (file: string, flags: { out: string; workers?: number; json: boolean }) => {
+    // Refused with a reason rather than as an unknown option: captures are riodp sim's.
+    .addOption(new Option('--pcap <dir>').hideHelp())
+    .action(async (file: string, flags: { out: string; workers?: number; json: boolean; pcap?: string }) => {
+      if (flags.pcap !== undefined) {
+        process.stderr.write('riodp sweep: --pcap: a sweep does not capture its links (its points run in worker threads); run one point with riodp sim SCENARIO --pcap DIR\n');
+        process.exitCode = 2;
+        return;
+      }
       const { runSweep } = await import('./sweep.ts');
       process.exitCode = await runSweep(file, flags);
     });

@@ -12,11 +12,13 @@ import { ProgressLine } from './progress-line.ts';
 import { reproductionSummary } from '../sim/repro/suite-rows.ts';
 import { runReproductions } from '../sim/repro/suite.ts';
 import { summaryJson, summaryTable } from './sim-summary.ts';
+import { pcapJson, pcapLine, pcapOptions, preparePcapDir } from './sim-pcap.ts';
+import type { PcapFlags } from './sim-pcap.ts';
 import type { Reproduction } from '../report/types.ts';
 
 /**
  * `riodp sim [scenario.yaml] [--out DIR] [--seed N] [--json] [--reproduce | --no-reproduce]
- * [--reproduce-scale F]` (issue 7 §5): runs a scenario (the built-in one with no argument), writes
+ * [--reproduce-scale F] [--pcap DIR [--pcap-max-bytes SIZE] [--pcap-until TIME]]` (issue 7 §5): runs a scenario (the built-in one with no argument), writes
  * the report directory (index.html, results.json, CSVs) and prints a short summary. With the
  * built-in scenario (or --reproduce) it also runs the published-result reproductions (issue 7 §4
  * "shown in the report", src/sim/repro/suite.ts) on worker threads, started before the scenario
@@ -25,12 +27,15 @@ import type { Reproduction } from '../report/types.ts';
  * terminal only, as one updating line. Exit codes: 0 done, 2 the scenario or an option is invalid (one line per bad
  * field), 1 the run or the writing failed (one line).
  *
- * The report directory is created before the run, so that a directory that cannot be written
+ * `--pcap` captures every link of the scenario's fabric (src/sim/capture/, docs/pcapng.md §3–§5),
+ * not the reproductions; the summary gets a line counting the files and records.
+ *
+ * The report directory (and the capture folder) is created before the run, so that a directory that cannot be written
  * fails at once rather than after the simulation; the report renderer (vega) is loaded only when
  * there is a report to render.
  */
 
-export interface SimFlags {
+export interface SimFlags extends PcapFlags {
   readonly out?: string;
   readonly seed?: number;
   readonly json: boolean;
@@ -77,6 +82,11 @@ export async function runSim(file: string | undefined, flags: SimFlags): Promise
     process.stderr.write('riodp sim: --reproduce-scale: the reproductions are off (--no-reproduce)\n');
     return 2;
   }
+  const pcap = pcapOptions(flags, `riodp ${version()} sim`);
+  if (typeof pcap === 'string') {
+    process.stderr.write(`riodp sim: ${pcap}\n`);
+    return 2;
+  }
   let scenario: Scenario;
   try {
     scenario = file === undefined ? builtinScenario() : loadScenarioFile(file);
@@ -93,13 +103,15 @@ export async function runSim(file: string | undefined, flags: SimFlags): Promise
   } catch (e) {
     return fail(`cannot write the report to ${dir}: ${e instanceof Error ? e.message : String(e)}`);
   }
+  const pcapProblem = pcap === undefined ? undefined : preparePcapDir(pcap.dir);
+  if (pcapProblem !== undefined) return fail(pcapProblem);
   const progress = new ProgressLine();
   const reproductions = reproductionsWanted(file, flags) ? startReproductions(flags, progress) : undefined;
   const started = performance.now();
   let run: ScenarioRun;
   try {
     const duration = scenario.variants[0]?.config.duration ?? 0;
-    run = runScenario(scenario, { progressEvery: Math.max(1_000_000, Math.floor(duration / 100)), onProgress: (p) => { progress.update(p); } });
+    run = runScenario(scenario, { progressEvery: Math.max(1_000_000, Math.floor(duration / 100)), onProgress: (p) => { progress.update(p); }, ...(pcap === undefined ? {} : { pcap }) });
   } catch (e) {
     progress.clear();
     await reproductions?.stop();
@@ -128,11 +140,12 @@ export async function runSim(file: string | undefined, flags: SimFlags): Promise
   }
   const index = join(dir, 'index.html');
   if (flags.json) {
-    const json = summaryJson(run, index, written, wallSeconds) as Record<string, unknown>;
+    const json = { ...(summaryJson(run, index, written, wallSeconds) as Record<string, unknown>), ...(pcap === undefined ? {} : { pcap: pcapJson(run, pcap.dir) }) };
     const passed = rows?.filter((r) => r.pass).length;
     process.stdout.write(`${JSON.stringify(rows === undefined ? json : { ...json, reproductions: { passed, total: rows.length } })}\n`);
   } else {
     process.stdout.write(summaryTable(run, index, wallSeconds));
+    if (pcap !== undefined) process.stdout.write(`${pcapLine(run, pcap.dir)}\n`);
     if (rows !== undefined) process.stdout.write(`${reproductionSummary(rows)}\n`);
   }
   return 0;

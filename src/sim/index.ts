@@ -13,6 +13,7 @@ export type { Scenario, ScenarioVariant, ScenarioOverrides } from './scenario/lo
 export { builtinScenario, BUILTIN_SCENARIO_TEXT } from './scenario/builtin.ts';
 export { runScenario, runVariant } from './scenario/run.ts';
 export type { RunOptions, ScenarioRun, VariantRun, VariantSeries, NamedGroupSeries, Progress } from './scenario/run.ts';
+export type { SimCaptureOptions, SimCaptureFile } from './capture/fabric-capture.ts';
 export type { RunConfig, TrafficEntry, TopologyConfig, SwitchSettings, EndpointSettings, LinkSettings, LinkOverride } from './scenario/schema.ts';
 export type * from './results/results-types.ts';
 export type { LatencySummary } from './results/histogram.ts';

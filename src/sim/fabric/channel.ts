@@ -1,6 +1,6 @@
 import type { Scheduler, Target } from '../kernel/scheduler.ts';
 import { checkLinkSpec, packetWireTime, symbolBytes, wireTime } from './link-rate.ts';
-import type { LinkSpec, PortRx, PortTx, RxBufferSpec, SimPacket, SimSymbol } from './types.ts';
+import type { ChannelTap, LinkSpec, PortRx, PortTx, RxBufferSpec, SimPacket, SimSymbol } from './types.ts';
 
 /**
  * One direction of a link: packets and control symbols from a transmitting port to a receiving
@@ -49,6 +49,8 @@ export class Channel implements Target {
   #busy = false;
   #symbols: SimSymbol[] = [];
   #symbolTime: number;
+  /** The capture's observer, if any: one null check per packet and symbol when there is none. */
+  #tap: ChannelTap | null = null;
 
   constructor(sched: Scheduler, name: string, spec: LinkSpec, rxSpec: RxBufferSpec) {
     checkLinkSpec(spec, name);
@@ -70,6 +72,11 @@ export class Channel implements Target {
     this.#tx = tx;
     this.#rx = rx;
     this.#reverse = reverse;
+  }
+
+  /** Puts an observer on the channel (null removes it); see `ChannelTap`. */
+  setTap(tap: ChannelTap | null): void {
+    this.#tap = tap;
   }
 
   /** Free receiver buffers as the transmitter knows them. */
@@ -117,9 +124,11 @@ export class Channel implements Target {
         this.#start(now);
         return;
       case PACKET_ARRIVES:
-        this.#rx?.receive(data as SimPacket, now);
+        if (this.#tap === null) this.#rx?.receive(data as SimPacket, now);
+        else this.#tapArrival(this.#tap, data as SimPacket, now);
         return;
       case SYMBOL_ARRIVES:
+        this.#tap?.symbolArrived(data as SimSymbol, now);
         // A symbol on this channel reports on the reverse channel's receiver: its credits, or a
         // VoQ message for the port that transmits on the reverse channel.
         if (this.#reverse !== undefined) this.#reverse.#symbolArrived(data as SimSymbol, now);
@@ -127,6 +136,12 @@ export class Channel implements Target {
       default:
         throw new RangeError(`channel ${this.name}: unknown event kind ${kind}`);
     }
+  }
+
+  #tapArrival(tap: ChannelTap, packet: SimPacket, now: number): void {
+    tap.packetArriving(packet, now);
+    this.#rx?.receive(packet, now);
+    tap.packetArrived(packet, now);
   }
 
   #symbolArrived(symbol: SimSymbol, now: number): void {
@@ -145,6 +160,7 @@ export class Channel implements Target {
     }
     const symbol = this.#symbols.shift();
     if (symbol !== undefined) {
+      this.#tap?.symbolSent(symbol, now);
       this.#send(now, this.#symbolTime, SYMBOL_ARRIVES, symbol);
       this.stats.symbols++;
       return;
@@ -172,6 +188,7 @@ export class Channel implements Target {
     this.#free--;
     this.stats.packets++;
     this.stats.bytes += packet.bytes;
+    this.#tap?.packetSent(packet, now);
     this.#send(now, this.packetTime(packet.bytes), PACKET_ARRIVES, packet);
   }
 

@@ -55,6 +55,21 @@ export type SimSymbol =
   /** A VoQ backpressure stype2 (CS48) or CS64 VoQ symbol, as the generator made it. */
   | { readonly kind: 'voq'; readonly stype2?: number; readonly cs64?: unknown; readonly vc?: number };
 
+/**
+ * An observer of one channel (the simulator's captures, src/sim/capture/): told of every packet
+ * and control symbol when it goes on the wire and when it arrives. It must not change what the
+ * simulation does (no events, no random draws): a run with a tap gives the results of a run
+ * without one. `packetArriving` and `packetArrived` bracket the receiver's handling of the packet,
+ * so that the tap can see what the receiver made of it (a drop).
+ */
+export interface ChannelTap {
+  packetSent(packet: SimPacket, now: number): void;
+  symbolSent(symbol: SimSymbol, now: number): void;
+  packetArriving(packet: SimPacket, now: number): void;
+  packetArrived(packet: SimPacket, now: number): void;
+  symbolArrived(symbol: SimSymbol, now: number): void;
+}
+
 /** The transmitting side of a channel: the channel pulls packets from it when it may send. */
 export interface PortTx {
   /**

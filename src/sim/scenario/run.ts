@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { captureFabric } from '../capture/fabric-capture.ts';
+import type { SimCaptureFile, SimCaptureOptions } from '../capture/fabric-capture.ts';
 import type { OccupancySeries } from '../results/occupancy.ts';
 import type { SimResults } from '../results/results-types.ts';
 import { buildVariant } from './build.ts';
@@ -8,6 +11,7 @@ import type { GroupSeries } from './group-collector.ts';
 import { groupSummaries } from './groups.ts';
 import type { GroupSummary } from './groups.ts';
 import type { Scenario, ScenarioVariant } from './load.ts';
+import { slug } from './results-file.ts';
 
 /**
  * Running a scenario (issue 7 §3, §5): each variant is built afresh (scenario/build.ts) and run
@@ -40,6 +44,11 @@ export interface RunOptions {
   readonly progressEvery?: number;
   /** Called every `progressEvery` ps of simulated time. */
   readonly onProgress?: (p: Progress) => void;
+  /**
+   * Capture every link in pcapng files (docs/pcapng.md, docs/simulator.md "Captures"); with several
+   * variants, `runScenario` puts each variant's files in a folder of `dir` named after it.
+   */
+  readonly pcap?: SimCaptureOptions;
 }
 
 /** The run of one variant: its results and the series `riodp sim` charts. */
@@ -55,6 +64,8 @@ export interface VariantRun {
   readonly features?: readonly EndpointFeatureName[];
   readonly groups: readonly GroupSummary[];
   readonly series: VariantSeries;
+  /** The capture files, with `RunOptions.pcap` only. */
+  readonly captures?: readonly SimCaptureFile[];
 }
 
 /** A traffic group's series, named. */
@@ -93,15 +104,21 @@ function topBuffers(results: SimResults): OccupancySeries[] {
 /** Runs an already built variant to its end. */
 export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { index: number; variants: number } = { index: 0, variants: 1 }): VariantRun {
   const c = b.variant.config;
-  for (const ep of b.endpoints) ep.start(0);
   const step = options.progressEvery ?? PROGRESS_EVERY;
   if (!Number.isSafeInteger(step) || step <= 0) throw new RangeError('progressEvery must be a positive integer (ps)');
+  const capture = options.pcap === undefined ? null : captureFabric(b, options.pcap);
+  let captures: SimCaptureFile[] | undefined;
   let events = 0;
-  let t = 0;
-  while (t < c.duration) {
-    t = options.onProgress === undefined ? c.duration : Math.min(c.duration, t + step);
-    events += b.sched.run({ until: t }).events;
-    options.onProgress?.({ variant: b.variant.name, index: position.index, variants: position.variants, now: t, end: c.duration });
+  try {
+    for (const ep of b.endpoints) ep.start(0);
+    let t = 0;
+    while (t < c.duration) {
+      t = options.onProgress === undefined ? c.duration : Math.min(c.duration, t + step);
+      events += b.sched.run({ until: t }).events;
+      options.onProgress?.({ variant: b.variant.name, index: position.index, variants: position.variants, now: t, end: c.duration });
+    }
+  } finally {
+    captures = capture?.close();
   }
   b.collector.finish(c.duration);
   const results = b.collector.results();
@@ -119,6 +136,7 @@ export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { i
       groups: b.collector.groups.map((name, g) => ({ name, ...b.collector.groupSeries(g, c.duration) })),
       buffers: topBuffers(results),
     },
+    ...(captures === undefined ? {} : { captures }),
   };
 }
 
@@ -170,8 +188,25 @@ export function runVariant(v: ScenarioVariant, options: RunOptions = {}, positio
  * ```
  */
 export function runScenario(s: Scenario, options: RunOptions = {}): ScenarioRun {
+  const dirs = captureDirs(s, options.pcap);
   return {
     name: s.name,
-    variants: s.variants.map((v, index) => runVariant(v, options, { index, variants: s.variants.length })),
+    variants: s.variants.map((v, index) => {
+      const dir = dirs[index];
+      return runVariant(v, dir === undefined || options.pcap === undefined ? options : { ...options, pcap: { ...options.pcap, dir } }, { index, variants: s.variants.length });
+    }),
   };
+}
+
+/** Each variant's capture folder: `dir` itself for one variant, else `dir/<variant>` (names as the CSVs', made unique). */
+function captureDirs(s: Scenario, pcap: SimCaptureOptions | undefined): string[] {
+  if (pcap === undefined) return [];
+  if (s.variants.length === 1) return [pcap.dir];
+  const used = new Set<string>();
+  return s.variants.map((v) => {
+    let name = slug(v.name);
+    for (let k = 2; used.has(name); k++) name = `${slug(v.name)}-${k}`;
+    used.add(name);
+    return join(pcap.dir, name);
+  });
 }
