@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type * as EndpointConfigModule from '../src/net/endpoint-config.ts';
-import type * as EndpointProcessModule from '../src/net/endpoint-process.ts';
+import type * as EndpointProcessModule from '../src/net/endpoint-start.ts';
 import type * as LogModule from '../src/net/log.ts';
 import type * as SwitchConfigModule from '../src/net/switch-config.ts';
 import type * as SwitchProcessModule from '../src/net/switch-process.ts';
@@ -112,7 +112,7 @@ async function switchRole(config: string): Promise<void> {
 
 async function endpoint(id: number, switchPort: number): Promise<Awaited<ReturnType<typeof EndpointProcessModule.startEndpoint>>> {
   const { endpointConfig } = (await import(modulePath('net/endpoint-config'))) as typeof EndpointConfigModule;
-  const { startEndpoint } = (await import(modulePath('net/endpoint-process'))) as typeof EndpointProcessModule;
+  const { startEndpoint } = (await import(modulePath('net/endpoint-start'))) as typeof EndpointProcessModule;
   return startEndpoint(
     endpointConfig({
       nodeId: id,

@@ -12,7 +12,7 @@ import { ControlClient, ControlError } from '../net/control-client.ts';
 import { parseSize } from '../net/demo-data.ts';
 import { EndpointConfigError, loadEndpointConfig } from '../net/endpoint-config.ts';
 import type { EndpointProcessConfig } from '../net/endpoint-config.ts';
-import { startEndpointProcess } from '../net/endpoint-process.ts';
+import { startEndpointProcess } from '../net/endpoint-start.ts';
 import { captureSettings } from './capture-settings.ts';
 import type { CaptureFlags } from './capture-flags.ts';
 import { logFlowChange } from '../net/endpoint-log.ts';

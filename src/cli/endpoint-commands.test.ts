@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { bytes, startRelay, testEndpointConfig } from '../../test/support/net-endpoint.ts';
 import { partName } from '../net/api-file-store.ts';
 import { startControlServer } from '../net/control-server.ts';
-import { startEndpoint } from '../net/endpoint-process.ts';
+import { startEndpoint } from '../net/endpoint-start.ts';
 import { main } from './main.ts';
 import { RIODP_ARGS } from '../../test/support/riodp-entry.ts';
 

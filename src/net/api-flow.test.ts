@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeCcp } from '../wire/type7.ts';
-import { startEndpoint } from './endpoint-process.ts';
+import { startEndpoint } from './endpoint-start.ts';
 import type { FlowChange } from './api-types.ts';
 import { bytes, startRelay, testEndpointConfig, until } from '../../test/support/net-endpoint.ts';
 

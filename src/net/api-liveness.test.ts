@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LIVENESS_TIMER, PeerLiveness } from './api-liveness.ts';
 import type { FabricEndpointInput } from './endpoint-engine.ts';
-import { startEndpoint } from './endpoint-process.ts';
+import { startEndpoint } from './endpoint-start.ts';
 import { MS, startRelay, testEndpointConfig, until } from '../../test/support/net-endpoint.ts';
 
 const DATA3 = { protoID: 0x4242, dataHeaderFormat: 'DATA3' as const };

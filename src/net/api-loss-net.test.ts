@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEndpoint } from './endpoint-process.ts';
+import { startEndpoint } from './endpoint-start.ts';
 import type { RiodpEndpoint, Stream, StreamLoss } from './api-types.ts';
 import { bytes, startRelay, testEndpointConfig, until } from '../../test/support/net-endpoint.ts';
 import type { Relay } from '../../test/support/net-endpoint.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createConnection, createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import type { EngineEvent } from './api-types.ts';
-import { startEndpoint } from './endpoint-process.ts';
+import { startEndpoint } from './endpoint-start.ts';
 import { makeLogger } from './log.ts';
 import { parseSwitchConfig } from './switch-config.ts';
 import { startSwitch } from './switch-process.ts';

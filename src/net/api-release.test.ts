@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEndpoint } from './endpoint-process.ts';
+import { startEndpoint } from './endpoint-start.ts';
 import type { RiodpEndpoint, Stream } from './api-types.ts';
 import type { EndpointConfigInput } from './endpoint-config.ts';
 import type { Type9CounterName } from '../session/type9-conveyance-types.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EndpointConfigError, endpointConfig } from './endpoint-config.ts';
-import { startEndpoint } from './endpoint-process.ts';
+import { startEndpoint } from './endpoint-start.ts';
 import type { RiodpEndpoint, Stream } from './api-types.ts';
 import type { EndpointConfigInput } from './endpoint-config.ts';
 import { bytes, startRelay, testEndpointConfig, until } from '../../test/support/net-endpoint.ts';

@@ -1,7 +1,7 @@
 /**
  * The public TypeScript API of an end point process (issue 8 §2: "start an endpoint, discover
  * peers, open a stream or conduit for a protocol, send and receive PDUs (async iterables),
- * observe flow-control state"). `startEndpoint` (endpoint-process.ts) returns a `RiodpEndpoint`.
+ * observe flow-control state"). `startEndpoint` (endpoint-start.ts) returns a `RiodpEndpoint`.
  */
 import type { Time } from '../engine/contract.ts';
 import type { ContactSource } from '../session/discovery-types.ts';

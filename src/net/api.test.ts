@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEndpoint } from './endpoint-process.ts';
+import { startEndpoint } from './endpoint-start.ts';
 import type { FlowChange, RiodpEndpoint, Stream } from './api-types.ts';
 import type { EndpointConfigInput } from './endpoint-config.ts';
 import { bytes, MS, startRelay, testEndpointConfig, until } from '../../test/support/net-endpoint.ts';

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEndpoint } from './endpoint-process.ts';
+import { startEndpoint } from './endpoint-start.ts';
 import type { RiodpEndpoint } from './api-types.ts';
 import { ControlClient } from './control-client.ts';
 import { MAX_LINE } from './control-protocol.ts';

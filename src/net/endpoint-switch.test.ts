@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PE_FEATURES_OFFSET } from '../registers/pe-features.ts';
 import { isFileTransfer, receiveFile, sendFile } from './api-file.ts';
-import { startEndpoint } from './endpoint-process.ts';
+import { startEndpoint } from './endpoint-start.ts';
 import { makeLogger } from './log.ts';
 import { parseSwitchConfig } from './switch-config.ts';
 import { startSwitch } from './switch-process.ts';

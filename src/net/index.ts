@@ -7,7 +7,7 @@
  *
  * @module riodp/net
  */
-export { startEndpoint } from './endpoint-process.ts';
+export { startEndpoint } from './endpoint-start.ts';
 export type { StartEndpointOptions } from './endpoint-process.ts';
 export { startSwitch } from './switch-process.ts';
 export type { StartSwitchOptions, SwitchAddress, SwitchPortState, RunningSwitch, RunningSwitchCounters, SwitchProcessCounter, SwitchProcessSnapshot } from './switch-process-types.ts';

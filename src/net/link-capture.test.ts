@@ -10,7 +10,7 @@ import { decodePcapng } from '../wire/pcapng/decode.ts';
 import type { PcapngFile, PcapngPacketRead } from '../wire/pcapng/decode.ts';
 import { decodeCaptureRecord } from '../wire/pcapng/record.ts';
 import { isFileTransfer, receiveFile, sendFile } from './api-file.ts';
-import { startEndpoint } from './endpoint-process.ts';
+import { startEndpoint } from './endpoint-start.ts';
 import { makeLogger } from './log.ts';
 import { parseSwitchConfig } from './switch-config.ts';
 import { startSwitch } from './switch-process.ts';

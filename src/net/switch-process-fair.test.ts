@@ -5,7 +5,7 @@ import { bytes, testEndpointConfig } from '../../test/support/net-endpoint.ts';
 import { flood } from '../../test/support/net-flood.ts';
 import type { Flood } from '../../test/support/net-flood.ts';
 import { maintenanceReadRequest } from '../wire/type8-build.ts';
-import { startEndpoint } from './endpoint-process.ts';
+import { startEndpoint } from './endpoint-start.ts';
 import type { RiodpEndpoint, Stream } from './api-types.ts';
 
 /**

@@ -21,7 +21,7 @@ import type { ProtocolSupport, StreamRef } from '../../src/session/types.ts';
 import type { FabricCounters } from '../../src/node/fabric-endpoint.ts';
 import { parseSwitchConfig } from '../../src/net/switch-config.ts';
 import { startSwitch } from '../../src/net/switch-process.ts';
-import { startEndpoint } from '../../src/net/endpoint-process.ts';
+import { startEndpoint } from '../../src/net/endpoint-start.ts';
 import { makeLogger } from '../../src/net/log.ts';
 import { bench, X1 } from './sim-endpoint.ts';
 import { FabricNet } from './fabric-endpoint.ts';

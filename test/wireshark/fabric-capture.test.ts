@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isFileTransfer, receiveFile, sendFile } from '../../src/net/api-file.ts';
-import { startEndpoint } from '../../src/net/endpoint-process.ts';
+import { startEndpoint } from '../../src/net/endpoint-start.ts';
 import { makeLogger } from '../../src/net/log.ts';
 import { parseSwitchConfig } from '../../src/net/switch-config.ts';
 import { startSwitch } from '../../src/net/switch-process.ts';

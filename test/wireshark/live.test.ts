@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEndpoint } from '../../src/net/endpoint-process.ts';
+import { startEndpoint } from '../../src/net/endpoint-start.ts';
 import { makeLogger } from '../../src/net/log.ts';
 import { parseSwitchConfig } from '../../src/net/switch-config.ts';
 import { startSwitch } from '../../src/net/switch-process.ts';
