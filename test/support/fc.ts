@@ -14,6 +14,14 @@ export const FC_RUNS = Number(process.env['FC_RUNS'] ?? 100_000);
  */
 export const FC_RUNS_MODEL = Math.max(1, Math.floor(FC_RUNS / 5));
 
+/**
+ * Properties of the CLI's JSON form (src/cli/json, docs/cli.md: decode → JSON → encode, labels
+ * alone, JSON objects refused with WireError only): they map the decoded value field by field on
+ * top of the codecs, whose own properties keep FC_RUNS per format; 20k cases cover the mapping and
+ * keep each such test to 1–3 s. They scale with FC_RUNS so `npm run fuzz` raises them too.
+ */
+export const FC_RUNS_JSON = Math.max(1, Math.floor(FC_RUNS / 5));
+
 export function fcParams(runs: number = FC_RUNS): { seed: number; numRuns: number } {
   return { seed: FC_SEED, numRuns: runs };
 }

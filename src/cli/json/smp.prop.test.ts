@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fcParams } from '../../../test/support/fc.ts';
+import { FC_RUNS_JSON, fcParams } from '../../../test/support/fc.ts';
 import { WireError, attempt } from '../../wire/errors.ts';
 import { parseHex, toHex } from '../../wire/hex.ts';
 import { decodeSmp, smpBytes } from '../../wire/smp/index.ts';
@@ -40,7 +40,7 @@ test('docs/cli.md: every message riodp decodes prints as JSON that encodes back 
       const m = smpFromJson(json);
       assert.equal(toHex(smpBytes(m)), toHex(b));
     }),
-    fcParams(),
+    fcParams(FC_RUNS_JSON),
   );
 });
 
@@ -55,6 +55,6 @@ test('docs/cli.md: arbitrary JSON objects are rejected with WireError only', () 
         if (!(e instanceof WireError)) throw e;
       }
     }),
-    fcParams(),
+    fcParams(FC_RUNS_JSON),
   );
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fcParams } from '../../../test/support/fc.ts';
+import { FC_RUNS_JSON, fcParams } from '../../../test/support/fc.ts';
 import { symbolBytes as bytesOf, symbolFields as fields, voqOptions as voq } from '../../../test/support/symbol.ts';
 import { toHex } from '../../wire/hex.ts';
 import { decodeSymbol } from '../../wire/symbol.ts';
@@ -16,7 +16,7 @@ test('docs/cli.md: decode → JSON → symbolFromJson → encode reproduces ever
       const json = JSON.parse(JSON.stringify(toJsonValue(decodeSymbol(bytes, 0, bytes.length, opts)))) as Record<string, unknown>;
       assert.equal(toHex(bytesOf(symbolFromJson(json, opts))), toHex(bytes));
     }),
-    fcParams(),
+    fcParams(FC_RUNS_JSON),
   );
 });
 
@@ -34,6 +34,6 @@ test('docs/cli.md: the labels alone (raw stype0, parameters, stype1, cmd and sty
       for (const k of drop) Reflect.deleteProperty(json, k);
       assert.equal(toHex(bytesOf(symbolFromJson(json, opts))), toHex(bytes));
     }),
-    fcParams(),
+    fcParams(FC_RUNS_JSON),
   );
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fcParams } from '../../../test/support/fc.ts';
+import { FC_RUNS_JSON, fcParams } from '../../../test/support/fc.ts';
 import { toHex } from '../../wire/hex.ts';
 import { SYMBOL64_LENGTH, decodeSymbol64, encodeSymbol64 } from '../../wire/symbol64.ts';
 import type { Symbol64Fields } from '../../wire/symbol64.ts';
@@ -26,7 +26,7 @@ test('docs/cli.md: CS64 decode → JSON → symbol64FromJson → encode reproduc
       const json = JSON.parse(JSON.stringify(toJsonValue(decodeSymbol64(bytes, 0, 8, { part12GroupSize: g })))) as unknown;
       assert.equal(toHex(bytesOf(symbol64FromJson(json, { part12GroupSize: g }))), toHex(bytes));
     }),
-    fcParams(),
+    fcParams(FC_RUNS_JSON),
   );
 });
 
@@ -44,6 +44,6 @@ test('docs/cli.md: the CS64 labels alone (raw stype0, parameters and stype1 remo
       for (const k of drop) Reflect.deleteProperty(json, k);
       assert.equal(toHex(bytesOf(symbol64FromJson(json, { part12GroupSize: g }))), toHex(bytes));
     }),
-    fcParams(),
+    fcParams(FC_RUNS_JSON),
   );
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fcParams } from '../../../test/support/fc.ts';
+import { FC_RUNS_JSON, fcParams } from '../../../test/support/fc.ts';
 import { type11FromJson } from './type11.ts';
 import { toJsonValue } from './common.ts';
 import { decodeType11, encodeType11, type11Length } from '../../wire/type11.ts';
@@ -33,6 +33,6 @@ test('docs/cli.md (Part 2 §4.2.5): decode → JSON → encode reproduces the by
       encodeType11(p, out, 0);
       assert.deepEqual(out, d.bytes);
     }),
-    fcParams(),
+    fcParams(FC_RUNS_JSON),
   );
 });

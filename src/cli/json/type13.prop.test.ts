@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fcParams } from '../../../test/support/fc.ts';
+import { FC_RUNS_JSON, fcParams } from '../../../test/support/fc.ts';
 import { type13FromJson } from './type13.ts';
 import { toJsonValue } from './common.ts';
 import { decodeType13, encodeType13, type13Length } from '../../wire/type13.ts';
@@ -33,6 +33,6 @@ test('docs/cli.md (Part 1 §4.2.3, Part 2 §4.3.3): decode → JSON → encode r
       encodeType13(p, out, 0);
       assert.deepEqual(out, d.bytes);
     }),
-    fcParams(),
+    fcParams(FC_RUNS_JSON),
   );
 });

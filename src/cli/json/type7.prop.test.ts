@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fcParams } from '../../../test/support/fc.ts';
+import { FC_RUNS_JSON, fcParams } from '../../../test/support/fc.ts';
 import { type7FromJson } from './type7.ts';
 import { toJsonValue } from './common.ts';
 import { decodeType7, encodeType7 } from '../../wire/type7.ts';
@@ -20,6 +20,6 @@ test('docs/cli.md: Type 7 — JSON of any leniently decoded packet parses back a
       encodeType7(type7FromJson(viaJson(p)), out, 0);
       assert.deepEqual(out, bytes);
     }),
-    fcParams(),
+    fcParams(FC_RUNS_JSON),
   );
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fcParams } from '../../../test/support/fc.ts';
+import { FC_RUNS_JSON, fcParams } from '../../../test/support/fc.ts';
 import { type8FromJson } from './type8.ts';
 import { toJsonValue } from './common.ts';
 import { decodeType8, encodeType8, type8Length } from '../../wire/type8.ts';
@@ -33,6 +33,6 @@ test('docs/cli.md (Part 1 §4.1.10): decode → JSON → encode reproduces the b
       encodeType8(p, out, 0);
       assert.deepEqual(out, d.bytes);
     }),
-    fcParams(),
+    fcParams(FC_RUNS_JSON),
   );
 });

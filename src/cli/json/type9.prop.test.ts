@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fcParams } from '../../../test/support/fc.ts';
+import { FC_RUNS_JSON, fcParams } from '../../../test/support/fc.ts';
 import { type9FromJson } from './type9.ts';
 import { toJsonValue } from './common.ts';
 import { decodeType9, encodeType9 } from '../../wire/type9.ts';
@@ -34,6 +34,6 @@ test('docs/cli.md: Type 9 — JSON of any leniently decoded packet parses back a
       encodeType9(back, out, 0);
       assert.deepEqual(out, bytes);
     }),
-    fcParams(),
+    fcParams(FC_RUNS_JSON),
   );
 });
