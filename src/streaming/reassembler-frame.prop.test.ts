@@ -38,7 +38,7 @@ test('issue 17, Part 10 §3.2.5 reassembly rules 1–9: reassembly from the fram
     const config: ReassemblerConfig = { mtu: c.mtu, segSupport: c.contexts, destinationInContext: c.withDst, idleTimeout: c.idle };
     const r = both(config, packets);
     assert.deepStrictEqual(r.batch, r.object);
-  }), fcParams(Math.max(1, Math.floor(FC_RUNS_MODEL / 4))));
+  }), fcParams(Math.max(1, Math.floor(FC_RUNS_MODEL / 10))));
 });
 
 test('issue 17 buffer lifetime: a PDU reassembled from the batch holds no byte of the chunk (overwriting the chunk afterwards changes no delivered PDU), single segments included', () => {
