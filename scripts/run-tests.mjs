@@ -22,36 +22,41 @@ function walk(dir, out) {
   return out;
 }
 
-// The files that took longest in npm test (25–60 s each on this 2-core machine at load average
-// 9–12, 2026-11-29; most files take a few seconds), longest first. The runner starts files in the
-// order given: started first, they overlap the many short files, instead of one core idling while
-// a long file that happened to sort last ends. A long file not listed only costs that idle time.
+// The files that take longest in npm test, longest first (2026-11-29: per-test durations of the
+// last CI run, 562 s, summed per file, and each file timed alone, CPU seconds at load average
+// 8–13; most files take a few seconds). The runner starts files in the order given: started
+// first, they overlap the many short files, instead of one core idling while a long file that
+// happened to sort last ends. A long file not listed only costs that idle time.
 const LONG = [
   // The fabric demo with --pcap and the checks of its captures (issue 19): about 60 s.
   'test/net/demo-fabric.test.ts',
-  'src/registers/fields.prop.test.ts',
-  'test/wire/dispatch.prop.test.ts',
-  'test/cli/sim.test.ts',
-  'test/sim/repro-output-queued.test.ts',
-  'src/cli/json/smp.prop.test.ts',
-  'test/sim/repro-karol.test.ts',
+  'test/wire/dispatch.prop.test.ts', // ~25–28 s
+  'src/registers/fields.prop.test.ts', // 15–18 s
   'test/cli/model-streaming.test.ts',
   'test/cli/model.test.ts',
-  'src/wire/type8.prop.test.ts',
-  'src/net/send-batch.prop.test.ts',
-  'test/cli/model-docs.test.ts',
-  // The Wireshark dissector against tshark (issue 19): 30–45 s each at load average 13, 2026-11-29.
-  'test/wireshark/dissector.test.ts',
-  'test/wireshark/symbols.test.ts',
-  'src/cli/endpoint-commands.test.ts',
-  'test/sim/repro-tree-saturation.test.ts',
-  'src/wire/smp/index.prop.test.ts',
-  'test/cli/model-voq.test.ts',
+  'test/cli/sim.test.ts',
+  'src/wire/type8.prop.test.ts', // ~12 s
   'src/wire/type13.prop.test.ts',
-  'test/cli/sim-repro.test.ts',
-  'test/cli/sweep.test.ts',
-  'test/cli/segment.test.ts',
+  'test/cli/serve.test.ts',
   'test/cli/roundtrip.test.ts',
+  // The Wireshark dissector against tshark (issue 19).
+  'test/wireshark/symbols.test.ts',
+  'src/wire/type9.prop.test.ts',
+  'test/wireshark/live.test.ts',
+  'src/wire/smp/index.prop.test.ts', // ~10 s
+  'test/cli/sweep.test.ts',
+  'src/wire/type7.prop.test.ts',
+  'src/sim/repro/suite.test.ts',
+  'test/sim/repro-karol.test.ts',
+  'test/cli/model-voq.test.ts',
+  'src/cli/endpoint-commands.test.ts',
+  'test/cli/sim-repro.test.ts',
+  'test/sim/repro-output-queued.test.ts',
+  'src/wire/type11.prop.test.ts',
+  'test/cli/segment.test.ts',
+  'src/sim/fabric/switch.prop.test.ts',
+  'test/wireshark/dissector.test.ts',
+  'test/wireshark/fabric-capture.test.ts', // ~7 s
 ];
 
 function longFirst(all) {
