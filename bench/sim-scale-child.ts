@@ -31,8 +31,8 @@ function cpuSeconds(): number {
 
 async function writer(): Promise<WriteFiles> {
   const m = await import(at('src/sim/scenario/results-file.ts')) as Record<string, unknown>;
-  // A checkout that streams results.json exports writeResultFiles; an older one gives the file texts.
-  if (typeof m['writeResultFiles'] === 'function') return m['writeResultFiles'] as WriteFiles;
+  // A checkout that streams results.json exports writeScenarioResults; an older one gives the file texts.
+  if (typeof m['writeScenarioResults'] === 'function') return m['writeScenarioResults'] as WriteFiles;
   const { writeFile } = await import('node:fs/promises');
   const texts = m['resultFiles'] as (run: unknown) => Record<string, string>;
   return async (run, out) => {
