@@ -5,7 +5,7 @@ import { builtinScenario } from '../sim/scenario/builtin.ts';
 import { loadScenarioFile, withOverrides } from '../sim/scenario/load.ts';
 import type { Scenario } from '../sim/scenario/load.ts';
 import { simReport } from '../sim/scenario/report-map.ts';
-import { resultFiles, resultsFile } from '../sim/scenario/results-file.ts';
+import { resultWriters } from '../sim/scenario/results-file.ts';
 import { runScenario } from '../sim/scenario/run.ts';
 import type { ScenarioRun } from '../sim/scenario/run.ts';
 import { ProgressLine } from './progress-line.ts';
@@ -132,8 +132,7 @@ export async function runSim(file: string | undefined, flags: SimFlags): Promise
     const { writeReport } = await import('../report/write.ts');
     const report = simReport(run, { text: scenario.text, generated: new Date().toISOString(), version: version(), wallSeconds });
     const html = await renderSimReport(rows === undefined ? report : { ...report, reproductions: rows });
-    const files = resultFiles(run);
-    if (rows !== undefined) files['results.json'] = `${JSON.stringify({ ...resultsFile(run), reproductions: rows }, null, 2)}\n`;
+    const files = resultWriters(run, rows === undefined ? {} : { reproductions: rows });
     written = await writeReport(dir, html, files);
   } catch (e) {
     return fail(`cannot write the report to ${dir}: ${e instanceof Error ? e.message : String(e)}`);

@@ -7,8 +7,11 @@ import { basename, join } from 'node:path';
  * served as it is.
  */
 
-export type ReportFiles = Readonly<Partial<Record<'results.json' | 'results.csv' | 'points.json' | 'points.csv', string>>> &
-  Readonly<Record<string, string>>;
+/** A companion file: its text, or a function that writes it at the path given (a file too large for one string). */
+export type ReportFile = string | ((path: string) => Promise<void> | void);
+
+export type ReportFiles = Readonly<Partial<Record<'results.json' | 'results.csv' | 'points.json' | 'points.csv', ReportFile>>> &
+  Readonly<Record<string, ReportFile>>;
 
 /**
  * Returns the paths written, index.html first. A companion file name must be a plain file name:
@@ -29,7 +32,9 @@ export async function writeReport(dir: string, html: string, extra: ReportFiles 
   written.push(index);
   for (const name of Object.keys(extra).sort()) {
     const path = join(dir, name);
-    await writeFile(path, extra[name] ?? '', 'utf8');
+    const file = extra[name] ?? '';
+    if (typeof file === 'string') await writeFile(path, file, 'utf8');
+    else await file(path);
     written.push(path);
   }
   return written;

@@ -50,3 +50,21 @@ test('issue 7 §3 aggregate latency: adding histograms gives the histogram of al
   assert.throws(() => { a.record(-1); }, /non-negative safe integer/);
   assert.throws(() => { a.record(1.5); }, /non-negative safe integer/);
 });
+
+test('issue 20 memory: the counts kept span the buckets seen, in any order of values, with the same buckets and quantiles', () => {
+  const values = [2_000_000, 1_500_000, 3, 9_000_000_000, 250, 1_000_000, 70_000_000, 0, 2_000_001];
+  const up = new Histogram(8);
+  for (const v of [...values].sort((a, b) => a - b)) up.record(v);
+  const down = new Histogram(8);
+  for (const v of [...values].sort((a, b) => b - a)) down.record(v);
+  const mixed = new Histogram(8);
+  for (const v of values) mixed.record(v);
+  assert.deepEqual(down.buckets(), up.buckets());
+  assert.deepEqual(mixed.buckets(), up.buckets());
+  assert.deepEqual(mixed.summary(), up.summary());
+  assert.equal(up.buckets().length, 8, 'two values share a bucket');
+  const sum = new Histogram(8);
+  sum.add(down);
+  sum.add(mixed);
+  assert.deepEqual(sum.buckets(), up.buckets().map(([lo, hi, n]) => [lo, hi, 2 * n]));
+});

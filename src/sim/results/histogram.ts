@@ -13,8 +13,10 @@
  * reported as the middle of the bucket holding the value of that rank (nearest-rank definition:
  * rank ⌈q·n⌉), clamped to the exact minimum and maximum (the first and last ranks are those), so it is within a relative error of
  * 2^−p of the exact quantile (p = 8: 0.39 %). Count, sum (hence mean), minimum and maximum are
- * exact. The count array grows with the largest value seen, so a histogram of microsecond
- * latencies in picoseconds takes a few kilobytes.
+ * exact. The counts are kept for the span of buckets seen only, [lowest, highest], allocated at
+ * the first record (issue 20: a fabric of 1024 end points keeps two histograms for each of its
+ * ~33 000 flows; counts from bucket 0 up took 16 KiB each for microsecond latencies in ps, 1 GB
+ * in all, and most flows see a handful of latencies within one or two powers of two).
  */
 
 /** A latency distribution (ps): count, extremes, mean and quantiles. */
@@ -34,7 +36,9 @@ const TWO_32 = 2 ** 32;
 
 export class Histogram {
   readonly precisionBits: number;
-  #counts: Float64Array;
+  /** Counts of buckets #base … #base + #counts.length − 1; empty until the first record. */
+  #counts = new Float64Array(0);
+  #base = 0;
   #count = 0;
   #sum = 0;
   #min = Infinity;
@@ -47,7 +51,6 @@ export class Histogram {
     this.precisionBits = precisionBits;
     this.#exact = 2 ** precisionBits;
     this.#half = this.#exact / 2;
-    this.#counts = new Float64Array(this.#exact);
   }
 
   get count(): number {
@@ -74,8 +77,7 @@ export class Histogram {
   /** Records `n` occurrences of `value`, a non-negative safe integer (a modelling error otherwise). */
   record(value: number, n = 1): void {
     if (!(Number.isSafeInteger(value) && value >= 0)) throw new RangeError(`histogram value must be a non-negative safe integer: got ${value}`);
-    const i = this.#index(value);
-    if (i >= this.#counts.length) this.#grow(i);
+    const i = this.#slot(this.#index(value));
     this.#counts[i] = (this.#counts[i] as number) + n;
     this.#count += n;
     this.#sum += value * n;
@@ -88,10 +90,11 @@ export class Histogram {
     if (other.precisionBits !== this.precisionBits) throw new RangeError('histograms of different precision cannot be added');
     if (other.#count === 0) return;
     const oc = other.#counts;
-    if (oc.length > this.#counts.length) this.#grow(oc.length - 1);
     for (let i = 0; i < oc.length; i++) {
       const c = oc[i] as number;
-      if (c !== 0) this.#counts[i] = (this.#counts[i] as number) + c;
+      if (c === 0) continue;
+      const j = this.#slot(other.#base + i);
+      this.#counts[j] = (this.#counts[j] as number) + c;
     }
     this.#count += other.#count;
     this.#sum += other.#sum;
@@ -112,7 +115,7 @@ export class Histogram {
     for (let i = 0; i < c.length; i++) {
       seen += c[i] as number;
       if (seen >= rank) {
-        const [lo, width] = this.#bucket(i);
+        const [lo, width] = this.#bucket(this.#base + i);
         const mid = lo + Math.floor((width - 1) / 2);
         return Math.min(this.#max, Math.max(this.#min, mid));
       }
@@ -141,7 +144,7 @@ export class Histogram {
     for (let i = 0; i < c.length; i++) {
       const n = c[i] as number;
       if (n === 0) continue;
-      const [lo, width] = this.#bucket(i);
+      const [lo, width] = this.#bucket(this.#base + i);
       out.push([lo, lo + width - 1, n]);
     }
     return out;
@@ -165,11 +168,26 @@ export class Histogram {
     return [sub * width, width];
   }
 
-  #grow(i: number): void {
-    let n = this.#counts.length;
-    while (n <= i) n *= 2;
-    const next = new Float64Array(n);
-    next.set(this.#counts);
+  /** The position of bucket `i` in #counts, widening the span kept (at least doubling it) to hold it. */
+  #slot(i: number): number {
+    const base = this.#base;
+    const len = this.#counts.length;
+    if (i >= base && i < base + len) return i - base;
+    if (len === 0) {
+      this.#counts = new Float64Array(16);
+      this.#base = i;
+      return 0;
+    }
+    const lo = Math.min(base, i);
+    const hi = Math.max(base + len, i + 1);
+    let n = len;
+    while (n < hi - lo) n *= 2;
+    // Room on the side the span grew to, for the next values beyond it.
+    const start = i < base ? Math.max(0, hi - n) : lo;
+    const next = new Float64Array(Math.max(n, hi - start));
+    next.set(this.#counts, base - start);
     this.#counts = next;
+    this.#base = start;
+    return i - start;
   }
 }

@@ -1,4 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { flowsCsv, latencyCsv, occupancyCsv, toCsv } from '../results/csv.ts';
+import { writeJsonFile } from '../results/json-stream.ts';
 import type { SimResults } from '../results/results-types.ts';
 import type { GroupSummary } from './groups.ts';
 import type { ScenarioRun } from './run.ts';
@@ -47,7 +50,37 @@ function groupsCsv(run: ScenarioRun): string {
 
 /** Every file by name (results.json first), slugs made unique by a numeric suffix. */
 export function resultFiles(run: ScenarioRun): Record<string, string> {
-  const files: Record<string, string> = { 'results.json': JSON.stringify(resultsFile(run), null, 2) + '\n', 'groups.csv': groupsCsv(run) };
+  return { 'results.json': JSON.stringify(resultsFile(run), null, 2) + '\n', ...csvFiles(run) };
+}
+
+/** A file written by a function of its path rather than given as a string. */
+export type FileWriter = (path: string) => void;
+
+/**
+ * The files of `resultFiles` with results.json as a writer that streams it (json-stream.ts): the
+ * same bytes, never one string (issue 20: a large fabric's results pass V8's string limit).
+ * `extra` fields are added to results.json after `scenario` and `variants`.
+ */
+export function resultWriters(run: ScenarioRun, extra: Readonly<Record<string, unknown>> = {}): Record<string, string | FileWriter> {
+  const json = { ...resultsFile(run), ...extra };
+  return { 'results.json': (path: string) => { writeJsonFile(path, json); }, ...csvFiles(run) };
+}
+
+/** Writes the result files into `dir` (created if needed); returns their paths, in name order. */
+export function writeScenarioResults(run: ScenarioRun, dir: string): string[] {
+  mkdirSync(dir, { recursive: true });
+  const files = resultWriters(run);
+  return Object.keys(files).sort().map((name) => {
+    const path = join(dir, name);
+    const f = files[name] as string | FileWriter;
+    if (typeof f === 'string') writeFileSync(path, f);
+    else f(path);
+    return path;
+  });
+}
+
+function csvFiles(run: ScenarioRun): Record<string, string> {
+  const files: Record<string, string> = { 'groups.csv': groupsCsv(run) };
   const used = new Set<string>();
   for (const v of run.variants) {
     let s = slug(v.name);
