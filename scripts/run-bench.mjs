@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Runs every bench/*.bench.ts through tsx, one process each, in name order (docs/performance.md).
-// Arguments filter by file name: `npm run bench -- streaming` runs bench/streaming.bench.ts only.
+// Arguments filter by file name: `npm run bench -- streaming` runs bench/streaming.bench.ts only. A
+// name that is a whole benchmark's picks that one alone (`sim` is sim.bench.ts, not sim-scale too).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const filters = process.argv.slice(2);
-const files = readdirSync('bench')
-  .filter((n) => n.endsWith('.bench.ts') && (filters.length === 0 || filters.some((f) => n.includes(f))))
+const all = readdirSync('bench').filter((n) => n.endsWith('.bench.ts'));
+const picks = (f) => (all.includes(`${f}.bench.ts`) ? (n) => n === `${f}.bench.ts` : (n) => n.includes(f));
+const files = all
+  .filter((n) => filters.length === 0 || filters.some((f) => picks(f)(n)))
   .sort()
   .map((n) => join('bench', n));
 if (files.length === 0) {
