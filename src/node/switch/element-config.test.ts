@@ -45,7 +45,7 @@ test('issue 8 §1, §3, issue 15 (decisions): defaults: Dev16, output-queued, 32
 });
 
 test('issue 20 (an accepted option acts): an input-VoQ switch\'s arbitration is its matcher\'s: random needs matcher pim, pim arbitrates at random, the wave front takes one pass, a matcher needs input-voq', () => {
-  const voq = { queueing: 'input-voq', outputBuffer: { packets: 0 } };
+  const voq = { queueing: 'input-voq', outputBuffer: { packets: 0 } } as const;
   refuses({ ...voq, arbitration: 'random' }, /^arbitration: random does not act with queueing input-voq and matcher islip \(iSLIP's grant and accept pointers are round robin\): matcher: pim is the random matcher$/);
   refuses({ ...voq, matcher: 'wavefront', arbitration: { policy: 'random', seed: 2 } }, /^arbitration\.policy: random does not act with queueing input-voq and matcher wavefront/);
   refuses({ ...voq, arbitration: 'fixed' }, /^arbitration: fixed does not act with queueing input-voq: the matcher arbitrates/);
