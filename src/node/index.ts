@@ -33,5 +33,7 @@ export { FabricEndpoint } from './fabric-endpoint.ts';
 export type * from './fabric-endpoint-types.ts';
 export { ELEMENT_COUNTERS } from './switch/element-types.ts';
 export { QUEUEINGS } from './switch/config-types.ts';
+export { MATCHERS } from './switch/voq-matching.ts';
+export type { VoqMatcher } from './switch/voq-matching.ts';
 export { ENDPOINT_COUNTERS } from './session-endpoint-types.ts';
 export { FABRIC_COUNTERS, TM_ENDPOINT_COUNTERS } from './fabric-endpoint-types.ts';

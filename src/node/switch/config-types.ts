@@ -2,6 +2,7 @@ import type { CongestionPointConfig } from '../../flow/congestion-point-types.ts
 import type { VoqSymbolForm } from '../../wire/voq-cs64.ts';
 import type { VoqFormat } from '../../wire/voq-stype2.ts';
 import type { Arbitration } from './arbiters.ts';
+import type { VoqMatcher } from './voq-matching.ts';
 
 /**
  * The configuration of the switch element (`SwitchCore`, core.ts), the one switch every host runs:
@@ -16,7 +17,7 @@ import type { Arbitration } from './arbiters.ts';
  *   while its output queue has no room;
  * - 'input-fifo': one FIFO per input whose head contends for its output (Karol et al. 1987);
  * - 'input-voq': a virtual output queue per (output, class) at each input, matched by iSLIP
- *   (McKeown 1999);
+ *   (McKeown 1999), PIM or the wave front arbiter (`matcher`);
  * - 'cioq-voq-backpressure': output queues whose traffic is staged by the next switch's VoQ
  *   backpressure messages (VoQ Backpressure Chapter 4, the upstream role).
  */
@@ -174,8 +175,14 @@ export interface SwitchConfig {
   readonly outputBuffer?: BufferSpec;
   /** A policy name, or the policy with its weights and class rule. */
   readonly arbitration?: Arbitration | SwitchArbitrationSettings;
-  /** iSLIP iterations ('input-voq'). Default 1. */
+  /** iSLIP or PIM iterations ('input-voq'). Default 1. */
   readonly iterations?: number;
+  /**
+   * 'input-voq': how inputs are paired with outputs (voq-matching.ts). Default 'islip'. Its
+   * arbitration is the matcher's own: `arbitration` may be absent or name it (round-robin for
+   * 'islip' and 'wavefront', random for 'pim', whose stream `arbitration.seed` then seeds).
+   */
+  readonly matcher?: VoqMatcher;
   /** The switch's own CCPs waiting per output (Part 9 §2.4.6 rule 2: beyond them CCPs are dropped). Default 4. */
   readonly ccpQueue?: number;
   /**

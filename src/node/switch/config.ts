@@ -10,6 +10,8 @@ import { within } from '../session-endpoint-config.ts';
 import { ARBITRATIONS } from './arbiters.ts';
 import type { Arbitration } from './arbiters.ts';
 import { QUEUEINGS } from './config-types.ts';
+import { MATCHERS, matcherProblem } from './voq-matching.ts';
+import type { VoqMatcher } from './voq-matching.ts';
 import type {
   BufferSpec, Queueing, SwitchArbitrationSettings, SwitchConfig, SwitchCongestionSettings, SwitchIdentity, SwitchMaintenanceBudget, SwitchPortConfig, SwitchRoute, SwitchVoqSettings,
 } from './config-types.ts';
@@ -58,6 +60,8 @@ export interface ResolvedSwitchConfig {
   /** `random`'s seed when the configuration gives one; null: the host's stream, else 1. */
   readonly seed: number | null;
   readonly iterations: number;
+  /** 'input-voq': the matcher (voq-matching.ts); 'islip' in the other modes, which match nothing. */
+  readonly matcher: VoqMatcher;
   readonly ccpQueue: number;
   /** Per port: its congestion point's configuration, or null. */
   readonly congestion: readonly (CongestionPointConfig | null)[];
@@ -123,10 +127,10 @@ function checkInputBuffers(v: SwitchConfig['inputBuffer'], ports: number): Requi
   });
 }
 
-function checkArbitration(v: SwitchConfig['arbitration'], ports: number): { policy: Arbitration; weights: number[]; byClass: boolean; seed: number | null } {
+function checkArbitration(v: SwitchConfig['arbitration'], ports: number, fallback: Arbitration): { policy: Arbitration; weights: number[]; byClass: boolean; seed: number | null } {
   const s: SwitchArbitrationSettings | undefined = typeof v === 'string' || v === undefined ? { policy: v as Arbitration } : v;
   if (!isObject(s)) throw new RangeError('arbitration must be a policy name or {policy, weights?, byClass?}');
-  const policy = oneOf(orDefault<unknown>(s.policy, 'round-robin'), ARBITRATIONS, typeof v === 'string' ? 'arbitration' : 'arbitration.policy');
+  const policy = oneOf(orDefault<unknown>(s.policy, fallback), ARBITRATIONS, typeof v === 'string' ? 'arbitration' : 'arbitration.policy');
   const w = orDefault<unknown>(s.weights, []);
   if (!Array.isArray(w) || w.length > ports) throw new RangeError(`arbitration.weights must be a list of at most ${ports} positive integers`);
   if (w.length > 0 && policy !== 'weighted') throw new RangeError('arbitration.weights needs policy weighted');
@@ -180,6 +184,20 @@ function checkVoq(v: SwitchConfig['voq'], ports: number, staging: boolean, input
   };
 }
 
+/** The matcher, after the checks that every given setting acts (voq-matching.ts `matcherProblem`). */
+function checkMatcher(c: SwitchConfig, queueing: Queueing): VoqMatcher {
+  const matcher = c.matcher === undefined ? undefined : oneOf<VoqMatcher>(c.matcher, MATCHERS, 'matcher');
+  const a = c.arbitration;
+  const object = isObject(a);
+  const given: unknown = object ? a.policy : a;
+  // An unknown policy is checkArbitration's to name.
+  const policy = ARBITRATIONS.find((x) => x === given);
+  const iterations = typeof c.iterations === 'number' ? c.iterations : undefined;
+  const problem = matcherProblem({ queueing, matcher, policy, policyPath: object ? ['arbitration', 'policy'] : ['arbitration'], iterations });
+  if (problem !== null) throw new RangeError(`${problem.path.join('.')}: ${problem.message}`);
+  return matcher ?? 'islip';
+}
+
 function checkMaintenanceBudget(v: SwitchConfig['maintenanceBudget']): SwitchMaintenanceBudget | null {
   if (v === undefined || v === null) return null;
   if (!isObject(v)) throw new RangeError('maintenanceBudget must be an object {burst, interval} or null');
@@ -215,7 +233,8 @@ function resolve(c: SwitchConfig, name: string): ResolvedSwitchConfig {
   const staging = queueing === 'cioq-voq-backpressure';
   // The staging engine's forward lookup (VoQ Backpressure §2.2) has one entry per destination ID.
   if (staging && defaultPort !== undefined) throw new RangeError('defaultPort must be absent with queueing cioq-voq-backpressure (staging needs each destination\'s next-hop port)');
-  const arb = checkArbitration(c.arbitration, ports);
+  const matcher = checkMatcher(c, queueing);
+  const arb = checkArbitration(c.arbitration, ports, matcher === 'pim' ? 'random' : 'round-robin');
   return {
     name,
     deviceId,
@@ -235,6 +254,7 @@ function resolve(c: SwitchConfig, name: string): ResolvedSwitchConfig {
     byClass: arb.byClass,
     seed: arb.seed,
     iterations: positiveInteger(orDefault(c.iterations, 1), 'iterations'),
+    matcher,
     ccpQueue: nonNegativeInteger(orDefault(c.ccpQueue, DEFAULT_CCP_QUEUE), 'ccpQueue'),
     congestion: checkCongestion(c.congestion, ports),
     voq: checkVoq(c.voq, ports, staging, inputQueued),

@@ -1,3 +1,5 @@
+import type { VoqMatching } from './voq-matching.ts';
+
 /**
  * iSLIP matching for an input-queued switch with virtual output queues (McKeown, "The iSLIP
  * Scheduling Algorithm for Input-Queued Switches", IEEE/ACM ToN 7(2), 1999), with the priority
@@ -15,7 +17,7 @@
  * accepted output. This is what desynchronises the grant pointers under load and gives 100%
  * throughput for uniform i.i.d. traffic with a single iteration.
  */
-export class Islip {
+export class Islip implements VoqMatching {
   readonly n: number;
   readonly levels: number;
   readonly iterations: number;

@@ -3,6 +3,9 @@ import type { ArbiterRandom } from './arbiters.ts';
 import type { ResolvedSwitchConfig } from './config.ts';
 import type { SwitchCoreSnapshot } from './element-types.ts';
 import { Islip } from './islip.ts';
+import { Pim } from './pim.ts';
+import type { VoqMatching } from './voq-matching.ts';
+import { Wavefront } from './wavefront.ts';
 import { classOf } from './packet.ts';
 import type { SwitchPacket } from './packet.ts';
 import type { InputStage } from './stages.ts';
@@ -22,7 +25,8 @@ export interface MatchHost<P extends SwitchPacket> {
  *   FIFO's head; with a FIFO per priority, the highest-priority head whose output can take it) and
  *   each output with offers takes one: of the highest class offered when the switch arbitrates by
  *   class, then by its arbitration policy (arbiters.ts).
- * - 'input-voq': iSLIP over the virtual output queues, priority levels 3 … 0 (islip.ts).
+ * - 'input-voq': the configured matcher over the virtual output queues, priority levels 3 … 0:
+ *   iSLIP (islip.ts), PIM (pim.ts) or the wave front arbiter (wavefront.ts).
  */
 export class Matcher<P extends SwitchPacket> {
   readonly #host: MatchHost<P>;
@@ -30,6 +34,7 @@ export class Matcher<P extends SwitchPacket> {
   readonly #byClass: boolean;
   readonly #arbiters: OutputArbiters | null;
   readonly #islip: Islip | null;
+  readonly #voqMatching: VoqMatching | null;
   /** FIFO modes: requesting inputs per output, [o × n + k], their counts and the highest class among them. */
   readonly #reqList: Int32Array;
   readonly #reqCount: Int32Array;
@@ -37,21 +42,28 @@ export class Matcher<P extends SwitchPacket> {
   readonly #topClass: Int32Array;
   /** The queue each requesting input would send from. */
   readonly #candidate: Int32Array;
-  /** iSLIP request levels [i × n + o] and the matching. */
+  /** The matcher's request levels [i × n + o] and the matching. */
   readonly #requests: Int8Array;
   readonly #match: Int32Array;
   readonly #outputMatched: Uint8Array;
 
-  /** `hostRng`: the host's own stream for `random` (the simulator's, seeded per scenario); the configuration's seed comes first, seed 1 last. */
+  /**
+   * `hostRng`: the host's own stream for `random` and for PIM (the simulator's, seeded per
+   * scenario); the configuration's seed comes first, seed 1 last.
+   */
   constructor(cfg: ResolvedSwitchConfig, host: MatchHost<P>, hostRng: ArbiterRandom | undefined) {
     const n = cfg.ports;
     const voq = cfg.queueing === 'input-voq';
-    const rng = cfg.arbitration === 'random' && !voq ? (cfg.seed !== null ? seededRandom(cfg.seed) : (hostRng ?? seededRandom(1))) : undefined;
+    // With 'input-voq' the resolver accepts `random` only with matcher pim (voq-matching.ts).
+    const rng = cfg.arbitration === 'random' ? (cfg.seed !== null ? seededRandom(cfg.seed) : (hostRng ?? seededRandom(1))) : undefined;
     this.#host = host;
     this.#n = n;
     this.#byClass = cfg.byClass;
     this.#arbiters = voq ? null : new OutputArbiters(cfg.arbitration, n, n, rng, cfg.weights);
-    this.#islip = voq ? new Islip(n, 4, cfg.iterations) : null;
+    this.#islip = voq && cfg.matcher === 'islip' ? new Islip(n, 4, cfg.iterations) : null;
+    this.#voqMatching = !voq ? null
+      : cfg.matcher === 'pim' ? new Pim(n, 4, cfg.iterations, rng as ArbiterRandom)
+        : cfg.matcher === 'wavefront' ? new Wavefront(n, 4) : this.#islip;
     this.#reqList = new Int32Array(voq ? 0 : n * n);
     this.#reqCount = new Int32Array(voq ? 0 : n);
     this.#reqClass = new Int32Array(voq ? 0 : n);
@@ -64,7 +76,7 @@ export class Matcher<P extends SwitchPacket> {
 
   /** Starts the transfers of one decision; returns whether an input and an output that want each other were left unmatched. */
   decide(inputs: readonly InputStage<P>[], now: number, atSlot: boolean): boolean {
-    return this.#islip !== null ? this.#matchIslip(inputs, now, atSlot) : this.#matchFifo(inputs, now, atSlot);
+    return this.#voqMatching !== null ? this.#matchVoq(inputs, now, atSlot) : this.#matchFifo(inputs, now, atSlot);
   }
 
   snapshot(): SwitchCoreSnapshot['crossbar'] {
@@ -131,7 +143,7 @@ export class Matcher<P extends SwitchPacket> {
     return kept;
   }
 
-  #matchIslip(inputs: readonly InputStage<P>[], now: number, atSlot: boolean): boolean {
+  #matchVoq(inputs: readonly InputStage<P>[], now: number, atSlot: boolean): boolean {
     const n = this.#n;
     const req = this.#requests;
     req.fill(-1);
@@ -146,9 +158,8 @@ export class Matcher<P extends SwitchPacket> {
         }
       }
     }
-    const islip = this.#islip as Islip;
     const match = this.#match;
-    if (islip.match(req, match) === 0) return false;
+    if ((this.#voqMatching as VoqMatching).match(req, match) === 0) return false;
     const outputMatched = this.#outputMatched;
     outputMatched.fill(0);
     for (let i = 0; i < n; i++) if ((match[i] as number) >= 0) outputMatched[match[i] as number] = 1;

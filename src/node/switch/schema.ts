@@ -6,6 +6,8 @@ import { ARBITRATIONS } from './arbiters.ts';
 import type { Arbitration } from './arbiters.ts';
 import { QUEUEINGS } from './config-types.ts';
 import type { Queueing, SwitchConfig } from './config-types.ts';
+import { MATCHERS, matcherProblem } from './voq-matching.ts';
+import type { VoqMatcher } from './voq-matching.ts';
 
 /**
  * The switch element's behaviour settings as configuration files write them (issue 15 "one
@@ -104,6 +106,7 @@ export function switchSettingsShape(t: DurationSchemas) {
     queueing: oneOf(QUEUEINGS as Choices<Queueing>).optional(),
     arbitration: arbitration.optional(),
     iterations: int(1, 64).optional(),
+    matcher: oneOf(MATCHERS as Choices<VoqMatcher>).optional(),
     inputBuffer: buffer('an input buffer', 1).optional(),
     outputBuffer: buffer('an output buffer', 0).optional(),
     ccpQueue: int(0).optional(),
@@ -116,9 +119,18 @@ export function switchSettingsShape(t: DurationSchemas) {
 type Shape = ReturnType<typeof switchSettingsShape>;
 export type SwitchSettingsIn = { readonly [K in keyof Shape]?: z.infer<Shape[K]> };
 
-/** Checks across the fields, for the host's `superRefine`: what the queueing architecture asks of the buffers and of `voq`. */
-export function checkSwitchSettings(s: Pick<SwitchSettingsIn, 'queueing' | 'outputBuffer' | 'voq'>, ctx: z.RefinementCtx): void {
+/**
+ * Checks across the fields, for the host's `superRefine`: what the queueing architecture asks of
+ * the buffers and of `voq`, and that the matcher's settings act (voq-matching.ts).
+ */
+export function checkSwitchSettings(s: Pick<SwitchSettingsIn, 'queueing' | 'outputBuffer' | 'voq' | 'arbitration' | 'iterations' | 'matcher'>, ctx: z.RefinementCtx): void {
   const queueing = s.queueing ?? 'output-queued';
+  const a = s.arbitration;
+  const problem = matcherProblem({
+    queueing, matcher: s.matcher, iterations: s.iterations,
+    policy: typeof a === 'object' ? a.policy : a, policyPath: typeof a === 'object' ? ['arbitration', 'policy'] : ['arbitration'],
+  });
+  if (problem !== null) ctx.addIssue({ code: 'custom', path: [...problem.path], message: problem.message });
   if (queueing === 'cioq-voq-backpressure' && (s.voq === undefined || s.voq === null)) {
     ctx.addIssue({ code: 'custom', path: ['voq'], message: 'missing, expected VoQ settings {high, low} with queueing cioq-voq-backpressure' });
   }
@@ -132,7 +144,7 @@ export function checkSwitchSettings(s: Pick<SwitchSettingsIn, 'queueing' | 'outp
 
 /** The element's configuration fields of parsed settings, without the fields a file left out. */
 export function switchSettingsConfig(s: SwitchSettingsIn): Omit<SwitchConfig, 'ports' | 'routes'> {
-  const keys = ['queueing', 'arbitration', 'iterations', 'inputBuffer', 'outputBuffer', 'ccpQueue', 'congestion', 'voq', 'maintenanceBudget'] as const;
+  const keys = ['queueing', 'arbitration', 'iterations', 'matcher', 'inputBuffer', 'outputBuffer', 'ccpQueue', 'congestion', 'voq', 'maintenanceBudget'] as const;
   const out: Record<string, unknown> = {};
   for (const k of keys) if (s[k] !== undefined) out[k] = withoutUndefined(s[k]);
   return out;

@@ -7,6 +7,7 @@ import { Scheduler } from '../kernel/scheduler.ts';
 import { Switch } from './switch.ts';
 import type { Arbitration } from '../../node/switch/arbiters.ts';
 import type { Queueing } from '../../node/switch/config-types.ts';
+import type { VoqMatcher } from '../../node/switch/voq-matching.ts';
 import type { Priority, SimPacket } from './types.ts';
 
 const N = 4;
@@ -23,6 +24,7 @@ const configArb = fc.record({
   register: fc.integer({ min: 0, max: 1 }),
   arbitration: fc.constantFrom<Arbitration[]>('random', 'round-robin', 'fixed', 'weighted'),
   iterations: fc.integer({ min: 1, max: 3 }),
+  matcher: fc.constantFrom<VoqMatcher[]>('islip', 'pim', 'wavefront'),
   congestion: fc.option(fc.integer({ min: 1, max: 4 }).chain((high) => fc.record({ highWatermark: fc.constant(high), lowWatermark: fc.integer({ min: 0, max: high - 1 }) })), { nil: null }),
   voqHigh: fc.integer({ min: 2, max: 5 }),
   service: fc.array(fc.constantFrom(0, PT, 3 * PT), { minLength: N, maxLength: N }),
@@ -44,6 +46,7 @@ test('issue 7 §2 links never lose packets: random traffic through a 4x4 switch 
   fc.assert(
     fc.property(configArb, trafficArb, (c, traffic) => {
       const inputQueued = c.queueing === 'input-fifo' || c.queueing === 'input-voq';
+      const voq = c.queueing === 'input-voq';
       const f = singleSwitch({
         ports: N,
         queueing: c.queueing,
@@ -51,8 +54,10 @@ test('issue 7 §2 links never lose packets: random traffic through a 4x4 switch 
         slot: c.slotted ? 4 * PT : null,
         inputBuffer: c.buffers,
         outputBuffer: { packets: inputQueued ? c.register : c.queue },
-        arbitration: c.arbitration,
-        iterations: c.iterations,
+        // An input-VoQ switch's arbitration is its matcher's (voq-matching.ts), and the wave front is one pass.
+        arbitration: voq ? (c.matcher === 'pim' ? 'random' : 'round-robin') : c.arbitration,
+        iterations: voq && c.matcher === 'wavefront' ? 1 : c.iterations,
+        ...(voq ? { matcher: c.matcher } : {}),
         congestion: c.congestion,
         ...(c.queueing === 'cioq-voq-backpressure' ? { voq: { high: c.voqHigh, low: 1 } } : {}),
       }, { endBuffers: c.endBuffers, seed: 5 });

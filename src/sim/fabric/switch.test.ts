@@ -4,6 +4,7 @@ import { Ids, PT, SYMBOL, endOn, packet, singleSwitch } from '../../../test/supp
 import type { Fabric } from '../../../test/support/sim-switch.ts';
 import { Scheduler } from '../kernel/scheduler.ts';
 import { Switch } from './switch.ts';
+import type { VoqMatcher } from '../../node/switch/voq-matching.ts';
 import type { Arbitration } from '../../node/switch/arbiters.ts';
 import type { SwitchConfig } from './switch.ts';
 
@@ -231,4 +232,21 @@ test('issue 7 §2 switch config: bad fields are refused with the field named', (
   assert.throws(() => make({ queueing: 'cioq-voq-backpressure', voq: { high: 4, low: 1 }, defaultPort: 0 }), /s1\.defaultPort must be absent/);
   assert.throws(() => make({ congestion: { highWatermark: 2, lowWatermark: 4 } }), /s1\.congestion\.lowWatermark must be below highWatermark/);
   assert.throws(() => make({ inputBuffer: [{ packets: 8 }] }), /s1\.inputBuffer must have one entry per port/);
+});
+
+function voqContention(matcher: VoqMatcher, seed = 1): number[] {
+  const f = singleSwitch({ ports: 4, queueing: 'input-voq', matcher, inputBuffer: { packets: 8 }, outputBuffer: { packets: 0 } }, { seed });
+  for (let i = 0; i < 3; i++) f.ends[i]?.send([0, 1, 2, 3].map(() => packet(f.ids, i, 3)));
+  f.sched.run();
+  return arrivals(f, 3).map(([src]) => src);
+}
+
+test('issue 20 matcher pim: grants drawn from the switch stream, reproducible from the seed; the wave front rotates without drawing', () => {
+  const one = voqContention('pim', 7);
+  assert.deepEqual(voqContention('pim', 7), one);
+  assert.deepEqual([...one].sort(), [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]);
+  const orders = new Set([1, 2, 3, 4, 5, 6].map((s) => voqContention('pim', s).join()));
+  assert.ok(orders.size > 1, 'different seeds give different orders');
+  assert.deepEqual(voqContention('wavefront', 1), voqContention('wavefront', 2));
+  assert.throws(() => new Switch(new Scheduler(), { name: 'r', ports: 2, queueing: 'input-voq', matcher: 'pim', routes: {}, inputBuffer: { packets: 8 }, outputBuffer: { packets: 0 } }, { ids }), /r\.matcher pim needs options\.streams or arbitration\.seed/);
 });

@@ -61,8 +61,10 @@ export class Switch implements Target, SwitchHost<SimPacket> {
     if (typeof config.name !== 'string' || config.name === '') throw new RangeError('switch name must be a non-empty string');
     const name = config.name;
     const arb = typeof element.arbitration === 'string' ? { policy: element.arbitration } : element.arbitration;
-    const rng = arb?.policy === 'random' && element.queueing !== 'input-voq' && arb.seed === undefined ? options.streams?.stream(`switch:${name}:arb`) : undefined;
-    if (arb?.policy === 'random' && element.queueing !== 'input-voq' && arb.seed === undefined && rng === undefined) throw new RangeError(`${name}.arbitration random needs options.streams or arbitration.seed`);
+    // Random arbitration, and PIM's grants and accepts (an input-VoQ switch's arbitration is its matcher's).
+    const random = element.queueing === 'input-voq' ? element.matcher === 'pim' : arb?.policy === 'random';
+    const rng = random && arb?.seed === undefined ? options.streams?.stream(`switch:${name}:arb`) : undefined;
+    if (random && arb?.seed === undefined && rng === undefined) throw new RangeError(`${name}.${element.queueing === 'input-voq' ? 'matcher pim' : 'arbitration random'} needs options.streams or arbitration.seed`);
     this.name = name;
     this.#sched = sched;
     this.#ids = options.ids;

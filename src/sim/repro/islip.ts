@@ -13,6 +13,7 @@
  * near Karol's 0.6 (karol.ts) and so delivers far less than 0.95.
  */
 import type { Queueing } from '../../node/switch/config-types.ts';
+import type { VoqMatcher } from '../../node/switch/voq-matching.ts';
 import { batchEstimate } from './batch-probe.ts';
 import { CELL_SLOT, CELL_TIME, cellSwitch, runBatches } from './cell-switch.ts';
 
@@ -27,6 +28,8 @@ export interface IslipOptions {
   readonly queueing?: Extract<Queueing, 'input-voq' | 'input-fifo'>;
   /** iSLIP iterations. Default 1. */
   readonly iterations?: number;
+  /** The input-VoQ switch's matcher (voq-matching.ts). Default the switch's, iSLIP. */
+  readonly matcher?: VoqMatcher;
   /** Default 5000 slots: the pointers desynchronise and the queues settle. */
   readonly warmup?: number;
   /** Default 20. */
@@ -59,7 +62,7 @@ export function islipRun(o: IslipOptions): IslipResult {
   const f = cellSwitch({
     seed: o.seed,
     n,
-    sw: { queueing, iterations: o.iterations ?? 1 },
+    sw: { queueing, iterations: o.iterations ?? 1, ...(o.matcher === undefined ? {} : { matcher: o.matcher }) },
     traffic: { load: (load * CELL_TIME) / CELL_SLOT, arrival: { kind: 'bernoulli', slot: CELL_SLOT } },
     inputBuffer: 4096,
   });

@@ -6,8 +6,9 @@
  */
 import type { Reproduction } from '../../report/types.ts';
 import { KAROL_1987, KAROL_LIMIT } from './karol.ts';
+import { PIM_LIMIT } from './pim.ts';
 import type { TreeSaturationResult } from './tree-saturation.ts';
-import { ISLIP_ID, KAROL_ARBITRATIONS, KAROL_SIZES, KAROL_TREND_SIZES, OQ_ID, karolId, treeId } from './suite-tasks.ts';
+import { ISLIP_ID, KAROL_ARBITRATIONS, KAROL_SIZES, KAROL_TREND_SIZES, OQ_ID, PIM_ID, WAVEFRONT_ID, karolId, treeId } from './suite-tasks.ts';
 import type { ReproRun } from './suite-tasks.ts';
 
 /** Issue 7 §4 "within +/-0.005". */
@@ -24,6 +25,8 @@ export const OQ_TOLERANCE = 0.03;
  */
 export const ISLIP_FLOOR = 0.947;
 export const ISLIP_OF_OFFERED = 0.998;
+/** test/sim/repro-matchers.test.ts: one-iteration PIM within ±0.005 of 1 − (1 − 1/N)^N, as Karol's rows. */
+export const PIM_TOLERANCE = 0.005;
 /** test/sim/repro-tree-saturation.test.ts: the bound and the victims' collapse within ±0.01 per node. */
 export const TREE_TOLERANCE = 0.01;
 /** Issue 7 §4 "the non-hotspot (victim) flows keep >= 90% of their offered load". */
@@ -114,7 +117,7 @@ function outputQueuedRow(q: RunOf<'output-queued'>): Reproduction {
 function islipRow(i: RunOf<'islip'>): Reproduction {
   const r = i.result;
   return {
-    source: 'McKeown (1999), one-iteration iSLIP',
+    source: i.options.matcher === 'wavefront' ? 'Tamir & Chi (1993), wave front arbiter (maximal matching)' : 'McKeown (1999), one-iteration iSLIP',
     quantity: `VoQ switch throughput per output at offered load ${r.load}, N = ${r.n}`,
     published: r.load,
     measured: r.measured,
@@ -122,6 +125,20 @@ function islipRow(i: RunOf<'islip'>): Reproduction {
     tolerance: `≥ ${ISLIP_FLOOR} and ≥ ${ISLIP_OF_OFFERED * 100}% of the ${r.offered.toFixed(4)} offered in the same slots, none dropped`,
     pass: r.measured >= ISLIP_FLOOR && r.measured >= ISLIP_OF_OFFERED * r.offered && r.dropped === 0,
     run: `seed ${i.options.seed}, ${r.slots} slots after ${i.options.warmup ?? 5000}`,
+  };
+}
+
+function pimRow(p: RunOf<'pim'>): Reproduction {
+  const r = p.result;
+  return {
+    source: 'Anderson, Owicki, Saxe & Thacker (1993), one-iteration PIM',
+    quantity: `VoQ switch saturation throughput per output, 1 − (1 − 1/N)^N (→ 1 − 1/e = ${PIM_LIMIT.toFixed(4)}), N = ${r.n}`,
+    published: r.published,
+    measured: r.measured,
+    stdErr: r.stdErr,
+    tolerance: `±${PIM_TOLERANCE}`,
+    pass: Math.abs(r.measured - r.published) <= PIM_TOLERANCE,
+    run: `seed ${p.options.seed}, ${r.slots} slots after ${p.options.warmup ?? 1000}, saturated sources`,
   };
 }
 
@@ -196,10 +213,13 @@ function treeRows(runs: Runs): Reproduction[] {
 /** One row per published result, in the order of issue 7 §4. */
 export function reproductionRows(runs: readonly ReproRun[]): Reproduction[] {
   const byId = new Runs(runs);
-  return [...karolRows(byId), outputQueuedRow(byId.get(OQ_ID, 'output-queued')), islipRow(byId.get(ISLIP_ID, 'islip')), ...treeRows(byId)];
+  return [
+    ...karolRows(byId), outputQueuedRow(byId.get(OQ_ID, 'output-queued')), islipRow(byId.get(ISLIP_ID, 'islip')),
+    pimRow(byId.get(PIM_ID, 'pim')), islipRow(byId.get(WAVEFRONT_ID, 'islip')), ...treeRows(byId),
+  ];
 }
 
-/** The line `riodp sim` prints: "published results: 30 of 30 within tolerance", naming any outside. */
+/** The line `riodp sim` prints: "published results: 32 of 32 within tolerance", naming any outside. */
 export function reproductionSummary(rows: readonly Reproduction[]): string {
   const failed = rows.filter((r) => !r.pass);
   const head = `published results: ${rows.length - failed.length} of ${rows.length} within tolerance`;

@@ -14,13 +14,15 @@ import type { IslipOptions, IslipResult } from './islip.ts';
 import { KAROL_SLOTS, karolSaturation } from './karol.ts';
 import type { KarolOptions, KarolResult } from './karol.ts';
 import { outputQueuedRun } from './output-queued.ts';
+import { pimSaturation } from './pim.ts';
+import type { PimOptions, PimResult } from './pim.ts';
 import type { OutputQueuedOptions, OutputQueuedResult } from './output-queued.ts';
 import { treeSaturation } from './tree-saturation.ts';
 import type { TreePattern, TreeSaturationOptions, TreeSaturationResult } from './tree-saturation.ts';
 import type { TreeControl, TreeSources } from './tree-fabric.ts';
 
 export interface SuiteOptions {
-  /** One seed for every run; default: each run's test seed (Karol 7, output-queued 5, iSLIP 3, tree 11). */
+  /** One seed for every run; default: each run's test seed (Karol 7, output-queued 5, iSLIP, PIM and wave front 3, tree 11). */
   readonly seed?: number;
   /** Run-length multiplier, > 0. Default 1. */
   readonly scale?: number;
@@ -30,6 +32,7 @@ export type ReproTask =
   | { readonly id: string; readonly kind: 'karol'; readonly options: KarolOptions }
   | { readonly id: string; readonly kind: 'output-queued'; readonly options: OutputQueuedOptions }
   | { readonly id: string; readonly kind: 'islip'; readonly options: IslipOptions }
+  | { readonly id: string; readonly kind: 'pim'; readonly options: PimOptions }
   | { readonly id: string; readonly kind: 'tree'; readonly options: TreeSaturationOptions };
 
 /** A task with its result: the options say how the figure was measured (seed, lengths). */
@@ -37,10 +40,11 @@ export type ReproRun =
   | (Extract<ReproTask, { kind: 'karol' }> & { readonly result: KarolResult })
   | (Extract<ReproTask, { kind: 'output-queued' }> & { readonly result: OutputQueuedResult })
   | (Extract<ReproTask, { kind: 'islip' }> & { readonly result: IslipResult })
+  | (Extract<ReproTask, { kind: 'pim' }> & { readonly result: PimResult })
   | (Extract<ReproTask, { kind: 'tree' }> & { readonly result: TreeSaturationResult });
 
 /** The test seeds (test/sim/repro-*.test.ts). */
-export const SUITE_SEEDS = { karol: 7, outputQueued: 5, islip: 3, tree: 11 } as const;
+export const SUITE_SEEDS = { karol: 7, outputQueued: 5, islip: 3, matchers: 3, tree: 11 } as const;
 
 /** Karol et al. Table I: N = 2 … 8; the large-N trend adds 16 and 32 (random arbitration). */
 export const KAROL_SIZES: readonly number[] = [2, 3, 4, 5, 6, 7, 8];
@@ -52,6 +56,10 @@ export const KAROL_TREND_SIZES: readonly number[] = [16, 32];
 export const OQ_CASE = { n: 8, p: 0.8, slots: 120_000, warmup: 1000 } as const;
 /** iSLIP as test/sim/repro-islip.test.ts: N = 16, load 0.95, 20 000 slots after 20 000. */
 export const ISLIP_CASE = { n: 16, load: 0.95, slots: 20_000, warmup: 20_000 } as const;
+/** PIM as test/sim/repro-matchers.test.ts: N = 16, saturated, 10 000 slots after 1000. */
+export const PIM_CASE = { n: 16, slots: 10_000, warmup: 1000 } as const;
+/** The wave front as test/sim/repro-matchers.test.ts: N = 16, load 0.95, 10 000 slots after 5000. */
+export const WAVEFRONT_CASE = { n: 16, load: 0.95, slots: 10_000, warmup: 5000 } as const;
 /** Tree saturation as test/sim/repro-tree-saturation.test.ts: 10 000 packet times after 5000. */
 export const TREE_DURATION = 10_000;
 export const TREE_WARMUP = 5000;
@@ -73,6 +81,8 @@ export function treeId(pattern: TreePattern, sources: TreeSources, control: Tree
 
 export const OQ_ID = 'output-queued';
 export const ISLIP_ID = 'islip';
+export const PIM_ID = 'pim';
+export const WAVEFRONT_ID = 'wavefront';
 
 /** The tree runs shown (pattern, sources, control). */
 export const TREE_RUNS: readonly (readonly [TreePattern, TreeSources, TreeControl])[] = [
@@ -105,6 +115,9 @@ export function reproductionTasks(o: SuiteOptions = {}): ReproTask[] {
   }
   tasks.push({ id: OQ_ID, kind: 'output-queued', options: { seed: seed(SUITE_SEEDS.outputQueued), n: OQ_CASE.n, p: OQ_CASE.p, slots: measured(OQ_CASE.slots), warmup: warm(OQ_CASE.warmup) } });
   tasks.push({ id: ISLIP_ID, kind: 'islip', options: { seed: seed(SUITE_SEEDS.islip), n: ISLIP_CASE.n, load: ISLIP_CASE.load, slots: measured(ISLIP_CASE.slots), warmup: warm(ISLIP_CASE.warmup) } });
+  tasks.push({ id: PIM_ID, kind: 'pim', options: { seed: seed(SUITE_SEEDS.matchers), n: PIM_CASE.n, slots: measured(PIM_CASE.slots), warmup: warm(PIM_CASE.warmup) } });
+  const wf = WAVEFRONT_CASE;
+  tasks.push({ id: WAVEFRONT_ID, kind: 'islip', options: { seed: seed(SUITE_SEEDS.matchers), n: wf.n, load: wf.load, slots: measured(wf.slots), warmup: warm(wf.warmup), matcher: 'wavefront' } });
   for (const [pattern, sources, control] of TREE_RUNS) {
     // The bound with FIFO sources is measured over twice the length, as its test does.
     const duration = measured(sources === 'fifo' ? 2 * TREE_DURATION : TREE_DURATION);
@@ -122,6 +135,8 @@ export function runReproTask(task: ReproTask): ReproRun {
       return { ...task, result: outputQueuedRun(task.options) };
     case 'islip':
       return { ...task, result: islipRun(task.options) };
+    case 'pim':
+      return { ...task, result: pimSaturation(task.options) };
     case 'tree':
       return { ...task, result: treeSaturation(task.options) };
   }
@@ -138,6 +153,8 @@ export function taskCost(task: ReproTask): number {
     case 'output-queued':
       return 1.8 * task.options.n * (task.options.slots + (task.options.warmup ?? 0));
     case 'islip':
+      return 2.2 * (task.options.n ?? 16) * (task.options.slots + (task.options.warmup ?? 0));
+    case 'pim':
       return 2.2 * (task.options.n ?? 16) * (task.options.slots + (task.options.warmup ?? 0));
     case 'tree':
       return 50 * (task.options.duration + (task.options.warmup ?? 0));

@@ -5,6 +5,7 @@ import { renderSimReport } from '../../report/html.ts';
 import type { Reproduction } from '../../report/types.ts';
 import { KAROL_1987, KAROL_LIMIT, KAROL_SLOTS } from './karol.ts';
 import { outputQueuedWait } from './output-queued.ts';
+import { PIM_LIMIT, pimOneIteration } from './pim.ts';
 import { runReproductions, runReproductionsHere } from './suite.ts';
 import { reproductionRows, reproductionSummary } from './suite-rows.ts';
 import { ISLIP_CASE, OQ_CASE, SUITE_SEEDS, TREE_DURATION, karolId, reproductionTasks, treeId } from './suite-tasks.ts';
@@ -31,6 +32,10 @@ function fake(t: ReproTask): ReproRun {
     }
     case 'islip':
       return { ...t, result: { n: 16, load: 0.95, queueing: 'input-voq', measured: 0.95, stdErr: 0.001, offered: 0.95, dropped: 0, backlog: 0, slots: t.options.slots, events: 1 } };
+    case 'pim': {
+      const published = pimOneIteration(16);
+      return { ...t, result: { n: 16, measured: published, stdErr: 0.001, published, limit: PIM_LIMIT, slots: t.options.slots, events: 1 } };
+    }
     case 'tree': {
       const { pattern = 'hotspot', control, sources } = t.options;
       const bound = 1 / (1 + 0.25 * 15);
@@ -75,8 +80,8 @@ function tree(r: ReproRun, delivered: number): ReproRun {
   return { ...r, result: { ...r.result, victims: { ...r.result.victims, delivered } } };
 }
 
-test('issue 7 §4 (report): one row per published result in the order of §4: Karol Table I for N = 2..8 with each arbitration, the N → ∞ trend, the output-queued wait, iSLIP, then Pfister & Norton', () => {
-  assert.equal(small.length, 30);
+test('issue 7 §4, issue 20 (report): one row per published result in the order of §4: Karol Table I for N = 2..8 with each arbitration, the N → ∞ trend, the output-queued wait, iSLIP, PIM, the wave front, then Pfister & Norton', () => {
+  assert.equal(small.length, 32);
   const karolRows = small.slice(0, 21);
   assert.deepEqual(
     karolRows.map((r) => r.quantity.replace(/^.*N = (\d+), (\S+) arbitration$/, '$1 $2')),
@@ -84,7 +89,7 @@ test('issue 7 §4 (report): one row per published result in the order of §4: Ka
   );
   assert.deepEqual(karolRows.map((r) => r.published), [2, 3, 4, 5, 6, 7, 8].flatMap((n) => [KAROL_1987[n], KAROL_1987[n], KAROL_1987[n]]));
   assert.deepEqual(small.slice(21).map((r) => r.source.replace(/,.*$/, '')), [
-    'Karol', 'Karol', 'McKeown (1999)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)',
+    'Karol', 'Karol', 'McKeown (1999)', 'Anderson', 'Tamir & Chi (1993)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)',
   ]);
   assert.equal(small[21]?.published, KAROL_LIMIT);
   assert.equal(small[22]?.published, outputQueuedWait(OQ_CASE.n, OQ_CASE.p));
@@ -112,7 +117,7 @@ test('issue 7 §4 (report size): at scale 1 every run has its test\'s seed and l
   const split = get(treeId('split', 'endpoint', 'voq-backpressure'));
   assert.ok(fifo?.kind === 'tree' && split?.kind === 'tree');
   assert.deepEqual([fifo.options.seed, fifo.options.duration, split.options.duration, split.options.warmup], [SUITE_SEEDS.tree, 2 * TREE_DURATION, TREE_DURATION, 5000]);
-  assert.equal(tasks.length, 30);
+  assert.equal(tasks.length, 32);
   assert.ok(reproductionTasks({ seed: 42 }).every((t) => t.options.seed === 42));
   const halved = reproductionTasks({ scale: 0.5 }).find((t) => t.id === karolId(5, 'fixed'));
   assert.ok(halved?.kind === 'karol' && halved.options.slots === KAROL_SLOTS(5) / 2 && halved.options.warmup === 250);
@@ -122,9 +127,9 @@ test('issue 7 §4 (report size): at scale 1 every run has its test\'s seed and l
 
 test('issue 7 §3/§5 determinism (reproductions): the same seed gives the same figures on worker threads, reported run by run, as on this thread; another seed gives others', async () => {
   const done: number[] = [];
-  const pooled = await runReproductions({ scale: SMALL, workers: 2, onDone: (d, total) => { done.push(d); assert.equal(total, 30); } });
+  const pooled = await runReproductions({ scale: SMALL, workers: 2, onDone: (d, total) => { done.push(d); assert.equal(total, 32); } });
   assert.deepEqual(pooled, small);
-  assert.deepEqual(done, Array.from({ length: 30 }, (_, i) => i + 1));
+  assert.deepEqual(done, Array.from({ length: 32 }, (_, i) => i + 1));
   const other = runReproductionsHere({ scale: SMALL, seed: 99 });
   assert.equal(other.length, small.length);
   assert.notDeepEqual(other.map((r) => r.measured), small.map((r) => r.measured));
@@ -139,7 +144,7 @@ test('issue 7 §5 (reproductions on worker threads): an aborted suite stops and 
   const pending = runReproductions({ scale: SMALL, workers: 1, signal: later.signal, onDone: () => { done++; } });
   setImmediate(() => { later.abort(); });
   await assert.rejects(pending);
-  assert.ok(done < 30, `${done} runs done`);
+  assert.ok(done < 32, `${done} runs done`);
 });
 
 test('issue 7 §4/§5 report: the "Published results reproduced" section lists every result with its published and measured figure, standard error, tolerance, verdict and run', async () => {
@@ -147,9 +152,9 @@ test('issue 7 §4/§5 report: the "Published results reproduced" section lists e
   const section = html.slice(html.indexOf('<section aria-labelledby="reproductions">'), html.indexOf('<section aria-labelledby="scenario">'));
   assert.match(section, /<h2 id="reproductions">Published results reproduced<\/h2>/);
   const passed = small.filter((r) => r.pass).length;
-  assert.ok(section.includes(`<caption>Published results and what this run measured: ${passed} of 30 within tolerance.</caption>`));
-  assert.equal([...section.matchAll(/<td class="(pass|fail)">\1<\/td>/g)].length, 30);
-  assert.equal([...section.matchAll(/<td class="fail">fail<\/td>/g)].length, 30 - passed);
+  assert.ok(section.includes(`<caption>Published results and what this run measured: ${passed} of 32 within tolerance.</caption>`));
+  assert.equal([...section.matchAll(/<td class="(pass|fail)">\1<\/td>/g)].length, 32);
+  assert.equal([...section.matchAll(/<td class="fail">fail<\/td>/g)].length, 32 - passed);
   assert.match(section, /<th scope="col">run<\/th>/);
   for (const r of small) {
     assert.ok(section.includes(r.quantity.replaceAll('&', '&amp;').replaceAll("'", '&#39;')), r.quantity);
@@ -182,6 +187,19 @@ test('Karol, Hluchyj & Morgan 1987, output queueing (report verdict): the mean w
   assert.equal(verdict('output-queued', wait(0.971), at), true);
   assert.equal(verdict('output-queued', wait(1.031), at), false);
   assert.equal(verdict('output-queued', wait(0.969), at), false);
+});
+
+test('Anderson et al. 1993 PIM and Tamir & Chi 1993 (report verdicts, issue 20): PIM within ±0.005 of 1 − (1 − 1/N)^N; the wave front held to iSLIP\'s criteria', () => {
+  const at = (rows: readonly Reproduction[]): number => rowOf(rows, 'Anderson', 'saturation throughput');
+  const pim = (measured: number) => (r: ReproRun): ReproRun => (r.kind === 'pim' ? { ...r, result: { ...r.result, measured } } : r);
+  const p16 = pimOneIteration(16);
+  assert.equal(verdict('pim', pim(p16 + 0.0049), at), true);
+  assert.equal(verdict('pim', pim(p16 - 0.0051), at), false);
+  assert.equal(verdict('pim', pim(PIM_LIMIT), at), false);
+  const wf = (rows: readonly Reproduction[]): number => rowOf(rows, 'Tamir & Chi', 'offered load 0.95');
+  const carried = (measured: number) => (r: ReproRun): ReproRun => (r.kind === 'islip' ? { ...r, result: { ...r.result, measured } } : r);
+  assert.equal(verdict('wavefront', carried(0.9495), wf), true);
+  assert.equal(verdict('wavefront', carried(0.94), wf), false);
 });
 
 test('McKeown 1999 iSLIP (report verdict, decision): passes at >= 0.947 and >= 99.8% of the load offered in the same slots with nothing dropped', () => {
@@ -222,11 +240,11 @@ test('Pfister & Norton 1985 (report verdicts): the bound and the victims\' colla
 test('issue 7 §4/§5 riodp sim summary: one line, "published results: N of M within tolerance", naming the results outside it', () => {
   const rows = reproductionRows(fakeRuns());
   assert.ok(rows.every((r) => r.pass));
-  assert.equal(reproductionSummary(rows), 'published results: 30 of 30 within tolerance');
+  assert.equal(reproductionSummary(rows), 'published results: 32 of 32 within tolerance');
   const one = reproductionRows(fakeRuns((r) => (r.id === karolId(3, 'fixed') ? karol(r, 0.7) : r)));
   assert.equal(
     reproductionSummary(one),
-    'published results: 29 of 30 within tolerance; outside: Karol, Hluchyj & Morgan (1987), Table I: input-FIFO saturation throughput per output, N = 3, fixed arbitration',
+    'published results: 31 of 32 within tolerance; outside: Karol, Hluchyj & Morgan (1987), Table I: input-FIFO saturation throughput per output, N = 3, fixed arbitration',
   );
   assert.doesNotMatch(reproductionSummary(one), /\n/);
 });
