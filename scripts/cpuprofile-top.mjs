@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The top self-time functions and files of a V8 .cpuprofile (`node --cpu-prof`), as percentages
 // of the profile's sampled time (docs/performance.md "Simulator at scale: profile").
-//   node bench/cpuprofile-top.mjs FILE.cpuprofile [N]
+//   node scripts/cpuprofile-top.mjs FILE.cpuprofile [N]
 import { readFileSync } from 'node:fs';
 
 const p = JSON.parse(readFileSync(process.argv[2], 'utf8'));
