@@ -6,6 +6,8 @@ import { PacketIds } from '../fabric/endpoint-types.ts';
 import type { EndpointConfig } from '../fabric/endpoint-types.ts';
 import { Switch } from '../fabric/switch.ts';
 import { switchSettingsConfig } from '../../node/switch/schema.ts';
+import type { BufferSpec } from '../../node/switch/config-types.ts';
+import { withoutUndefined } from '../../config/zod-parts.ts';
 import type { SwitchConfig } from '../fabric/switch.ts';
 import type { LinkSpec } from '../fabric/types.ts';
 import { RandomStreams } from '../kernel/random.ts';
@@ -15,6 +17,7 @@ import { GroupCollector } from './group-collector.ts';
 import { linkPattern } from './link-match.ts';
 import type { Scenario, ScenarioVariant } from './load.ts';
 import type { LinkSettings, RunConfig } from './schema.ts';
+import { resolveSwitch } from './switch-overrides.ts';
 import { expandTraffic, flowKey } from './traffic.ts';
 
 /**
@@ -75,9 +78,11 @@ function defined<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefi
 function switchConfig(c: RunConfig, fabric: Fabric, s: number, tt: 0 | 1): SwitchConfig {
   const sw = fabric.switches[s];
   if (sw === undefined) throw new RangeError(`no switch ${s}`);
-  const st = c.switch;
+  const st = resolveSwitch(c, fabric, s).settings;
   const routes = Object.fromEntries([...(fabric.routes[s] ?? new Map<number, { port: number; next: number }>())].map(([d, r]) => [d, { port: r.port, next: r.next }]));
-  const element = switchSettingsConfig(st);
+  // Per-port input buffers (switches.<key>.ports) are a list the element takes as is.
+  const { inputBuffer, ...shared } = st;
+  const element = { ...switchSettingsConfig(shared), ...(inputBuffer === undefined ? {} : { inputBuffer: withoutUndefined(inputBuffer) as BufferSpec | readonly BufferSpec[] }) };
   const v = element.voq;
   // Generation on the links to other switches unless the scenario lists the ports; staging
   // queues for the widest switch, so every next-hop port of any downstream switch has its own.

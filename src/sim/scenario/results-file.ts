@@ -2,6 +2,7 @@ import { flowsCsv, latencyCsv, occupancyCsv, toCsv } from '../results/csv.ts';
 import type { SimResults } from '../results/results-types.ts';
 import type { GroupSummary } from './groups.ts';
 import type { ScenarioRun } from './run.ts';
+import type { ResolvedSwitchSettings } from './switch-overrides.ts';
 
 /**
  * What `riodp sim` writes beside the report (issue 7 §3 "written as JSON and CSV"):
@@ -20,6 +21,8 @@ export interface ResultsFile {
     readonly warmup: number;
     readonly events: number;
     readonly groups: readonly GroupSummary[];
+    /** The settings of the switches a `switches` section names (switch-overrides.ts); absent without one. */
+    readonly switches?: Readonly<Record<string, ResolvedSwitchSettings>>;
     readonly results: SimResults;
   }[];
 }
@@ -27,7 +30,9 @@ export interface ResultsFile {
 export function resultsFile(run: ScenarioRun): ResultsFile {
   return {
     scenario: run.name,
-    variants: run.variants.map((v) => ({ name: v.name, seed: v.seed, duration: v.duration, warmup: v.warmup, events: v.events, groups: v.groups, results: v.results })),
+    variants: run.variants.map((v) => ({
+      name: v.name, seed: v.seed, duration: v.duration, warmup: v.warmup, events: v.events, groups: v.groups, ...(v.switches === undefined ? {} : { switches: v.switches }), results: v.results,
+    })),
   };
 }
 

@@ -12,6 +12,8 @@ import { groupSummaries } from './groups.ts';
 import type { GroupSummary } from './groups.ts';
 import type { Scenario, ScenarioVariant } from './load.ts';
 import { slug } from './results-file.ts';
+import { overriddenSwitches } from './switch-overrides.ts';
+import type { ResolvedSwitchSettings } from './switch-overrides.ts';
 
 /**
  * Running a scenario (issue 7 §3, §5): each variant is built afresh (scenario/build.ts) and run
@@ -66,6 +68,8 @@ export interface VariantRun {
   readonly series: VariantSeries;
   /** The capture files, with `RunOptions.pcap` only. */
   readonly captures?: readonly SimCaptureFile[];
+  /** With a `switches` section: the settings each switch it names ran with, by switch name. */
+  readonly switches?: Readonly<Record<string, ResolvedSwitchSettings>>;
 }
 
 /** A traffic group's series, named. */
@@ -122,6 +126,7 @@ export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { i
   }
   b.collector.finish(c.duration);
   const results = b.collector.results();
+  const switches = overriddenSwitches(c, b.variant.fabric);
   return {
     name: b.variant.name,
     seed: c.seed,
@@ -137,6 +142,7 @@ export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { i
       buffers: topBuffers(results),
     },
     ...(captures === undefined ? {} : { captures }),
+    ...(switches === undefined ? {} : { switches }),
   };
 }
 

@@ -7,6 +7,7 @@ import { bool, dispatch, expecting, int, oneOf, real, text } from '../../config/
 import { hostIds, size, time } from './schema-parts.ts';
 import { reassemblySettings } from './schema-reassembly.ts';
 import { sessionSettings } from './schema-session.ts';
+import { switchOverrides } from './schema-switches.ts';
 import { tmSettings } from './schema-tm.ts';
 
 /**
@@ -151,6 +152,7 @@ export const runSchema = z.strictObject({
   link: link.default({ lanes: 4, baud: 3.125, encoding: '8b10b', propagation: 0 }),
   linkOverrides: z.array(linkOverride, { error: expecting('a list of link overrides') }).default([]),
   switch: sw.default({ speedup: 1, slot: null }),
+  switches: switchOverrides.optional(),
   endpoints: endpoints.default({
     buffers: { packets: 8, reservePerPriority: 1 }, serviceTime: 0, sar: false, mtu: 256, sarMtu: 256, queuePdus: 64, crfSupported: true, ccp: { orphanPeriod: 1_000_000_000 },
   }),
