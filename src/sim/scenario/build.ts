@@ -110,6 +110,7 @@ function endpointConfig(c: RunConfig, name: string, id: number, tt: 0 | 1, traff
     mtu: e.mtu,
     sarMtu: e.sarMtu,
     queuePdus: e.queuePdus,
+    ...(e.sourceQueue === undefined ? {} : { sourceQueue: e.sourceQueue }),
     crfSupported: e.crfSupported,
     ccp: e.ccp === false ? false : defined(e.ccp),
     sink: {

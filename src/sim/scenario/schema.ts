@@ -80,6 +80,7 @@ const endpoints = z.strictObject({
   mtu: int(1, 256).default(256),
   sarMtu: int(32, 256).refine((v) => v % 4 === 0, { error: expecting(mtuWhat) }).default(256),
   queuePdus: int(1).default(64),
+  sourceQueue: oneOf(['per-destination', 'fifo']).optional(),
   crfSupported: bool.default(true),
   // A bad field inside the settings is reported by its path, not as the union's one message.
   ccp: dispatch<false | z.output<typeof ccp>>((v) => (v === false ? z.literal(false) : ccp)).default({ orphanPeriod: 1_000_000_000 }),
