@@ -2,6 +2,7 @@ import { flowsCsv, latencyCsv, occupancyCsv, toCsv } from '../results/csv.ts';
 import type { SimResults } from '../results/results-types.ts';
 import type { GroupSummary } from './groups.ts';
 import type { ScenarioRun } from './run.ts';
+import type { ReplicationSummary } from './replications.ts';
 import type { ResolvedSwitchSettings } from './switch-overrides.ts';
 
 /**
@@ -21,6 +22,8 @@ export interface ResultsFile {
     readonly warmup: number;
     readonly events: number;
     readonly groups: readonly GroupSummary[];
+    /** With `replications` ≥ 2: means and 95 % confidence intervals of the groups' metrics (replications.ts); absent otherwise. */
+    readonly replications?: ReplicationSummary;
     /** The settings of the switches a `switches` section names (switch-overrides.ts); absent without one. */
     readonly switches?: Readonly<Record<string, ResolvedSwitchSettings>>;
     readonly results: SimResults;
@@ -31,7 +34,7 @@ export function resultsFile(run: ScenarioRun): ResultsFile {
   return {
     scenario: run.name,
     variants: run.variants.map((v) => ({
-      name: v.name, seed: v.seed, duration: v.duration, warmup: v.warmup, events: v.events, groups: v.groups, ...(v.switches === undefined ? {} : { switches: v.switches }), results: v.results,
+      name: v.name, seed: v.seed, duration: v.duration, warmup: v.warmup, events: v.events, groups: v.groups, ...(v.replications === undefined ? {} : { replications: v.replications }), ...(v.switches === undefined ? {} : { switches: v.switches }), results: v.results,
     })),
   };
 }

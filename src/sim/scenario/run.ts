@@ -11,6 +11,8 @@ import type { GroupSeries } from './group-collector.ts';
 import { groupSummaries } from './groups.ts';
 import type { GroupSummary } from './groups.ts';
 import type { Scenario, ScenarioVariant } from './load.ts';
+import { replicationVariant, summarise } from './replications.ts';
+import type { ReplicationSummary } from './replications.ts';
 import { slug } from './results-file.ts';
 import { overriddenSwitches } from './switch-overrides.ts';
 import type { ResolvedSwitchSettings } from './switch-overrides.ts';
@@ -38,6 +40,8 @@ export interface Progress {
   /** Simulated time reached and the end of the run, ps. */
   readonly now: number;
   readonly end: number;
+  /** With `replications` ≥ 2: the replication running (0-based); each runs from 0 to `end`. */
+  readonly replication?: number;
 }
 
 /** Options of `runScenario` and `runVariant`. */
@@ -68,6 +72,8 @@ export interface VariantRun {
   readonly series: VariantSeries;
   /** The capture files, with `RunOptions.pcap` only. */
   readonly captures?: readonly SimCaptureFile[];
+  /** With `replications` ≥ 2: the metrics' means and 95 % confidence intervals over the replications (replications.ts); the rest is replication 0's. */
+  readonly replications?: ReplicationSummary;
   /** With a `switches` section: the settings each switch it names ran with, by switch name. */
   readonly switches?: Readonly<Record<string, ResolvedSwitchSettings>>;
 }
@@ -166,7 +172,24 @@ export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { i
  * ```
  */
 export function runVariant(v: ScenarioVariant, options: RunOptions = {}, position?: { index: number; variants: number }): VariantRun {
-  return runBuilt(buildVariant(v), options, position);
+  const n = v.config.replications ?? 1;
+  const withReplication = (r: number, o: RunOptions): RunOptions => {
+    const onProgress = o.onProgress;
+    return n < 2 || onProgress === undefined ? o : { ...o, onProgress: (p) => { onProgress({ ...p, replication: r }); } };
+  };
+  const first = runBuilt(buildVariant(v), withReplication(0, options), position);
+  if (n < 2) return first;
+  // Only replication 0 is captured: the others add their metrics to the intervals.
+  const others: RunOptions = { ...options };
+  delete (others as { pcap?: SimCaptureOptions }).pcap;
+  const seeds = [v.config.seed];
+  const runs = [first.groups];
+  for (let r = 1; r < n; r++) {
+    const rv = replicationVariant(v, r);
+    seeds.push(rv.config.seed);
+    runs.push(runBuilt(buildVariant(rv), withReplication(r, others), position).groups);
+  }
+  return { ...first, replications: summarise(seeds, runs) };
 }
 
 /**

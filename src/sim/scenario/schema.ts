@@ -146,6 +146,7 @@ export const runSchema = z.strictObject({
   name: text,
   description: z.string({ error: expecting('a string') }).optional(),
   seed: int(0, 0xffffffff).default(1),
+  replications: int(1, 10_000).optional(),
   duration: time(1),
   warmup: time().default(0),
   tt: z.union([z.literal(0), z.literal(1)], { error: expecting('a tt 0 (Dev8) or 1 (Dev16)') }).optional(),
