@@ -17,7 +17,8 @@ import { GroupCollector } from './group-collector.ts';
 import { linkPattern } from './link-match.ts';
 import type { Scenario, ScenarioVariant } from './load.ts';
 import type { LinkSettings, RunConfig } from './schema.ts';
-import { resolveSwitch } from './switch-overrides.ts';
+import { resolveSwitch, withPortLinks } from './switch-overrides.ts';
+import type { PortLink } from './switch-overrides.ts';
 import { expandTraffic, flowKey } from './traffic.ts';
 
 /**
@@ -55,7 +56,7 @@ export function transportSize(c: RunConfig, fabric: Fabric): 0 | 1 {
   return c.tt ?? (fabric.hosts.length <= 256 ? 0 : 1);
 }
 
-function linkSpec(base: LinkSettings, overrides: RunConfig['linkOverrides'], name: string): LinkSpec {
+function linkSpec(base: LinkSettings, overrides: RunConfig['linkOverrides'], name: string, ends: readonly (PortLink | undefined)[]): LinkSpec {
   let s: LinkSettings = base;
   for (const o of overrides) {
     if (!linkPattern(o.match).test(name)) continue;
@@ -67,6 +68,8 @@ function linkSpec(base: LinkSettings, overrides: RunConfig['linkOverrides'], nam
       symbol: o.symbol ?? s.symbol,
     };
   }
+  // switches.<key>.ports.<n>.link: over `link` and `linkOverrides` (switch-overrides.ts).
+  s = withPortLinks(s, ends);
   return { lanes: s.lanes, baud: s.baud, encoding: s.encoding, propagation: s.propagation, ...(s.symbol === undefined ? {} : { symbol: s.symbol }) };
 }
 
@@ -143,8 +146,10 @@ export function buildVariant(v: ScenarioVariant): BuiltFabric {
   const switches = fabric.switches.map((_, s) => new Switch(sched, switchConfig(c, fabric, s, tt), { ids, probe: collector, streams }));
   const ctx = { probe: collector, streams, flows, ids };
   const endpoints = fabric.hosts.map((h) => new Endpoint(sched, endpointConfig(c, h.name, h.id, tt, traffic.perHost[h.id]), ctx));
+  const portLinks = c.switches === undefined ? null : fabric.switches.map((_, s) => resolveSwitch(c, fabric, s).links);
   const links = fabric.links.map((l) => {
-    const spec = linkSpec(c.link, c.linkOverrides, l.name);
+    const ends = portLinks === null ? [] : [l.kind === 'fabric' ? portLinks[l.a.switch]?.get(l.a.port) : undefined, portLinks[l.b.switch]?.get(l.b.port)];
+    const spec = linkSpec(c.link, c.linkOverrides, l.name, ends);
     const bs = switches[l.b.switch] as Switch;
     if (l.kind === 'host') {
       const ep = endpoints[l.host] as Endpoint;

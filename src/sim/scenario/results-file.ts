@@ -3,7 +3,7 @@ import type { SimResults } from '../results/results-types.ts';
 import type { GroupSummary } from './groups.ts';
 import type { ScenarioRun } from './run.ts';
 import type { ReplicationSummary } from './replications.ts';
-import type { ResolvedSwitchSettings } from './switch-overrides.ts';
+import type { EchoedSwitch } from './switch-overrides.ts';
 
 /**
  * What `riodp sim` writes beside the report (issue 7 §3 "written as JSON and CSV"):
@@ -25,7 +25,7 @@ export interface ResultsFile {
     /** With `replications` ≥ 2: means and 95 % confidence intervals of the groups' metrics (replications.ts); absent otherwise. */
     readonly replications?: ReplicationSummary;
     /** The settings of the switches a `switches` section names (switch-overrides.ts); absent without one. */
-    readonly switches?: Readonly<Record<string, ResolvedSwitchSettings>>;
+    readonly switches?: Readonly<Record<string, EchoedSwitch>>;
     readonly results: SimResults;
   }[];
 }

@@ -15,7 +15,7 @@ import { replicationVariant, summarise } from './replications.ts';
 import type { ReplicationSummary } from './replications.ts';
 import { slug } from './results-file.ts';
 import { overriddenSwitches } from './switch-overrides.ts';
-import type { ResolvedSwitchSettings } from './switch-overrides.ts';
+import type { EchoedSwitch } from './switch-overrides.ts';
 
 /**
  * Running a scenario (issue 7 §3, §5): each variant is built afresh (scenario/build.ts) and run
@@ -75,7 +75,7 @@ export interface VariantRun {
   /** With `replications` ≥ 2: the metrics' means and 95 % confidence intervals over the replications (replications.ts); the rest is replication 0's. */
   readonly replications?: ReplicationSummary;
   /** With a `switches` section: the settings each switch it names ran with, by switch name. */
-  readonly switches?: Readonly<Record<string, ResolvedSwitchSettings>>;
+  readonly switches?: Readonly<Record<string, EchoedSwitch>>;
 }
 
 /** A traffic group's series, named. */

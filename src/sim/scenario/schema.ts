@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ccpShape } from '../../node/endpoint/ccp-schema.ts';
 import { checkSwitchSettings, switchSettingsShape } from '../../node/switch/schema.ts';
-import { BAUD_MAX, BAUD_MIN } from '../fabric/link-rate.ts';
 import { arbitrationSettings } from './schema-arbitration.ts';
 import { bool, dispatch, expecting, int, oneOf, real, text } from '../../config/zod-parts.ts';
+import { baud, encoding, lanes, symbolForm } from './schema-link.ts';
 import { hostIds, size, time } from './schema-parts.ts';
 import { reassemblySettings } from './schema-reassembly.ts';
 import { sessionSettings } from './schema-session.ts';
@@ -15,14 +15,6 @@ import { tmSettings } from './schema-tm.ts';
  * the path of each bad field and what was expected"). docs/simulator.md lists every field with its
  * default. Times are integer ps after parsing (units.ts), sizes integer bytes.
  */
-
-const lanes = z.union([z.literal(1), z.literal(2), z.literal(4), z.literal(8), z.literal(16)], { error: expecting('one of 1, 2, 4, 8, 16') });
-
-const baudWhat = `a baud rate in Gbaud from ${BAUD_MIN} to ${BAUD_MAX}, a multiple of 1/1024 (1.25, 2.5, 3.125, 5, 6.25, 10.3125, 12.5, 25.78125)`;
-const baud = real(BAUD_MIN, BAUD_MAX, baudWhat).refine((v) => Number.isInteger(v * 1024), { error: expecting(baudWhat) });
-
-const encoding = oneOf(['8b10b', '64b67b']);
-const symbolForm = oneOf(['cs48', 'cs64']);
 
 /** Issue 7 §2 "Links: lane count, baud rate with 8b/10b or 64b/67b efficiency, propagation delay". Default 4x 3.125 Gbaud 8b/10b (10 Gbit/s), no delay. */
 const link = z.strictObject({

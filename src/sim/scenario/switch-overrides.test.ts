@@ -92,3 +92,22 @@ test('issue 20 switches: a key naming no switch, a port a switch lacks, a bad fi
     'switches.leaf0,leaf1.outputBuffer.packets: leaf0: expected 0 or 1 with an input-queued switch',
   ]);
 });
+
+test('issue 20 switches: a port\'s link settings set the rate of the link at that port, over link and linkOverrides; the two ends of a link between switches must agree', () => {
+  const s = parseScenario(`${BASE}linkOverrides: [{ match: "h*", baud: 6.25 }]
+switches:
+  leaf0: { ports: { 0: { link: { lanes: 1 } }, 3: { link: { baud: 1.25, propagation: 50ns } } } }
+  spine0: { ports: { 0: { link: { baud: 1.25 } } } }
+`);
+  const spec = new Map(buildFabric(s).links.map((l) => [l.name, l.spec]));
+  assert.deepEqual(spec.get('h0'), { lanes: 1, baud: 6.25, encoding: '8b10b', propagation: 0 });
+  assert.deepEqual(spec.get('h1'), { lanes: 4, baud: 6.25, encoding: '8b10b', propagation: 0 });
+  assert.deepEqual(spec.get('leaf0:3-spine0:0'), { lanes: 4, baud: 1.25, encoding: '8b10b', propagation: 50_000 });
+  assert.deepEqual(spec.get('leaf1:3-spine0:1'), { lanes: 4, baud: 3.125, encoding: '8b10b', propagation: 0 });
+  const json = JSON.parse(resultFiles(runScenario(s))['results.json'] ?? '') as { variants: { switches?: Record<string, { links?: unknown } | undefined> }[] };
+  assert.deepEqual(json.variants[0]?.switches?.leaf0?.links, { 0: { lanes: 1 }, 3: { baud: 1.25, propagation: 50_000 } });
+  assert.deepEqual(issues(`${BASE}switches:
+  leaf0: { ports: { 3: { link: { baud: 1.25 } } } }
+  spine0: { ports: { 0: { link: { baud: 2.5 } } } }
+`), ['switches.spine0.ports.0.link.baud: expected the value the link\'s other end has: leaf0:3-spine0:0 has baud 1.25 at leaf0 port 3']);
+});

@@ -12,6 +12,8 @@ import type { PortOverride, SwitchOverride } from './schema-switches.ts';
  * the `switch` block, then every `switches` entry whose key names the switch, in file order (a
  * field an entry gives replaces the field whole), then the ports' settings of those entries (a
  * later entry's field for a port wins). A switch no entry names runs the `switch` block as is.
+ * A port's `link` applies over `link` and `linkOverrides` to the link attached to the port; the
+ * two ends of a link between switches must not disagree.
  */
 
 type Buffer = NonNullable<SwitchSettings['inputBuffer']>;
@@ -23,6 +25,9 @@ export type ResolvedSwitchSettings = Omit<SwitchSettings, 'inputBuffer' | 'conge
   readonly inputBuffer?: Buffer | readonly Buffer[];
   readonly congestion?: Congestion;
 };
+
+/** A port's link settings: the fields of `link` it changes. */
+export type PortLink = NonNullable<PortOverride['link']>;
 
 /** The patterns of a `switches` key: a name, a pattern with `*`, or a comma-separated list of them. */
 export function switchKeyPatterns(key: string): RegExp[] {
@@ -46,7 +51,7 @@ function perPort<T>(base: T | readonly T[] | undefined, ports: number, own: Read
 }
 
 /** The settings switch `s` of `fabric` runs with, and whether a `switches` entry names it. */
-export function resolveSwitch(c: RunConfig, fabric: Fabric, s: number): { settings: ResolvedSwitchSettings; named: boolean } {
+export function resolveSwitch(c: RunConfig, fabric: Fabric, s: number): { settings: ResolvedSwitchSettings; named: boolean; links: ReadonlyMap<number, PortLink> } {
   const sw = fabric.switches[s];
   if (sw === undefined) throw new RangeError(`no switch ${s}`);
   const out: Record<string, unknown> = { ...c.switch };
@@ -59,7 +64,8 @@ export function resolveSwitch(c: RunConfig, fabric: Fabric, s: number): { settin
     for (const [k, v] of Object.entries(fields)) if (v !== undefined) out[k] = v;
     for (const [p, po] of Object.entries(own ?? {})) {
       const prev = ports.get(Number(p)) ?? {};
-      ports.set(Number(p), { ...prev, ...Object.fromEntries(Object.entries(po).filter(([, v]) => v !== undefined)) });
+      const link = po.link === undefined ? prev.link : { ...prev.link, ...Object.fromEntries(Object.entries(po.link).filter(([, v]) => v !== undefined)) };
+      ports.set(Number(p), { ...prev, ...Object.fromEntries(Object.entries(po).filter(([, v]) => v !== undefined)), ...(link === undefined ? {} : { link }) });
     }
   }
   const buffers = new Map([...ports].flatMap(([p, po]) => (po.inputBuffer === undefined ? [] : [[p, po.inputBuffer] as const])));
@@ -68,16 +74,27 @@ export function resolveSwitch(c: RunConfig, fabric: Fabric, s: number): { settin
     out.inputBuffer = perPort<Buffer>(out.inputBuffer as Buffer | undefined, sw.ports, buffers, { packets: DEFAULT_INPUT_PACKETS, reservePerPriority: DEFAULT_RESERVE_PER_PRIORITY });
   }
   if (points.size > 0) out.congestion = perPort<OneCongestion | null>(out.congestion as OneCongestion | (OneCongestion | null)[] | null | undefined, sw.ports, points, null);
-  return { settings: out as ResolvedSwitchSettings, named };
+  const links = new Map([...ports].flatMap(([p, po]) => (po.link === undefined ? [] : [[p, po.link] as const])));
+  return { settings: out as ResolvedSwitchSettings, named, links };
 }
 
+/** Link `name`'s settings with its ends' port `link` settings over them (`ends`: the switch ports it joins, from resolveSwitch). */
+export function withPortLinks<T extends object>(spec: T, ends: readonly (PortLink | undefined)[]): T {
+  let out = spec;
+  for (const e of ends) if (e !== undefined) out = { ...out, ...Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined)) };
+  return out;
+}
+
+/** What results.json echoes of a switch: its settings, and the `link` settings of its ports by port number. */
+export type EchoedSwitch = ResolvedSwitchSettings & { readonly links?: Readonly<Record<string, PortLink>> };
+
 /** The settings of every switch a `switches` entry names, by switch name (results.json echoes them). */
-export function overriddenSwitches(c: RunConfig, fabric: Fabric): Record<string, ResolvedSwitchSettings> | undefined {
+export function overriddenSwitches(c: RunConfig, fabric: Fabric): Record<string, EchoedSwitch> | undefined {
   if (c.switches === undefined || Object.keys(c.switches).length === 0) return undefined;
-  const out: Record<string, ResolvedSwitchSettings> = {};
+  const out: Record<string, EchoedSwitch> = {};
   fabric.switches.forEach((sw, s) => {
     const r = resolveSwitch(c, fabric, s);
-    if (r.named) out[sw.name] = r.settings;
+    if (r.named) out[sw.name] = r.links.size === 0 ? r.settings : { ...r.settings, links: Object.fromEntries([...r.links].map(([p, l]) => [String(p), l])) };
   });
   return out;
 }
@@ -112,6 +129,22 @@ export function checkSwitchOverrides(c: RunConfig, fabric: Fabric): Issue[] {
     }
   }
   if (out.length > 0) return out;
+  const resolved = fabric.switches.map((_, s) => resolveSwitch(c, fabric, s));
+  const lastKey = (s: number): string => entries(c).filter(([key]) => names(key, fabric.switches[s]?.name ?? '')).at(-1)?.[0] ?? '';
+  for (const l of fabric.links) {
+    if (l.kind !== 'fabric') continue;
+    const a = resolved[l.a.switch]?.links.get(l.a.port);
+    const b = resolved[l.b.switch]?.links.get(l.b.port);
+    if (a === undefined || b === undefined) continue;
+    for (const [k, v] of Object.entries(b)) {
+      const other = (a as Record<string, string | number | undefined>)[k];
+      if (v === undefined || other === undefined || other === v) continue;
+      out.push({
+        path: `switches.${lastKey(l.b.switch)}.ports.${l.b.port}.link.${k}`,
+        message: `expected the value the link's other end has: ${l.name} has ${k} ${String(other)} at ${fabric.switches[l.a.switch]?.name ?? '?'} port ${l.a.port}`,
+      });
+    }
+  }
   const seen = new Set<string>();
   fabric.switches.forEach((sw, s) => {
     const r = resolveSwitch(c, fabric, s);
