@@ -40,8 +40,9 @@ export interface Progress {
   /** Simulated time reached and the end of the run, ps. */
   readonly now: number;
   readonly end: number;
-  /** With `replications` ≥ 2: the replication running (0-based); each runs from 0 to `end`. */
+  /** With `replications` ≥ 2: the replication running (0-based) and how many there are; each runs from 0 to `end`. */
   readonly replication?: number;
+  readonly replications?: number;
 }
 
 /** Options of `runScenario` and `runVariant`. */
@@ -175,7 +176,7 @@ export function runVariant(v: ScenarioVariant, options: RunOptions = {}, positio
   const n = v.config.replications ?? 1;
   const withReplication = (r: number, o: RunOptions): RunOptions => {
     const onProgress = o.onProgress;
-    return n < 2 || onProgress === undefined ? o : { ...o, onProgress: (p) => { onProgress({ ...p, replication: r }); } };
+    return n < 2 || onProgress === undefined ? o : { ...o, onProgress: (p) => { onProgress({ ...p, replication: r, replications: n }); } };
   };
   const first = runBuilt(buildVariant(v), withReplication(0, options), position);
   if (n < 2) return first;
