@@ -4,7 +4,7 @@ import { DEFAULT_INPUT_PACKETS, DEFAULT_RESERVE_PER_PRIORITY } from '../../node/
 import { checkSwitchSettings } from '../../node/switch/schema.ts';
 import type { Fabric } from '../topology/types.ts';
 import { linkPattern } from './link-match.ts';
-import type { RunConfig, SwitchSettings } from './schema.ts';
+import type { LinkOverride, RunConfig, SwitchSettings } from './schema.ts';
 import type { PortOverride, SwitchOverride } from './schema-switches.ts';
 
 /**
@@ -22,12 +22,12 @@ type OneCongestion = Exclude<Congestion, unknown[] | undefined>;
 
 /** A switch's settings: the `switch` block's fields, with `inputBuffer` and `congestion` per port once a port has its own. */
 export type ResolvedSwitchSettings = Omit<SwitchSettings, 'inputBuffer' | 'congestion'> & {
-  readonly inputBuffer?: Buffer | readonly Buffer[];
-  readonly congestion?: Congestion;
+  readonly inputBuffer?: NonNullable<SwitchSettings['inputBuffer']> | readonly NonNullable<SwitchSettings['inputBuffer']>[];
+  readonly congestion?: SwitchSettings['congestion'];
 };
 
 /** A port's link settings: the fields of `link` it changes. */
-export type PortLink = NonNullable<PortOverride['link']>;
+export type PortLink = Omit<LinkOverride, 'match'>;
 
 /** The patterns of a `switches` key: a name, a pattern with `*`, or a comma-separated list of them. */
 export function switchKeyPatterns(key: string): RegExp[] {
