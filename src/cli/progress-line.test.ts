@@ -57,3 +57,11 @@ test('issue 7 §5 "shows progress on an interactive terminal" only: a stream tha
     assert.deepEqual(err.chunks, [], `isTTY ${String(isTTY)}`);
   }
 });
+
+test('issue 20 replications: riodp sim\'s progress line names the replication running', () => {
+  const err = stream(true);
+  const line = new ProgressLine(err);
+  runScenario(parseScenario(`${tinyScenario('100us').replace(/variants:[\s\S]*/, '')}replications: 2\n`), { progressEvery: 50_000_000, onProgress: (p) => { line.update(p); } });
+  const texts = err.chunks.map((c) => c.slice(ERASE_LINE.length));
+  assert.ok(texts.some((t) => / run 1\/2 50%$/.test(t)) && texts.some((t) => / run 2\/2 100%$/.test(t)), texts.join(' | '));
+});

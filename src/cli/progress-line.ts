@@ -31,7 +31,8 @@ export class ProgressLine {
   update(p: Progress): void {
     if (!this.#tty) return;
     const pct = Math.floor((100 * p.now) / p.end);
-    this.show(`riodp sim: ${p.variant} (${p.index + 1}/${p.variants}) ${pct}%`);
+    const run = p.replication === undefined || p.replications === undefined ? '' : ` run ${p.replication + 1}/${p.replications}`;
+    this.show(`riodp sim: ${p.variant} (${p.index + 1}/${p.variants})${run} ${pct}%`);
   }
 
   show(line: string): void {

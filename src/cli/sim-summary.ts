@@ -1,5 +1,6 @@
 import { featureNumbers, featuresOfAny } from '../sim/scenario/feature-summary.ts';
 import type { EndpointFeatureName, FeatureNumbers } from '../sim/scenario/feature-summary.ts';
+import type { ReplicatedMetric } from '../sim/scenario/replications.ts';
 import type { ScenarioRun } from '../sim/scenario/run.ts';
 import { formatTime } from '../sim/scenario/units.ts';
 
@@ -9,7 +10,9 @@ import { formatTime } from '../sim/scenario/units.ts';
  * fabric sent; then, for each end point feature some variant runs (feature-summary.ts), its
  * columns: flow arbitration's REQUESTs sent and grants (XON(ARB)) received, the TM messages sent
  * and received, the session streams opened and their flows' mean setup time. A variant without
- * the feature shows "-" there. `--json` prints the same numbers as one JSON object.
+ * the feature shows "-" there. `--json` prints the same numbers as one JSON object. A variant run
+ * with `replications` (issue 20) shows the rate and p99 as "mean±half-width" of the 95 %
+ * confidence interval over its replications, and its JSON gains their summary.
  */
 
 function fixed(v: number, digits: number): string {
@@ -29,6 +32,11 @@ function featureCells(f: FeatureNumbers, feature: EndpointFeatureName): string[]
   return [String(f.session.streamsOpened), f.session.meanSetupPs === null ? '-' : fixed(f.session.meanSetupPs / 1e6, 2)];
 }
 
+/** "9.113±0.042": a replicated metric's mean and half-width, scaled. */
+function interval(m: ReplicatedMetric | null | undefined, scale: number, digits: number): string | undefined {
+  return m == null ? undefined : `${fixed(m.mean / scale, digits)}±${fixed(m.halfWidth / scale, digits)}`;
+}
+
 export function summaryTable(run: ScenarioRun, index: string, wallSeconds: number): string {
   const groups = run.variants[0]?.groups.map((g) => g.name) ?? [];
   const features = featuresOfAny(run.variants);
@@ -37,7 +45,8 @@ export function summaryTable(run: ScenarioRun, index: string, wallSeconds: numbe
     v.name,
     ...groups.flatMap((name) => {
       const g = v.groups.find((x) => x.name === name);
-      return g === undefined ? ['-', '-'] : [fixed(g.deliveredBps / 1e9, 3), fixed(g.packetLatency.p99 / 1e6, 1)];
+      const r = v.replications?.groups.find((x) => x.name === name);
+      return g === undefined ? ['-', '-'] : [interval(r?.deliveredBps, 1e9, 3) ?? fixed(g.deliveredBps / 1e9, 3), interval(r?.latencyP99, 1e6, 1) ?? fixed(g.packetLatency.p99 / 1e6, 1)];
     }),
     String(v.results.headline.ccpsSent),
     String(v.results.headline.voqSymbols),
@@ -47,6 +56,7 @@ export function summaryTable(run: ScenarioRun, index: string, wallSeconds: numbe
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
   return [
     `${run.name}: ${run.variants.length} variant${run.variants.length === 1 ? '' : 's'} of ${formatTime(run.variants[0]?.duration ?? 0)} simulated in ${wallSeconds.toFixed(1)} s`,
+    ...(run.variants.some((v) => v.replications !== undefined) ? [`replications: mean±half-width of the 95 % confidence interval over ${run.variants.map((v) => v.replications?.n ?? 1).join(', ')} runs`] : []),
     line(header),
     ...rows.map(line),
     `report: ${index}`,
@@ -72,6 +82,7 @@ export function summaryJson(run: ScenarioRun, index: string, files: readonly str
       pduDefects: v.results.headline.pduDefects,
       // Present only for the features the variant runs.
       ...featureNumbers(v),
+      ...(v.replications === undefined ? {} : { replications: v.replications }),
     })),
   };
 }

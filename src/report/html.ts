@@ -4,7 +4,7 @@ import { uniqueLabels } from './chart-specs.ts';
 import { escapeHtml } from './escape.ts';
 import { formatSimulatedMicroseconds, formatWallSeconds } from './format.ts';
 import { REPORT_CSS } from './style.ts';
-import { countRows, headlineRows, latencyRows, pointsTable, reproductionTable, variantTable } from './tables.ts';
+import { countRows, headlineRows, latencyRows, pointsTable, replicationTable, reproductionTable, variantTable } from './tables.ts';
 import type { SimReport, SweepReport } from './types.ts';
 
 /**
@@ -130,6 +130,14 @@ export async function renderSimReport(r: SimReport): Promise<string> {
         ? '<p class="note">The run has no variants.</p>'
         : wrapTable(variantTable('Headline numbers per variant (measured after the warm-up).', 'quantity', names, headline)),
   });
+
+  if (r.variants.some((v) => v.replications !== undefined)) {
+    sections.push({
+      id: 'replications',
+      heading: 'Replications',
+      body: '<p class="note">The other tables and the charts are the first replication\'s (the scenario\'s seed).</p>\n' + wrapTable(replicationTable(r.variants, names)),
+    });
+  }
 
   const tables: string[] = [];
   const latency = latencyRows(r.variants);

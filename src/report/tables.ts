@@ -119,6 +119,25 @@ function measuredCell(r: Reproduction): string {
   return `<td class="num">${escapeHtml(`${value}\u00a0±\u00a0${formatNumber(r.stdErr, 2)}`)}</td>`;
 }
 
+/**
+ * issue 20 replications: one row per metric, one column per variant with its number of runs, each
+ * cell "mean ± half-width" of the 95 % confidence interval (no-break spaces, as the reproductions'
+ * standard errors); a variant without replications or without the metric gets an empty cell.
+ */
+export function replicationTable(variants: readonly VariantResult[], names: readonly string[]): string {
+  const labels: string[] = [];
+  for (const v of variants) for (const l of Object.keys(v.replications?.metrics ?? {})) if (!labels.includes(l)) labels.push(l);
+  const cell = (v: VariantResult, label: string): string => {
+    const m = v.replications?.metrics[label];
+    if (m === undefined || formatNumber(m.mean) === NO_VALUE) return numberCell(undefined);
+    return `<td class="num">${escapeHtml(`${formatNumber(m.mean)}\u00a0±\u00a0${formatNumber(m.halfWidth, 2)}`)}</td>`;
+  };
+  const head = ['<th scope="col">quantity</th>', ...variants.map((v, i) => `<th scope="col">${escapeHtml(`${names[i] ?? v.name} (${v.replications?.n ?? 1} runs)`)}</th>`)].join('');
+  const body = labels.map((l) => `<tr><th scope="row">${escapeHtml(l)}</th>${variants.map((v) => cell(v, l)).join('')}</tr>`).join('\n');
+  const caption = 'Mean ± half-width of the 95 % confidence interval (Student t) over independent replications with derived seeds.';
+  return `<table>\n<caption>${escapeHtml(caption)}</caption>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+}
+
 /** The sweep's grid points: one row each, one column per key in first-seen order. */
 export function pointsTable(points: SweepReport['points']): string {
   const keys: string[] = [];

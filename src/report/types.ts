@@ -31,6 +31,20 @@ export interface VariantResult {
   /** XOFF activity: number of XOFF'd flows (or XOFF'd fraction) over time, and CCP/VoQ symbol counts. */
   readonly xoff: readonly Series[];
   readonly counts: Readonly<Record<string, number>>;
+  /** With replications (issue 20): headline metrics over N runs with derived seeds. */
+  readonly replications?: Replications;
+}
+
+/** A mean over independent replications and the half-width of its 95 % confidence interval (Student t). */
+export interface IntervalValue {
+  readonly mean: number;
+  readonly halfWidth: number;
+}
+
+/** A variant run N times: label (with unit) → mean ± half-width. */
+export interface Replications {
+  readonly n: number;
+  readonly metrics: Readonly<Record<string, IntervalValue>>;
 }
 
 /** A published result and what the simulator measured (issue 7 §4). */

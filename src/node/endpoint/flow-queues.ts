@@ -52,8 +52,16 @@ export interface FlowQueuesConfig {
   readonly sar: boolean;
   readonly mtu: number;
   readonly sarMtu: number;
-  /** PDUs a flow's queue holds. */
+  /** PDUs a flow's queue holds; with `sourceQueue: 'fifo'`, PDUs the one queue holds. */
   readonly queuePdus: number;
+  /**
+   * 'per-destination' (default): a queue per flow, the next packet chosen among the flows that
+   * may send. 'fifo': one queue in arrival order (issue 20 "sources with a single FIFO queue"):
+   * only its head PDU may send, so a head whose flow is held back (a Part 9 XOFF, an arbitration
+   * grant, a TM gate, a stream not open, or its priority refused by the receiver's buffers) holds
+   * back every PDU behind it.
+   */
+  readonly sourceQueue?: 'per-destination' | 'fifo';
 }
 
 export type TxCounterName = 'pdusOffered' | 'pdusDropped' | 'packetsSent' | 'bytesSent';
@@ -102,11 +110,14 @@ export class FlowQueues {
   #pduId = 0;
   #queuedPdus = 0;
   #queuedBytes = 0;
+  /** `sourceQueue: 'fifo'`: the flow of every queued PDU, in arrival order; null per destination. */
+  readonly #order: Ring<QueuedFlow> | null;
 
   constructor(c: FlowQueuesConfig, host: FlowQueuesHost, counters: Counters<TxCounterName>) {
     this.#c = c;
     this.#host = host;
     this.#counters = counters;
+    this.#order = c.sourceQueue === 'fifo' ? new Ring<QueuedFlow>() : null;
     this.#segmenter = c.sar ? new Segmenter({ sourceID: c.id, tt: c.tt, mtu: c.sarMtu, crfSupported: c.crfSupported }) : null;
   }
 
@@ -137,7 +148,7 @@ export class FlowQueues {
     const q = f.queue;
     const wasReady = this.#eligible(f);
     const id = this.#pduId++;
-    const accepted = q.push(id, bytes, now);
+    const accepted = (this.#order === null || this.#queuedPdus < this.#c.queuePdus) && q.push(id, bytes, now);
     this.#counters.pdusOffered++;
     this.#host.offered(f, bytes, accepted, now);
     if (!accepted) {
@@ -150,6 +161,7 @@ export class FlowQueues {
     }
     this.#queuedPdus++;
     this.#queuedBytes += bytes;
+    this.#order?.push(f);
     this.#readyChange(f, wasReady);
     this.#host.occupancy(this.#queuedPdus, this.#queuedBytes, now);
     for (const ft of this.features) ft.pduQueued?.(f, bytes, now);
@@ -170,6 +182,13 @@ export class FlowQueues {
         }
       }
       if (p === 3 || this.#ready[p] === 0) continue;
+      if (this.#order !== null) {
+        // One FIFO: its head goes or nothing does (a lower priority behind it waits too).
+        const head = this.#order.peek();
+        if (head === undefined) return null;
+        if (head.prio === p && this.#eligible(head)) return this.#packet(head, now);
+        continue;
+      }
       const list = this.#byPrio[p] as QueuedFlow[];
       const n = list.length;
       const start = this.#rr[p] as number;
@@ -289,6 +308,7 @@ export class FlowQueues {
     this.#queuedBytes -= payload;
     if (q.headSent >= pduBytes) {
       q.shift();
+      this.#order?.shift();
       this.#queuedPdus--;
     }
     this.#readyChange(f, was);

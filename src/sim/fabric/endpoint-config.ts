@@ -1,4 +1,4 @@
-import { booleanFlag, deviceIdForTt, integerInRange, nonNegativeInteger, orDefault, positiveInteger, transportType } from '../../engine/config-checks.ts';
+import { booleanFlag, deviceIdForTt, integerInRange, nonNegativeInteger, oneOf, orDefault, positiveInteger, transportType } from '../../engine/config-checks.ts';
 import type { CcpEndpointConfig } from '../../flow/ccp-endpoint-types.ts';
 import type { ReassemblerConfig } from '../../streaming/reassembler-types.ts';
 import { PDU_MAX, isMtu } from '../../streaming/segment-pdu.ts';
@@ -30,6 +30,7 @@ export interface ResolvedEndpointConfig {
   readonly mtu: number;
   readonly sarMtu: number;
   readonly queuePdus: number;
+  readonly sourceQueue: 'per-destination' | 'fifo';
   readonly crfSupported: boolean;
   readonly ccp: CcpEndpointConfig | null;
   readonly serviceTime: number;
@@ -74,6 +75,7 @@ export function resolveEndpointConfig(c: EndpointConfig): ResolvedEndpointConfig
     mtu,
     sarMtu,
     queuePdus: positiveInteger(orDefault(c.queuePdus, DEFAULT_QUEUE_PDUS), 'queuePdus'),
+    sourceQueue: oneOf(orDefault<unknown>(c.sourceQueue, 'per-destination'), ['per-destination', 'fifo'] as const, 'sourceQueue'),
     crfSupported,
     ccp,
     serviceTime: nonNegativeInteger(orDefault(c.sink?.serviceTime, 0), 'sink.serviceTime'),

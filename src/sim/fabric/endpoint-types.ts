@@ -90,6 +90,12 @@ export interface EndpointConfig {
   readonly sarMtu?: number;
   /** Bound of each flow's queue in PDUs; an offered PDU that finds it full is dropped at the source. Default 64. */
   readonly queuePdus?: number;
+  /**
+   * A queue per flow ('per-destination', default) or one FIFO the flows share ('fifo', issue 20):
+   * only its head may send, so a head held back holds back all behind it; `queuePdus` is then the
+   * FIFO's bound (src/node/endpoint/flow-queues.ts).
+   */
+  readonly sourceQueue?: 'per-destination' | 'fifo';
   /** Part 6 Table 6-7 (true, default) or 6-6 (false): how prio/CRF map to flowIDs. */
   readonly crfSupported?: boolean;
   /**

@@ -59,3 +59,15 @@ export function streamStateWords(seed: number, name: string): [number, number, n
   const w = (x: bigint): number => Number(BigInt.asIntN(32, x));
   return [w(s0 >> 32n), w(s0), w(s1 >> 32n), w(s1)];
 }
+
+/**
+ * The master seed of replication `r` of a run seeded `seed` (issue 20 "replications with
+ * confidence intervals"): replication 0 is the run itself (`seed`), replication r ≥ 1 takes the low
+ * 32 bits of s0 of the stream named `replication:<r>` (`streamState`), so every replication's
+ * seed depends on the master seed and its index only, and lies in a scenario's seed range.
+ */
+export function replicationSeed(seed: number, r: number): number {
+  if (!Number.isSafeInteger(r) || r < 0) throw new RangeError('replication index must be a non-negative integer');
+  if (r === 0) return seed;
+  return Number(BigInt.asUintN(32, streamState(seed, `replication:${r}`)[0]));
+}

@@ -6,6 +6,8 @@ import { PacketIds } from '../fabric/endpoint-types.ts';
 import type { EndpointConfig } from '../fabric/endpoint-types.ts';
 import { Switch } from '../fabric/switch.ts';
 import { switchSettingsConfig } from '../../node/switch/schema.ts';
+import type { BufferSpec } from '../../node/switch/config-types.ts';
+import { withoutUndefined } from '../../config/zod-parts.ts';
 import type { SwitchConfig } from '../fabric/switch.ts';
 import type { LinkSpec } from '../fabric/types.ts';
 import { RandomStreams } from '../kernel/random.ts';
@@ -15,6 +17,8 @@ import { GroupCollector } from './group-collector.ts';
 import { linkPattern } from './link-match.ts';
 import type { Scenario, ScenarioVariant } from './load.ts';
 import type { LinkSettings, RunConfig } from './schema.ts';
+import { resolveSwitch, withPortLinks } from './switch-overrides.ts';
+import type { PortLink } from './switch-overrides.ts';
 import { expandTraffic, flowKey } from './traffic.ts';
 
 /**
@@ -52,7 +56,7 @@ export function transportSize(c: RunConfig, fabric: Fabric): 0 | 1 {
   return c.tt ?? (fabric.hosts.length <= 256 ? 0 : 1);
 }
 
-function linkSpec(base: LinkSettings, overrides: RunConfig['linkOverrides'], name: string): LinkSpec {
+function linkSpec(base: LinkSettings, overrides: RunConfig['linkOverrides'], name: string, ends: readonly (PortLink | undefined)[]): LinkSpec {
   let s: LinkSettings = base;
   for (const o of overrides) {
     if (!linkPattern(o.match).test(name)) continue;
@@ -64,6 +68,8 @@ function linkSpec(base: LinkSettings, overrides: RunConfig['linkOverrides'], nam
       symbol: o.symbol ?? s.symbol,
     };
   }
+  // switches.<key>.ports.<n>.link: over `link` and `linkOverrides` (switch-overrides.ts).
+  s = withPortLinks(s, ends);
   return { lanes: s.lanes, baud: s.baud, encoding: s.encoding, propagation: s.propagation, ...(s.symbol === undefined ? {} : { symbol: s.symbol }) };
 }
 
@@ -75,9 +81,11 @@ function defined<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefi
 function switchConfig(c: RunConfig, fabric: Fabric, s: number, tt: 0 | 1): SwitchConfig {
   const sw = fabric.switches[s];
   if (sw === undefined) throw new RangeError(`no switch ${s}`);
-  const st = c.switch;
+  const st = resolveSwitch(c, fabric, s).settings;
   const routes = Object.fromEntries([...(fabric.routes[s] ?? new Map<number, { port: number; next: number }>())].map(([d, r]) => [d, { port: r.port, next: r.next }]));
-  const element = switchSettingsConfig(st);
+  // Per-port input buffers (switches.<key>.ports) are a list the element takes as is.
+  const { inputBuffer, ...shared } = st;
+  const element = { ...switchSettingsConfig(shared), ...(inputBuffer === undefined ? {} : { inputBuffer: withoutUndefined(inputBuffer) as BufferSpec | readonly BufferSpec[] }) };
   const v = element.voq;
   // Generation on the links to other switches unless the scenario lists the ports; staging
   // queues for the widest switch, so every next-hop port of any downstream switch has its own.
@@ -105,6 +113,7 @@ function endpointConfig(c: RunConfig, name: string, id: number, tt: 0 | 1, traff
     mtu: e.mtu,
     sarMtu: e.sarMtu,
     queuePdus: e.queuePdus,
+    ...(e.sourceQueue === undefined ? {} : { sourceQueue: e.sourceQueue }),
     crfSupported: e.crfSupported,
     ccp: e.ccp === false ? false : defined(e.ccp),
     sink: {
@@ -137,8 +146,10 @@ export function buildVariant(v: ScenarioVariant): BuiltFabric {
   const switches = fabric.switches.map((_, s) => new Switch(sched, switchConfig(c, fabric, s, tt), { ids, probe: collector, streams }));
   const ctx = { probe: collector, streams, flows, ids };
   const endpoints = fabric.hosts.map((h) => new Endpoint(sched, endpointConfig(c, h.name, h.id, tt, traffic.perHost[h.id]), ctx));
+  const portLinks = c.switches === undefined ? null : fabric.switches.map((_, s) => resolveSwitch(c, fabric, s).links);
   const links = fabric.links.map((l) => {
-    const spec = linkSpec(c.link, c.linkOverrides, l.name);
+    const ends = portLinks === null ? [] : [l.kind === 'fabric' ? portLinks[l.a.switch]?.get(l.a.port) : undefined, portLinks[l.b.switch]?.get(l.b.port)];
+    const spec = linkSpec(c.link, c.linkOverrides, l.name, ends);
     const bs = switches[l.b.switch] as Switch;
     if (l.kind === 'host') {
       const ep = endpoints[l.host] as Endpoint;

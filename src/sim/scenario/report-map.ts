@@ -1,6 +1,7 @@
-import type { LatencySummary as ReportLatency, Series, SimReport, VariantResult } from '../../report/types.ts';
+import type { IntervalValue, LatencySummary as ReportLatency, Replications, Series, SimReport, VariantResult } from '../../report/types.ts';
 import type { LatencySummary } from '../results/histogram.ts';
 import { featureNumbers } from './feature-summary.ts';
+import type { ReplicatedMetric, ReplicationSummary } from './replications.ts';
 import type { ScenarioRun, VariantRun } from './run.ts';
 
 /**
@@ -53,6 +54,21 @@ export function headline(v: VariantRun): Record<string, number> {
   return out;
 }
 
+/** issue 20: the replicated headline metrics in the headline table's units and labels (latency mean besides p99). */
+function replications(s: ReplicationSummary): Replications {
+  const metrics: Record<string, IntervalValue> = {};
+  const put = (label: string, m: ReplicatedMetric | null, scale: number): void => {
+    if (m !== null) metrics[label] = { mean: m.mean / scale, halfWidth: m.halfWidth / scale };
+  };
+  for (const g of s.groups) {
+    put(`${g.name} throughput (Gbit/s)`, g.deliveredBps, 1e9);
+    put(`${g.name} delivered / offered`, g.deliveredFraction, 1);
+    put(`${g.name} mean latency (ns)`, g.latencyMean, PS_PER_NS);
+    put(`${g.name} p99 latency (ns)`, g.latencyP99, PS_PER_NS);
+  }
+  return { n: s.n, metrics };
+}
+
 export function variantResult(v: VariantRun): VariantResult {
   const interval = v.series.interval;
   const throughput: Series[] = v.series.groups.map((g) => ({
@@ -70,6 +86,7 @@ export function variantResult(v: VariantRun): VariantResult {
     occupancy,
     xoff,
     counts: v.results.counts,
+    ...(v.replications === undefined ? {} : { replications: replications(v.replications) }),
   };
 }
 

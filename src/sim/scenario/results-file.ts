@@ -5,6 +5,8 @@ import { writeJsonFile } from '../results/json-stream.ts';
 import type { SimResults } from '../results/results-types.ts';
 import type { GroupSummary } from './groups.ts';
 import type { ScenarioRun } from './run.ts';
+import type { ReplicationSummary } from './replications.ts';
+import type { EchoedSwitch } from './switch-overrides.ts';
 
 /**
  * What `riodp sim` writes beside the report (issue 7 §3 "written as JSON and CSV"):
@@ -23,6 +25,10 @@ export interface ResultsFile {
     readonly warmup: number;
     readonly events: number;
     readonly groups: readonly GroupSummary[];
+    /** With `replications` ≥ 2: means and 95 % confidence intervals of the groups' metrics (replications.ts); absent otherwise. */
+    readonly replications?: ReplicationSummary;
+    /** The settings of the switches a `switches` section names (switch-overrides.ts); absent without one. */
+    readonly switches?: Readonly<Record<string, EchoedSwitch>>;
     readonly results: SimResults;
   }[];
 }
@@ -30,7 +36,9 @@ export interface ResultsFile {
 export function resultsFile(run: ScenarioRun): ResultsFile {
   return {
     scenario: run.name,
-    variants: run.variants.map((v) => ({ name: v.name, seed: v.seed, duration: v.duration, warmup: v.warmup, events: v.events, groups: v.groups, results: v.results })),
+    variants: run.variants.map((v) => ({
+      name: v.name, seed: v.seed, duration: v.duration, warmup: v.warmup, events: v.events, groups: v.groups, ...(v.replications === undefined ? {} : { replications: v.replications }), ...(v.switches === undefined ? {} : { switches: v.switches }), results: v.results,
+    })),
   };
 }
 

@@ -11,7 +11,11 @@ import type { GroupSeries } from './group-collector.ts';
 import { groupSummaries } from './groups.ts';
 import type { GroupSummary } from './groups.ts';
 import type { Scenario, ScenarioVariant } from './load.ts';
+import { replicationVariant, summarise } from './replications.ts';
+import type { ReplicationSummary } from './replications.ts';
 import { slug } from './results-file.ts';
+import { overriddenSwitches } from './switch-overrides.ts';
+import type { EchoedSwitch } from './switch-overrides.ts';
 
 /**
  * Running a scenario (issue 7 §3, §5): each variant is built afresh (scenario/build.ts) and run
@@ -36,6 +40,9 @@ export interface Progress {
   /** Simulated time reached and the end of the run, ps. */
   readonly now: number;
   readonly end: number;
+  /** With `replications` ≥ 2: the replication running (0-based) and how many there are; each runs from 0 to `end`. */
+  readonly replication?: number;
+  readonly replications?: number;
 }
 
 /** Options of `runScenario` and `runVariant`. */
@@ -66,6 +73,10 @@ export interface VariantRun {
   readonly series: VariantSeries;
   /** The capture files, with `RunOptions.pcap` only. */
   readonly captures?: readonly SimCaptureFile[];
+  /** With `replications` ≥ 2: the metrics' means and 95 % confidence intervals over the replications (replications.ts); the rest is replication 0's. */
+  readonly replications?: ReplicationSummary;
+  /** With a `switches` section: the settings each switch it names ran with, by switch name. */
+  readonly switches?: Readonly<Record<string, EchoedSwitch>>;
 }
 
 /** A traffic group's series, named. */
@@ -122,6 +133,7 @@ export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { i
   }
   b.collector.finish(c.duration);
   const results = b.collector.results();
+  const switches = overriddenSwitches(c, b.variant.fabric);
   return {
     name: b.variant.name,
     seed: c.seed,
@@ -137,6 +149,7 @@ export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { i
       buffers: topBuffers(results),
     },
     ...(captures === undefined ? {} : { captures }),
+    ...(switches === undefined ? {} : { switches }),
   };
 }
 
@@ -160,7 +173,24 @@ export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { i
  * ```
  */
 export function runVariant(v: ScenarioVariant, options: RunOptions = {}, position?: { index: number; variants: number }): VariantRun {
-  return runBuilt(buildVariant(v), options, position);
+  const n = v.config.replications ?? 1;
+  const withReplication = (r: number, o: RunOptions): RunOptions => {
+    const onProgress = o.onProgress;
+    return n < 2 || onProgress === undefined ? o : { ...o, onProgress: (p) => { onProgress({ ...p, replication: r, replications: n }); } };
+  };
+  const first = runBuilt(buildVariant(v), withReplication(0, options), position);
+  if (n < 2) return first;
+  // Only replication 0 is captured: the others add their metrics to the intervals.
+  const others: RunOptions = { ...options };
+  delete (others as { pcap?: SimCaptureOptions }).pcap;
+  const seeds = [v.config.seed];
+  const runs = [first.groups];
+  for (let r = 1; r < n; r++) {
+    const rv = replicationVariant(v, r);
+    seeds.push(rv.config.seed);
+    runs.push(runBuilt(buildVariant(rv), withReplication(r, others), position).groups);
+  }
+  return { ...first, replications: summarise(seeds, runs) };
 }
 
 /**

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { ccpShape } from '../../node/endpoint/ccp-schema.ts';
 import { checkSwitchSettings, switchSettingsShape } from '../../node/switch/schema.ts';
-import { BAUD_MAX, BAUD_MIN } from '../fabric/link-rate.ts';
 import { arbitrationSettings } from './schema-arbitration.ts';
 import { bool, dispatch, expecting, int, oneOf, real, text } from '../../config/zod-parts.ts';
+import { baud, encoding, lanes, symbolForm } from './schema-link.ts';
 import { hostIds, size, time } from './schema-parts.ts';
 import { reassemblySettings } from './schema-reassembly.ts';
 import { sessionSettings } from './schema-session.ts';
+import { switchOverrides } from './schema-switches.ts';
 import { tmSettings } from './schema-tm.ts';
 
 /**
@@ -14,14 +15,6 @@ import { tmSettings } from './schema-tm.ts';
  * the path of each bad field and what was expected"). docs/simulator.md lists every field with its
  * default. Times are integer ps after parsing (units.ts), sizes integer bytes.
  */
-
-const lanes = z.union([z.literal(1), z.literal(2), z.literal(4), z.literal(8), z.literal(16)], { error: expecting('one of 1, 2, 4, 8, 16') });
-
-const baudWhat = `a baud rate in Gbaud from ${BAUD_MIN} to ${BAUD_MAX}, a multiple of 1/1024 (1.25, 2.5, 3.125, 5, 6.25, 10.3125, 12.5, 25.78125)`;
-const baud = real(BAUD_MIN, BAUD_MAX, baudWhat).refine((v) => Number.isInteger(v * 1024), { error: expecting(baudWhat) });
-
-const encoding = oneOf(['8b10b', '64b67b']);
-const symbolForm = oneOf(['cs48', 'cs64']);
 
 /** Issue 7 §2 "Links: lane count, baud rate with 8b/10b or 64b/67b efficiency, propagation delay". Default 4x 3.125 Gbaud 8b/10b (10 Gbit/s), no delay. */
 const link = z.strictObject({
@@ -79,6 +72,7 @@ const endpoints = z.strictObject({
   mtu: int(1, 256).default(256),
   sarMtu: int(32, 256).refine((v) => v % 4 === 0, { error: expecting(mtuWhat) }).default(256),
   queuePdus: int(1).default(64),
+  sourceQueue: oneOf(['per-destination', 'fifo']).optional(),
   crfSupported: bool.default(true),
   // A bad field inside the settings is reported by its path, not as the union's one message.
   ccp: dispatch<false | z.output<typeof ccp>>((v) => (v === false ? z.literal(false) : ccp)).default({ orphanPeriod: 1_000_000_000 }),
@@ -144,6 +138,7 @@ export const runSchema = z.strictObject({
   name: text,
   description: z.string({ error: expecting('a string') }).optional(),
   seed: int(0, 0xffffffff).default(1),
+  replications: int(1, 10_000).optional(),
   duration: time(1),
   warmup: time().default(0),
   tt: z.union([z.literal(0), z.literal(1)], { error: expecting('a tt 0 (Dev8) or 1 (Dev16)') }).optional(),
@@ -151,6 +146,7 @@ export const runSchema = z.strictObject({
   link: link.default({ lanes: 4, baud: 3.125, encoding: '8b10b', propagation: 0 }),
   linkOverrides: z.array(linkOverride, { error: expecting('a list of link overrides') }).default([]),
   switch: sw.default({ speedup: 1, slot: null }),
+  switches: switchOverrides.optional(),
   endpoints: endpoints.default({
     buffers: { packets: 8, reservePerPriority: 1 }, serviceTime: 0, sar: false, mtu: 256, sarMtu: 256, queuePdus: 64, crfSupported: true, ccp: { orphanPeriod: 1_000_000_000 },
   }),

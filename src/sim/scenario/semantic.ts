@@ -2,6 +2,7 @@ import type { Fabric } from '../topology/types.ts';
 import type { Issue } from '../../config/issues.ts';
 import { linkPattern } from './link-match.ts';
 import type { RunConfig } from './schema.ts';
+import { checkSwitchOverrides } from './switch-overrides.ts';
 
 /**
  * The checks that need the built topology: every host ID a traffic entry names exists, every
@@ -58,5 +59,6 @@ export function checkAgainstFabric(c: RunConfig, fabric: Fabric): Issue[] {
       out.push({ path: `linkOverrides.${i}.match`, message: `expected a link name or pattern that matches a link (names look like ${examples.join(', ')})` });
     }
   });
+  out.push(...checkSwitchOverrides(c, fabric));
   return out;
 }

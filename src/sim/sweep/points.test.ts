@@ -75,3 +75,8 @@ test('issue 7 §5 sweep grid: a scenario with variants makes them a dimension ev
   assert.deepEqual(points.map((p) => [p.variant, p.values['traffic.0.load']]), [['a', 0.2], ['a', 0.4], ['b', 0.2], ['b', 0.4]]);
   assert.equal((JSON.parse(points[3]!.text) as { switch: { speedup: number } }).switch.speedup, 2);
 });
+
+test('issue 20 replications in a sweep: a point is one run, so replications above 1 are refused (they would run and report nothing)', () => {
+  assert.throws(() => gridPoints(grid('  replications: [1, 3]\n')), /point 1 \(replications=3\): replications: expected none or 1 in a sweep/);
+  assert.equal(gridPoints(grid('  replications: [1]\n')).length, 1);
+});

@@ -98,6 +98,12 @@ export function gridPoints(grid: Grid): SweepPoint[] {
         issues.push({ path: `parameters.${path}`, message: `${where}: ${problem}` });
       }
     }
+    // A point is one run: replications (riodp sim) would run and their intervals go nowhere.
+    const reps = 'replications: expected none or 1 in a sweep (a point is one run with its own seed; riodp sim reports replications)';
+    if (typeof doc.replications === 'number' && doc.replications > 1 && !seen.has(reps)) {
+      seen.add(reps);
+      issues.push({ path: where, message: reps });
+    }
     const seed = pointSeed(typeof doc.seed === 'number' ? doc.seed : DEFAULT_SEED, index);
     doc.seed = seed;
     if (variant.name !== '') doc.name = `${typeof doc.name === 'string' ? doc.name : 'scenario'} · ${variant.name}`;
