@@ -44,7 +44,7 @@ test('issue 8 §1, §3, issue 15 (decisions): defaults: Dev16, output-queued, 32
   assert.deepEqual(c.voq, { high: 4, low: 1, format: 'seed', symbol: 'cs48', refreshPeriod: null, generate: [0, 1, 2], stagingQueues: 3 });
 });
 
-test('issue 20 (an accepted option acts): an input-VoQ switch\'s arbitration is its matcher\'s: random needs matcher pim, pim arbitrates at random, the wave front takes one pass, a matcher needs input-voq', () => {
+test('issue 20 (an accepted option acts): an input-VoQ switch\'s arbitration is its matcher\'s: random needs matcher pim, pim arbitrates at random, the wave front takes one pass, a matcher and iterations need input-voq', () => {
   const voq = { queueing: 'input-voq', outputBuffer: { packets: 0 } } as const;
   refuses({ ...voq, arbitration: 'random' }, /^arbitration: random does not act with queueing input-voq and matcher islip \(iSLIP's grant and accept pointers are round robin\): matcher: pim is the random matcher$/);
   refuses({ ...voq, matcher: 'wavefront', arbitration: { policy: 'random', seed: 2 } }, /^arbitration\.policy: random does not act with queueing input-voq and matcher wavefront/);
@@ -52,6 +52,7 @@ test('issue 20 (an accepted option acts): an input-VoQ switch\'s arbitration is 
   refuses({ ...voq, matcher: 'pim', arbitration: 'round-robin' }, /^arbitration: round-robin does not act with matcher pim: PIM grants and accepts at random/);
   refuses({ ...voq, matcher: 'wavefront', iterations: 2 }, /^iterations: expected 1 with matcher wavefront/);
   refuses({ matcher: 'pim' }, /^matcher: expected only with queueing input-voq/);
+  refuses({ iterations: 2 }, /^iterations: expected only with queueing input-voq \(the matcher's rounds\); queueing output-queued has none$/);
   refuses({ ...voq, matcher: 'maximum' }, /^matcher must be one of islip, pim, wavefront$/);
   const pim = resolveSwitchConfig(baseConfig({ ...voq, matcher: 'pim', iterations: 3 }));
   assert.deepEqual([pim.matcher, pim.arbitration, pim.seed, pim.iterations], ['pim', 'random', null, 3]);

@@ -52,7 +52,10 @@ export interface MatcherSettings {
  */
 export function matcherProblem(s: MatcherSettings): { readonly path: readonly string[]; readonly message: string } | null {
   if (s.queueing !== 'input-voq') {
-    return s.matcher === undefined ? null : { path: ['matcher'], message: 'expected only with queueing input-voq (a matcher pairs virtual output queues)' };
+    if (s.matcher !== undefined) return { path: ['matcher'], message: 'expected only with queueing input-voq (a matcher pairs virtual output queues)' };
+    // The other modes' outputs each take one offer a decision (matcher.ts): there are no rounds to count.
+    if (s.iterations !== undefined) return { path: ['iterations'], message: `expected only with queueing input-voq (the matcher's rounds); queueing ${s.queueing} has none` };
+    return null;
   }
   const matcher = s.matcher ?? 'islip';
   const p = s.policy;

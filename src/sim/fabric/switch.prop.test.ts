@@ -56,8 +56,8 @@ test('issue 7 §2 links never lose packets: random traffic through a 4x4 switch 
         outputBuffer: { packets: inputQueued ? c.register : c.queue },
         // An input-VoQ switch's arbitration is its matcher's (voq-matching.ts), and the wave front is one pass.
         arbitration: voq ? (c.matcher === 'pim' ? 'random' : 'round-robin') : c.arbitration,
-        iterations: voq && c.matcher === 'wavefront' ? 1 : c.iterations,
-        ...(voq ? { matcher: c.matcher } : {}),
+        // Iterations are the matcher's rounds: only input-VoQ switches have them.
+        ...(voq ? { matcher: c.matcher, iterations: c.matcher === 'wavefront' ? 1 : c.iterations } : {}),
         congestion: c.congestion,
         ...(c.queueing === 'cioq-voq-backpressure' ? { voq: { high: c.voqHigh, low: 1 } } : {}),
       }, { endBuffers: c.endBuffers, seed: 5 });

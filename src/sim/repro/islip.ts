@@ -62,7 +62,8 @@ export function islipRun(o: IslipOptions): IslipResult {
   const f = cellSwitch({
     seed: o.seed,
     n,
-    sw: { queueing, iterations: o.iterations ?? 1, ...(o.matcher === undefined ? {} : { matcher: o.matcher }) },
+    // Iterations and the matcher are an input-VoQ switch's (voq-matching.ts); the FIFO switch has neither.
+    sw: queueing === 'input-voq' ? { queueing, iterations: o.iterations ?? 1, ...(o.matcher === undefined ? {} : { matcher: o.matcher }) } : { queueing },
     traffic: { load: (load * CELL_TIME) / CELL_SLOT, arrival: { kind: 'bernoulli', slot: CELL_SLOT } },
     inputBuffer: 4096,
   });
