@@ -1,3 +1,4 @@
+import { positiveInteger } from '../../engine/config-checks.ts';
 import type { VoqMatching } from './voq-matching.ts';
 
 /**
@@ -28,12 +29,9 @@ export class Islip implements VoqMatching {
   readonly #outputMatched: Uint8Array;
 
   constructor(n: number, levels: number, iterations: number) {
-    if (!Number.isSafeInteger(n) || n < 1) throw new RangeError('ports must be a positive integer');
-    if (!Number.isSafeInteger(levels) || levels < 1) throw new RangeError('levels must be a positive integer');
-    if (!Number.isSafeInteger(iterations) || iterations < 1) throw new RangeError('iterations must be a positive integer');
-    this.n = n;
-    this.levels = levels;
-    this.iterations = iterations;
+    this.n = positiveInteger(n, 'ports');
+    this.levels = positiveInteger(levels, 'levels');
+    this.iterations = positiveInteger(iterations, 'iterations');
     this.#grantPtr = new Int32Array(n * levels);
     this.#acceptPtr = new Int32Array(n * levels);
     this.#grant = new Int32Array(n);

@@ -1,3 +1,4 @@
+import { positiveInteger } from '../../engine/config-checks.ts';
 import type { ArbiterRandom } from './arbiters.ts';
 import type { VoqMatching } from './voq-matching.ts';
 
@@ -36,12 +37,9 @@ export class Pim implements VoqMatching {
   readonly #candidates: Int32Array;
 
   constructor(n: number, levels: number, iterations: number, rng: ArbiterRandom) {
-    if (!Number.isSafeInteger(n) || n < 1) throw new RangeError('ports must be a positive integer');
-    if (!Number.isSafeInteger(levels) || levels < 1) throw new RangeError('levels must be a positive integer');
-    if (!Number.isSafeInteger(iterations) || iterations < 1) throw new RangeError('iterations must be a positive integer');
-    this.n = n;
-    this.levels = levels;
-    this.iterations = iterations;
+    this.n = positiveInteger(n, 'ports');
+    this.levels = positiveInteger(levels, 'levels');
+    this.iterations = positiveInteger(iterations, 'iterations');
     this.#rng = rng;
     this.#grant = new Int32Array(n);
     this.#grantLevel = new Int32Array(n);

@@ -1,3 +1,4 @@
+import { positiveInteger } from '../../engine/config-checks.ts';
 import type { VoqMatching } from './voq-matching.ts';
 
 /**
@@ -24,10 +25,8 @@ export class Wavefront implements VoqMatching {
   #start = 0;
 
   constructor(n: number, levels: number) {
-    if (!Number.isSafeInteger(n) || n < 1) throw new RangeError('ports must be a positive integer');
-    if (!Number.isSafeInteger(levels) || levels < 1) throw new RangeError('levels must be a positive integer');
-    this.n = n;
-    this.levels = levels;
+    this.n = positiveInteger(n, 'ports');
+    this.levels = positiveInteger(levels, 'levels');
     this.#outputMatched = new Uint8Array(n);
   }
 
