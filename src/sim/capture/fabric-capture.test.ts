@@ -9,26 +9,9 @@ import { decodeCaptureRecord } from '../../wire/pcapng/record.ts';
 import type { DecodedCaptureRecord } from '../../wire/pcapng/record.ts';
 import { parseScenario } from '../scenario/load.ts';
 import { runScenario, runVariant } from '../scenario/run.ts';
+import { captureScenarioYaml } from '../../../test/support/sim-capture-scenario.ts';
 
-/**
- * Two switches in series, two hosts on each, an incast across the switch link: Part 9 CCPs in one
- * variant, VoQ backpressure in the other, plain (not segmented) data in both.
- */
-const SCENARIO = parseScenario(`
-name: capture
-seed: 5
-duration: 30us
-warmup: 5us
-topology: { kind: mesh, width: 2, height: 1, hostsPerSwitch: 2 }
-link: { lanes: 1, baud: 3.125, encoding: 8b10b, propagation: 20ns }
-linkOverrides: [{ match: "*-*", lanes: 4 }]
-switch: { speedup: 4, inputBuffer: { packets: 8 }, outputBuffer: { packets: 32 } }
-traffic:
-  - { group: hot, pattern: incast, sink: 2, sources: [0, 1, 3], load: 0.9, sizes: 200B }
-variants:
-  - { name: part9, overrides: { switch: { congestion: { highWatermark: 6, lowWatermark: 3 } } } }
-  - { name: voq, overrides: { switch: { queueing: cioq-voq-backpressure, voq: { high: 4, low: 2 } } } }
-`);
+const SCENARIO = parseScenario(captureScenarioYaml('30us'));
 
 const root = mkdtempSync(join(tmpdir(), 'riodp-simcap-'));
 after(() => { rmSync(root, { recursive: true, force: true }); });
