@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { CaptureWriter } from '../../src/capture/writer.ts';
 import type { EngineName } from '../../src/cli/model/names.ts';
 import { runModel } from '../../src/cli/model/run.ts';
+import { inProcess } from './streaming-cli.ts';
 import type { ModelFlags } from '../../src/cli/model/run.ts';
 import { FRAME_KIND, closeFrame, cs48Frame, helloFrame, packetFrame } from '../../src/wire/frame.ts';
 import type { Frame } from '../../src/wire/frame.ts';
@@ -67,22 +67,10 @@ const cs48 = (hex: string): Frame => cs48Frame(decodeSymbol(parseHex(hex), 0, 6,
 const ccp = (f: Partial<CcpFields> & Pick<CcpFields, 'command' | 'flowID'>): Packet => makeCcp({ destinationID: 0x12, tgtdestinationID: 0x34, tt: 0, soc: 0, ...f });
 const pkt = (p: Packet): Frame => packetFrame(p);
 
-interface Ran {
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-async function model(engine: EngineName, flags: ModelFlags): Promise<Ran> {
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  stdout.on('data', (c: Buffer) => out.push(c));
-  stderr.on('data', (c: Buffer) => err.push(c));
-  const status = await runModel(engine, flags, { stdin: Readable.from([]), stdout, stderr });
-  await new Promise((resolve) => setImmediate(resolve));
-  return { status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+/** `riodp model ENGINE` in this process, stdout as text. */
+async function model(engine: EngineName, flags: ModelFlags): Promise<{ readonly status: number | null; readonly stdout: string; readonly stderr: string }> {
+  const r = await inProcess((io) => runModel(engine, flags, io), '');
+  return { ...r, stdout: r.stdout.toString('utf8') };
 }
 
 function config(v: unknown): string {

@@ -47,7 +47,8 @@ export function tempFile(bytes: Uint8Array | string, name = 'pdu.bin'): string {
   return path;
 }
 
-async function inProcess(run: (io: CliIo) => Promise<number>, input: Uint8Array | string): Promise<Ran> {
+/** A command run in this process on in-memory streams (its `io`), as the child process would run it. */
+export async function inProcess(run: (io: CliIo) => Promise<number>, input: Uint8Array | string): Promise<Ran> {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const stdout = new PassThrough();
