@@ -15,7 +15,7 @@ import { makeLogger } from './log.ts';
 import { parseSwitchConfig } from './switch-config.ts';
 import { startSwitch } from './switch-process.ts';
 import { until } from '../../test/support/net-endpoint.ts';
-import { bytes, testEndpointConfig } from '../../test/support/net-endpoint.ts';
+import { bytes, closeInOrder, testEndpointConfig } from '../../test/support/net-endpoint.ts';
 
 const silent = makeLogger({ level: 'silent' });
 
@@ -68,12 +68,7 @@ test('riodp capture §2–§5 (issue 19): riodp switch and riodp endpoint captur
     await until(() => sw.counters().noRoute === 1 && sw.counters().malformedFrames === 1);
     s.destroy();
   } finally {
-    // One at a time, each link seen down by the switch: frames sent before a CLOSE are read before it.
-    await a.close();
-    await until(() => sw.ports()[0]?.link === 'none');
-    await b.close();
-    await until(() => sw.ports()[1]?.link === 'none');
-    await sw.close();
+    await closeInOrder(sw, [a, b]);
   }
   const t1 = BigInt(Date.now()) * 1_000_000n;
   try {

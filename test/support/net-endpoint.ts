@@ -141,3 +141,16 @@ export async function until(cond: () => boolean, ms = 3000, what = 'condition'):
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+/**
+ * Closes the end points one at a time, each once the switch has seen its link down (port `i` for
+ * `endpoints[i]`), then the switch: every frame sent before a CLOSE is read before it, so both
+ * ends' captures hold the same frames.
+ */
+export async function closeInOrder(sw: { ports(): readonly { readonly link: string }[]; close(): Promise<void> }, endpoints: readonly { close(): Promise<void> }[]): Promise<void> {
+  for (const [i, ep] of endpoints.entries()) {
+    await ep.close();
+    await until(() => sw.ports()[i]?.link === 'none');
+  }
+  await sw.close();
+}

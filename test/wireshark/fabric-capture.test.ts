@@ -15,7 +15,7 @@ import { makeLogger } from '../../src/net/log.ts';
 import { parseSwitchConfig } from '../../src/net/switch-config.ts';
 import { startSwitch } from '../../src/net/switch-process.ts';
 import { decodePcapng } from '../../src/wire/pcapng/decode.ts';
-import { bytes, testEndpointConfig, until } from '../support/net-endpoint.ts';
+import { bytes, closeInOrder, testEndpointConfig } from '../support/net-endpoint.ts';
 import { count, runFile, seen } from './run.ts';
 
 test('riodp capture §2, §7 (issue 19): the captures of a switch and two end points moving a file open in tshark, every field of every record as riodp decodes it, the transfer as Type 9 streams and the discovery as MAINTENANCE', async () => {
@@ -38,11 +38,7 @@ test('riodp capture §2, §7 (issue 19): the captures of a switch and two end po
       assert.equal((await receiving)?.status, 'ok');
       await a.readRegister(0x50, 0, 0x60);
     } finally {
-      await a.close();
-      await until(() => sw.ports()[0]?.link === 'none');
-      await b.close();
-      await until(() => sw.ports()[1]?.link === 'none');
-      await sw.close();
+      await closeInOrder(sw, [a, b]);
     }
     for (const name of ['sw', 'ep1', 'ep2']) {
       const file = join(dir, `${name}.pcapng`);
