@@ -115,13 +115,14 @@ test('riodp switch config, issue 15: the switch element\'s settings are checked 
   assert.deepEqual(refusal({ ...BASE, arbitration: { policy: 'round-robin', weights: [2, 1] } }), ['arbitration.weights: expected only with policy weighted']);
   assert.deepEqual(refusal({ ...BASE, queueing: 'input-voq', arbitration: 'random' }), ["arbitration: random does not act with queueing input-voq and matcher islip (iSLIP's grant and accept pointers are round robin): matcher: pim is the random matcher"]);
   assert.deepEqual(refusal({ ...BASE, matcher: 'wavefront' }), ['matcher: expected only with queueing input-voq (a matcher pairs virtual output queues)']);
+  assert.deepEqual(refusal({ ...BASE, queueing: 'input-voq', arbitration: { byClass: true } }), ['arbitration.byClass: expected no byClass with queueing input-voq: the islip matcher always serves priority levels 3 … 0 first']);
 });
 
 test('riodp switch config, issue 15: queueing, arbitration and buffers reach the element; the output buffer keeps 1 place per priority unless the file says', () => {
-  const c = parseSwitchConfig({ ...BASE, queueing: 'input-voq', iterations: 2, matcher: 'pim', arbitration: { policy: 'random', seed: 9, byClass: false }, inputBuffer: { packets: 16 } });
-  assert.deepEqual([c.element.queueing, c.element.iterations, c.element.matcher, c.element.arbitration, c.element.inputBuffer], ['input-voq', 2, 'pim', { policy: 'random', seed: 9, byClass: false }, { packets: 16 }]);
-  const w = parseSwitchConfig({ ...BASE, queueing: 'input-fifo', arbitration: { policy: 'weighted', weights: [3, 1] } });
-  assert.deepEqual(w.element.arbitration, { policy: 'weighted', weights: [3, 1] });
+  const c = parseSwitchConfig({ ...BASE, queueing: 'input-voq', iterations: 2, matcher: 'pim', arbitration: { policy: 'random', seed: 9 }, inputBuffer: { packets: 16 } });
+  assert.deepEqual([c.element.queueing, c.element.iterations, c.element.matcher, c.element.arbitration, c.element.inputBuffer], ['input-voq', 2, 'pim', { policy: 'random', seed: 9 }, { packets: 16 }]);
+  const w = parseSwitchConfig({ ...BASE, queueing: 'input-fifo', arbitration: { policy: 'weighted', weights: [3, 1], byClass: false } });
+  assert.deepEqual(w.element.arbitration, { policy: 'weighted', weights: [3, 1], byClass: false });
   assert.equal(c.element.outputBuffer, undefined);
   assert.deepEqual(parseSwitchConfig(BASE).element.outputBuffer, { packets: 32, reservePerPriority: 1 });
   assert.deepEqual(parseSwitchConfig({ ...BASE, outputBuffer: { packets: 8, reservePerPriority: 0 } }).element.outputBuffer, { packets: 8, reservePerPriority: 0 });

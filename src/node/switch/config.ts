@@ -193,7 +193,8 @@ function checkMatcher(c: SwitchConfig, queueing: Queueing): VoqMatcher {
   // An unknown policy is checkArbitration's to name.
   const policy = ARBITRATIONS.find((x) => x === given);
   const iterations = typeof c.iterations === 'number' ? c.iterations : undefined;
-  const problem = matcherProblem({ queueing, matcher, policy, policyPath: object ? ['arbitration', 'policy'] : ['arbitration'], iterations });
+  const byClass = object && typeof a.byClass === 'boolean' ? a.byClass : undefined;
+  const problem = matcherProblem({ queueing, matcher, policy, policyPath: object ? ['arbitration', 'policy'] : ['arbitration'], iterations, byClass });
   if (problem !== null) throw new RangeError(`${problem.path.join('.')}: ${problem.message}`);
   return matcher ?? 'islip';
 }

@@ -44,7 +44,7 @@ test('issue 8 §1, §3, issue 15 (decisions): defaults: Dev16, output-queued, 32
   assert.deepEqual(c.voq, { high: 4, low: 1, format: 'seed', symbol: 'cs48', refreshPeriod: null, generate: [0, 1, 2], stagingQueues: 3 });
 });
 
-test('issue 20 (an accepted option acts): an input-VoQ switch\'s arbitration is its matcher\'s: random needs matcher pim, pim arbitrates at random, the wave front takes one pass, a matcher and iterations need input-voq', () => {
+test('issue 20 (an accepted option acts): an input-VoQ switch\'s arbitration is its matcher\'s: random needs matcher pim, pim arbitrates at random, the wave front takes one pass, byClass is refused, a matcher and iterations need input-voq', () => {
   const voq = { queueing: 'input-voq', outputBuffer: { packets: 0 } } as const;
   refuses({ ...voq, arbitration: 'random' }, /^arbitration: random does not act with queueing input-voq and matcher islip \(iSLIP's grant and accept pointers are round robin\): matcher: pim is the random matcher$/);
   refuses({ ...voq, matcher: 'wavefront', arbitration: { policy: 'random', seed: 2 } }, /^arbitration\.policy: random does not act with queueing input-voq and matcher wavefront/);
@@ -54,6 +54,10 @@ test('issue 20 (an accepted option acts): an input-VoQ switch\'s arbitration is 
   refuses({ matcher: 'pim' }, /^matcher: expected only with queueing input-voq/);
   refuses({ iterations: 2 }, /^iterations: expected only with queueing input-voq \(the matcher's rounds\); queueing output-queued has none$/);
   refuses({ ...voq, matcher: 'maximum' }, /^matcher must be one of islip, pim, wavefront$/);
+  // The matchers' requests carry priority levels: byClass, either way, would be accepted without acting.
+  refuses({ ...voq, arbitration: { byClass: false } }, /^arbitration\.byClass: expected no byClass with queueing input-voq: the islip matcher always serves priority levels 3 … 0 first$/);
+  refuses({ ...voq, matcher: 'pim', arbitration: { policy: 'random', byClass: true } }, /^arbitration\.byClass: expected no byClass with queueing input-voq: the pim matcher/);
+  assert.equal(resolveSwitchConfig(baseConfig({ queueing: 'input-fifo', outputBuffer: { packets: 0 }, arbitration: { byClass: false } })).byClass, false);
   const pim = resolveSwitchConfig(baseConfig({ ...voq, matcher: 'pim', iterations: 3 }));
   assert.deepEqual([pim.matcher, pim.arbitration, pim.seed, pim.iterations], ['pim', 'random', null, 3]);
   const seeded = resolveSwitchConfig(baseConfig({ ...voq, matcher: 'pim', arbitration: { policy: 'random', seed: 9 } }));

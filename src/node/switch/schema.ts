@@ -129,6 +129,7 @@ export function checkSwitchSettings(s: Pick<SwitchSettingsIn, 'queueing' | 'outp
   const problem = matcherProblem({
     queueing, matcher: s.matcher, iterations: s.iterations,
     policy: typeof a === 'object' ? a.policy : a, policyPath: typeof a === 'object' ? ['arbitration', 'policy'] : ['arbitration'],
+    byClass: typeof a === 'object' ? a.byClass : undefined,
   });
   if (problem !== null) ctx.addIssue({ code: 'custom', path: [...problem.path], message: problem.message });
   if (queueing === 'cioq-voq-backpressure' && (s.voq === undefined || s.voq === null)) {

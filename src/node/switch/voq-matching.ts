@@ -43,6 +43,8 @@ export interface MatcherSettings {
   readonly policy: string | undefined;
   readonly policyPath: readonly string[];
   readonly iterations: number | undefined;
+  /** `arbitration.byClass` as given (only in the object form). */
+  readonly byClass?: boolean | undefined;
 }
 
 /**
@@ -58,6 +60,11 @@ export function matcherProblem(s: MatcherSettings): { readonly path: readonly st
     return null;
   }
   const matcher = s.matcher ?? 'islip';
+  if (s.byClass !== undefined) {
+    // The matchers' requests carry the head's priority (3 … 0, iSLIP's prioritized form): the
+    // class order of the FIFO modes' outputs is not theirs to apply or to turn off.
+    return { path: ['arbitration', 'byClass'], message: `expected no byClass with queueing input-voq: the ${matcher} matcher always serves priority levels 3 … 0 first` };
+  }
   const p = s.policy;
   if (p !== undefined) {
     if (matcher === 'pim' && p !== 'random') {
