@@ -31,9 +31,27 @@ export interface CollectorOptions {
   readonly flowSeries?: boolean;
   /** The flows' labels (src, dst, prio, CRF, flowID, source link rate). */
   readonly flows?: FlowCatalog;
+  /**
+   * Per-flow results (default true). False: `results().flows` is empty and no flow keeps a
+   * latency histogram; the aggregate, and the groups built on `flowCounts`, are the same numbers
+   * (issue 20: a large fabric's per-flow rows and histograms are most of its results and memory).
+   */
+  readonly perFlow?: boolean;
+  /** Track buffer occupancy (default true). False: `occupancy` is ignored and the results hold no buffer. */
+  readonly buffers?: boolean;
 }
 
-class FlowStats {
+/** A flow's counts over the measured window, as the groups sum them (scenario/groups.ts). */
+export interface FlowCounts {
+  readonly offeredBytes: number;
+  readonly droppedPdus: number;
+  readonly deliveredBytes: number;
+  readonly deliveredPduBytes: number;
+  readonly xoffTime: number;
+  readonly xoffCount: number;
+}
+
+class FlowStats implements FlowCounts {
   offeredPdus = 0;
   offeredBytes = 0;
   offeredWire = 0;
@@ -44,20 +62,23 @@ class FlowStats {
   deliveredPdus = 0;
   deliveredPduBytes = 0;
   pduDefects = 0;
-  readonly packetLatency: Histogram;
-  readonly pduLatency: Histogram;
+  /** Null when the collector keeps no per-flow results (the aggregate's histograms count every flow). */
+  readonly packetLatency: Histogram | null;
+  readonly pduLatency: Histogram | null;
   /** When the current XOFF began; -1 while the flow may send. */
   xoffSince = -1;
   xoffTime = 0;
   xoffCount = 0;
   series: number[] | null;
 
-  constructor(bits: number, series: boolean) {
-    this.packetLatency = new Histogram(bits);
-    this.pduLatency = new Histogram(bits);
+  constructor(bits: number, series: boolean, latency = true) {
+    this.packetLatency = latency ? new Histogram(bits) : null;
+    this.pduLatency = latency ? new Histogram(bits) : null;
     this.series = series ? [] : null;
   }
 }
+
+const NO_COUNTS = new FlowStats(1, false, false);
 
 function positive(v: number | undefined, dflt: number, field: string, zeroOk: boolean): number {
   if (v === undefined) return dflt;
@@ -70,6 +91,8 @@ export class Collector implements EndpointProbe {
   readonly sampleInterval: number;
   readonly #bits: number;
   readonly #flowSeries: boolean;
+  readonly #perFlow: boolean;
+  readonly #buffers: boolean;
   readonly #catalog: FlowCatalog | undefined;
   readonly #flows: (FlowStats | undefined)[] = [];
   readonly #aggregate: FlowStats;
@@ -85,11 +108,15 @@ export class Collector implements EndpointProbe {
     const bits = options.precisionBits ?? 8;
     this.#bits = bits;
     this.#aggregate = new FlowStats(bits, false);
+    this.#perFlow = options.perFlow ?? true;
+    this.#buffers = options.buffers ?? true;
     this.#flowSeries = options.flowSeries ?? false;
+    if (this.#flowSeries && !this.#perFlow) throw new RangeError('flowSeries needs perFlow');
     this.#catalog = options.flows;
   }
 
   occupancy(component: string, now: number, packets: number, bytes: number): void {
+    if (!this.#buffers) return;
     let t = this.#lastTrack;
     if (t === null || t.component !== component) {
       t = this.#tracks.get(component) ?? null;
@@ -139,8 +166,8 @@ export class Collector implements EndpointProbe {
     if (now < this.warmup) return;
     f.deliveredPackets++;
     f.deliveredBytes += bytes;
-    f.packetLatency.record(latency);
-    this.#aggregate.packetLatency.record(latency);
+    f.packetLatency?.record(latency);
+    (this.#aggregate.packetLatency as Histogram).record(latency);
   }
 
   pduDelivered(flow: number, now: number, bytes: number, latency: number): void {
@@ -148,8 +175,8 @@ export class Collector implements EndpointProbe {
     const f = this.#flow(flow);
     f.deliveredPdus++;
     f.deliveredPduBytes += bytes;
-    f.pduLatency.record(latency);
-    this.#aggregate.pduLatency.record(latency);
+    f.pduLatency?.record(latency);
+    (this.#aggregate.pduLatency as Histogram).record(latency);
   }
 
   pduDefect(flow: number, now: number): void {
@@ -175,9 +202,8 @@ export class Collector implements EndpointProbe {
     if (this.#end < 0) throw new RangeError('call finish(end) before results()');
     const duration = this.#end - this.warmup;
     const catalog = this.#catalog?.list() ?? [];
-    const n = Math.max(catalog.length, this.#flows.length);
     const flows: FlowResult[] = [];
-    for (let i = 0; i < n; i++) flows.push(this.#flowResult(i, catalog[i], this.#flows[i], duration));
+    if (this.#perFlow) for (let i = 0; i < this.flowCount; i++) flows.push(this.#flowResult(i, catalog[i], this.#flows[i], duration));
     const counts = Object.fromEntries([...this.#counts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
     const c = (name: string): number => this.#counts.get(name) ?? 0;
     const flowSeries = this.#flowSeries
@@ -186,7 +212,7 @@ export class Collector implements EndpointProbe {
     return {
       window: { warmup: this.warmup, end: this.#end, duration },
       flows,
-      aggregate: this.#aggregateResult(flows, duration),
+      aggregate: this.#aggregateResult(duration),
       occupancy: [...this.#tracks.values()].map((t) => t.summary()),
       occupancySeries: { interval: this.sampleInterval, buffers: [...this.#tracks.values()].map((t) => t.series()) },
       throughputSeries: flowSeries === undefined
@@ -208,12 +234,22 @@ export class Collector implements EndpointProbe {
     return this.results();
   }
 
+  /** Flows 0 … flowCount − 1: every flow the catalog lists or a report named. */
+  get flowCount(): number {
+    return Math.max(this.#catalog?.list().length ?? 0, this.#flows.length);
+  }
+
+  /** Flow `i`'s counts over the window (zeros for a flow nothing was reported of), with or without per-flow results. */
+  flowCounts(i: number): FlowCounts {
+    return this.#flows[i] ?? NO_COUNTS;
+  }
+
   #flow(i: number): FlowStats {
     if (i < 0) return this.#aggregate;
     let f = this.#flows[i];
     if (f === undefined) {
       while (this.#flows.length <= i) this.#flows.push(undefined);
-      f = new FlowStats(this.#bits, this.#flowSeries);
+      f = new FlowStats(this.#bits, this.#flowSeries, this.#perFlow);
       this.#flows[i] = f;
     }
     return f;
@@ -238,17 +274,19 @@ export class Collector implements EndpointProbe {
       ...totals,
       offeredLoad: duration > 0 ? s.offeredWire / duration : 0,
       throughputFraction: info !== undefined && info.linkRate > 0 ? totals.throughputBps / info.linkRate : null,
-      packetLatency: s.packetLatency.summary(),
-      pduLatency: s.pduLatency.summary(),
+      packetLatency: (s.packetLatency as Histogram).summary(),
+      pduLatency: (s.pduLatency as Histogram).summary(),
       xoffTime: s.xoffTime,
       xoffFraction: duration > 0 ? s.xoffTime / duration : 0,
       xoffCount: s.xoffCount,
     };
   }
 
-  #aggregateResult(flows: readonly FlowResult[], duration: number): AggregateResult {
+  #aggregateResult(duration: number): AggregateResult {
     const a = this.#aggregate;
-    const sum = (k: keyof TrafficTotals): number => flows.reduce((acc, f) => acc + f[k], 0);
+    const flows = this.#flows;
+    // In flow order, as the per-flow rows would be summed: integer counts, so the sums are exact.
+    const sum = (k: keyof FlowStats & keyof TrafficTotals | 'xoffTime'): number => flows.reduce((acc, f) => acc + (f === undefined ? 0 : f[k]), 0);
     const deliveredBytes = sum('deliveredBytes');
     const deliveredPduBytes = sum('deliveredPduBytes');
     return {
@@ -263,9 +301,9 @@ export class Collector implements EndpointProbe {
       pduDefects: sum('pduDefects') + a.pduDefects,
       throughputBps: rate(deliveredBytes, duration),
       payloadBps: rate(deliveredPduBytes, duration),
-      packetLatency: a.packetLatency.summary(),
-      pduLatency: a.pduLatency.summary(),
-      xoffTime: flows.reduce((acc, f) => acc + f.xoffTime, 0),
+      packetLatency: (a.packetLatency as Histogram).summary(),
+      pduLatency: (a.pduLatency as Histogram).summary(),
+      xoffTime: sum('xoffTime'),
     };
   }
 }

@@ -141,7 +141,10 @@ export function buildVariant(v: ScenarioVariant): BuiltFabric {
   const ids = new PacketIds();
   const flows = new FlowTable();
   const traffic = expandTraffic(c, fabric, streams);
-  const collector = new GroupCollector(traffic.groups, { warmup: c.warmup, sampleInterval: c.output.sampleInterval ?? defaultSampleInterval(c.duration), flows });
+  const collector = new GroupCollector(traffic.groups, {
+    warmup: c.warmup, sampleInterval: c.output.sampleInterval ?? defaultSampleInterval(c.duration), flows,
+    perFlow: c.output.flows !== 'none', buffers: c.output.occupancy !== 'none',
+  });
   const tt = transportSize(c, fabric);
   const switches = fabric.switches.map((_, s) => new Switch(sched, switchConfig(c, fabric, s, tt), { ids, probe: collector, streams }));
   const ctx = { probe: collector, streams, flows, ids };

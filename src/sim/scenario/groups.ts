@@ -39,8 +39,9 @@ export function groupSummaries(results: SimResults, collector: GroupCollector): 
     let dropped = 0;
     let xoffTime = 0;
     let xoffCount = 0;
-    for (const f of results.flows) {
-      if (collector.groupOf(f.flow) !== g) continue;
+    for (let i = 0; i < collector.flowCount; i++) {
+      if (collector.groupOf(i) !== g) continue;
+      const f = collector.flowCounts(i);
       flows++;
       offered += f.offeredBytes;
       delivered += f.deliveredPduBytes;

@@ -132,7 +132,9 @@ export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { i
     captures = capture?.close();
   }
   b.collector.finish(c.duration);
-  const results = b.collector.results();
+  const all = b.collector.results();
+  // output.occupancy top: every buffer's summary, the series of the buffers the report charts only.
+  const results = c.output.occupancy === 'top' ? { ...all, occupancySeries: { ...all.occupancySeries, buffers: topBuffers(all) } } : all;
   const switches = overriddenSwitches(c, b.variant.fabric);
   return {
     name: b.variant.name,

@@ -128,10 +128,14 @@ const topology = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('mesh'), width: int(1, 4096), height: int(1, 4096), hostsPerSwitch: int(1, 188) }),
 ], { error: expecting('a topology {kind: switch | leaf-spine | butterfly | ring | mesh, …}') });
 
+// What a run's results hold (issue 20): at 1024 end points and more, per-flow rows and every
+// buffer's series are most of the results and of the run's memory.
 const output = z.strictObject({
   dir: text.optional(),
   sampleInterval: time(1).optional(),
-}, { error: expecting('output settings {dir, sampleInterval}') });
+  flows: oneOf(['all', 'none']).optional(),
+  occupancy: oneOf(['all', 'top', 'none']).optional(),
+}, { error: expecting('output settings {dir, sampleInterval, flows, occupancy}') });
 
 /** The scenario without its variants: what one run simulates. */
 export const runSchema = z.strictObject({
