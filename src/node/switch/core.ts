@@ -14,6 +14,7 @@ import type { SwitchPacket } from './packet.ts';
 import { isMaintenanceWire } from './receive.ts';
 import { baseDeviceId, setPortLink } from './registers.ts';
 import type { RouteTable } from './routes.ts';
+import { ReadyInputs } from './ready-inputs.ts';
 import type { InputStage, OutputStage } from './stages.ts';
 import { NO_PROBE, SWITCH_COUNTERS, SWITCH_PROBE_COUNTS } from './types.ts';
 import type { SwitchCounter, SwitchEvent, SwitchHost, SwitchProbe, SwitchSymbol } from './types.ts';
@@ -68,7 +69,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
   /** The output side: output queues, pulls (transmit.ts). */
   readonly #tx: SwitchTransmit<P>;
   /** Free inputs holding a waiting packet: only these can make a decision do anything. */
-  #ready = 0;
+  readonly #ready: ReadyInputs;
   #now = 0;
 
   constructor(config: SwitchConfig, host: SwitchHost<P>, options: SwitchCoreOptions = {}) {
@@ -93,8 +94,9 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     this.#matcher = s.matcher;
     this.#staging = s.staging;
     this.#voq = s.voq;
+    this.#ready = new ReadyInputs(s.config.ports);
     this.#tx = new SwitchTransmit(s, {
-      host, probe: this.#probe, counters: this.#counters, ready: () => this.#ready, idle: (now) => { this.outputIdle(now); },
+      host, probe: this.#probe, counters: this.#counters, ready: () => this.#ready.size, idle: (now) => { this.outputIdle(now); },
     });
   }
 
@@ -174,7 +176,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
       const gone = inp.removeFor(port);
       if (gone.length === 0) continue;
       dropped += gone.length;
-      if (inp.current === null && inp.waiting === 0) this.#ready--;
+      if (inp.current === null && inp.waiting === 0) this.#ready.delete(inp.index);
       for (const p of gone) {
         if (this.#answers.delete(p)) this.#own.answer(inp.index, p.wire as Type8ReadRequest | Type8WriteRequest);
         this.#released(inp.index, p, now);
@@ -190,7 +192,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     }
     this.#voq?.depth(port, out.dataCount, now);
     this.#probe.occupancy(this.#outName[port] as string, now, out.dataCount + out.ownCount, out.bytes);
-    if (this.#ready > 0) this.#host.requestDecide(now);
+    if (this.#ready.size > 0) this.#host.requestDecide(now);
   }
 
   // ---- Receive ---------------------------------------------------------------------------------
@@ -236,8 +238,8 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     if (answer) this.#answers.add(q);
     if (this.#congestionAtInputs && this.#congestion.has(i)) this.#own.ccps(i, this.#congestion.enqueue(i, q, now), now);
     inp.push(q, o);
-    if (inp.current === null && inp.waiting === 1) this.#ready++;
-    if (this.#ready > 0) this.#host.requestDecide(now);
+    if (inp.current === null && inp.waiting === 1) this.#ready.add(i);
+    if (this.#ready.size > 0) this.#host.requestDecide(now);
   }
 
   // ---- Crossbar --------------------------------------------------------------------------------
@@ -245,12 +247,12 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
   /** A crossbar decision: starts the transfers it chooses; true when a pair that wants each other was left (iSLIP ran out of iterations). */
   decide(now: number, atSlot: boolean): boolean {
     this.#now = now;
-    return this.#ready > 0 && this.#matcher.decide(this.inputs, now, atSlot);
+    return this.#ready.size > 0 && this.#matcher.decide(this.inputs, this.#ready, now, atSlot);
   }
 
   /** Whether a decision could start anything: a free input holds a packet. */
   get readyInputs(): number {
-    return this.#ready;
+    return this.#ready.size;
   }
 
   /** MatchHost. */
@@ -269,7 +271,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
   /** MatchHost. */
   start(inp: InputStage<P>, q: number, o: number, now: number): void {
     const p = inp.take(q, o);
-    this.#ready--;
+    this.#ready.delete(inp.index);
     inp.current = p;
     inp.currentOut = o;
     let x: P | null = p;
@@ -304,8 +306,8 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
       (this.outputs[o] as OutputStage<P>).receiving = false;
       if (x !== null) this.#tx.delivered(o, x, now);
     }
-    if (inp.waiting > 0) this.#ready++;
-    if (this.#ready > 0) this.#host.requestDecide(now);
+    if (inp.waiting > 0) this.#ready.add(i);
+    if (this.#ready.size > 0) this.#host.requestDecide(now);
   }
 
   // ---- Transmit --------------------------------------------------------------------------------
@@ -328,7 +330,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
 
   /** Output buffer 0: an output link found nothing to send, so the crossbar may now fill it. */
   outputIdle(now: number): void {
-    if (this.#capacity === 0 && this.#ready > 0) this.#host.requestDecide(now);
+    if (this.#capacity === 0 && this.#ready.size > 0) this.#host.requestDecide(now);
   }
 
   // ---- VoQ backpressure and timers -------------------------------------------------------------

@@ -8,6 +8,7 @@ import type { VoqMatching } from './voq-matching.ts';
 import { Wavefront } from './wavefront.ts';
 import { classOf } from './packet.ts';
 import type { SwitchPacket } from './packet.ts';
+import type { ReadyInputs } from './ready-inputs.ts';
 import type { InputStage } from './stages.ts';
 
 /** What the matcher needs of the switch: whether an output can take a packet, and starting a transfer. */
@@ -42,6 +43,10 @@ export class Matcher<P extends SwitchPacket> {
   readonly #topClass: Int32Array;
   /** The queue each requesting input would send from. */
   readonly #candidate: Int32Array;
+  /** The ready inputs of a decision, ascending, and the outputs offered something (issue 20: a decision visits these, not every port). */
+  readonly #readyList: Int32Array;
+  readonly #offered: Int32Array;
+  #offeredCount = 0;
   /** The matcher's request levels [i × n + o] and the matching. */
   readonly #requests: Int8Array;
   readonly #match: Int32Array;
@@ -69,14 +74,17 @@ export class Matcher<P extends SwitchPacket> {
     this.#reqClass = new Int32Array(voq ? 0 : n);
     this.#topClass = new Int32Array(voq ? 0 : n);
     this.#candidate = new Int32Array(n);
+    this.#readyList = new Int32Array(n);
+    this.#offered = new Int32Array(voq ? 0 : n);
     this.#requests = new Int8Array(voq ? n * n : 0);
     this.#match = new Int32Array(voq ? n : 0);
     this.#outputMatched = new Uint8Array(voq ? n : 0);
   }
 
   /** Starts the transfers of one decision; returns whether an input and an output that want each other were left unmatched. */
-  decide(inputs: readonly InputStage<P>[], now: number, atSlot: boolean): boolean {
-    return this.#voqMatching !== null ? this.#matchVoq(inputs, now, atSlot) : this.#matchFifo(inputs, now, atSlot);
+  decide(inputs: readonly InputStage<P>[], ready: ReadyInputs, now: number, atSlot: boolean): boolean {
+    const k = ready.list(this.#readyList);
+    return this.#voqMatching !== null ? this.#matchVoq(inputs, k, now, atSlot) : this.#matchFifo(inputs, k, now, atSlot);
   }
 
   snapshot(): SwitchCoreSnapshot['crossbar'] {
@@ -95,6 +103,7 @@ export class Matcher<P extends SwitchPacket> {
     const k = this.#reqCount[o] as number;
     this.#reqList[o * n + k] = inp.index;
     this.#reqCount[o] = k + 1;
+    if (k === 0) this.#offered[this.#offeredCount++] = o;
     this.#candidate[inp.index] = q;
     if (this.#byClass) {
       const c = classOf(head);
@@ -104,12 +113,12 @@ export class Matcher<P extends SwitchPacket> {
     return true;
   }
 
-  #matchFifo(inputs: readonly InputStage<P>[], now: number, atSlot: boolean): boolean {
+  #matchFifo(inputs: readonly InputStage<P>[], ready: number, now: number, atSlot: boolean): boolean {
     const n = this.#n;
     const reqCount = this.#reqCount;
-    reqCount.fill(0);
-    for (const inp of inputs) {
-      if (inp.current !== null || inp.waiting === 0) continue;
+    this.#offeredCount = 0;
+    for (let r = 0; r < ready; r++) {
+      const inp = inputs[this.#readyList[r] as number] as InputStage<P>;
       if (inp.fcQueue < 0) {
         this.#offer(inp, 0, atSlot);
         continue;
@@ -120,9 +129,20 @@ export class Matcher<P extends SwitchPacket> {
       }
     }
     const arbiters = this.#arbiters as OutputArbiters;
-    for (let o = 0; o < n; o++) {
+    // The outputs in ascending order, as a scan of every port would take them: the transfers
+    // start, and their events are scheduled, in the same order.
+    const offered = this.#offered;
+    const m = this.#offeredCount;
+    for (let a = 1; a < m; a++) {
+      const o = offered[a] as number;
+      let b = a - 1;
+      for (; b >= 0 && (offered[b] as number) > o; b--) offered[b + 1] = offered[b] as number;
+      offered[b + 1] = o;
+    }
+    for (let a = 0; a < m; a++) {
+      const o = offered[a] as number;
       let k = reqCount[o] as number;
-      if (k === 0) continue;
+      reqCount[o] = 0;
       if (this.#byClass && k > 1) k = this.#keepTopClass(o, k);
       const i = arbiters.pick(o, this.#reqList, o * n, k);
       this.#host.start(inputs[i] as InputStage<P>, this.#candidate[i] as number, o, now);
@@ -143,12 +163,12 @@ export class Matcher<P extends SwitchPacket> {
     return kept;
   }
 
-  #matchVoq(inputs: readonly InputStage<P>[], now: number, atSlot: boolean): boolean {
+  #matchVoq(inputs: readonly InputStage<P>[], ready: number, now: number, atSlot: boolean): boolean {
     const n = this.#n;
     const req = this.#requests;
     req.fill(-1);
-    for (const inp of inputs) {
-      if (inp.current !== null || inp.waiting === 0) continue;
+    for (let r = 0; r < ready; r++) {
+      const inp = inputs[this.#readyList[r] as number] as InputStage<P>;
       const counts = inp.voqCounts as Int32Array;
       for (let o = 0; o < n; o++) {
         for (let p = 3; p >= 0; p--) {

@@ -59,6 +59,8 @@ export class CrossbarClock implements Target {
   readonly #queued: boolean;
   /** Outputs whose link asked for a packet between slot boundaries; kicked at the next one. */
   readonly #wantsSlot: Uint8Array;
+  /** Outputs marked in #wantsSlot: unslotted, always 0, and a decision does not visit every port. */
+  #wanting = 0;
   #decidePending = false;
   #tickPending = false;
   #lastDecideAt = -1;
@@ -93,6 +95,7 @@ export class CrossbarClock implements Target {
 
   /** Output o's link asked for a packet between slot boundaries. */
   wantSlot(o: number, now: number): void {
+    if (this.#wantsSlot[o] === 0) this.#wanting++;
     this.#wantsSlot[o] = 1;
     this.requestDecide(now);
   }
@@ -145,10 +148,11 @@ export class CrossbarClock implements Target {
     this.#lastDecideAt = now;
     const atSlot = this.mayTransmit(now);
     let wanting = false;
-    for (let o = 0; o < this.#wantsSlot.length; o++) {
+    for (let o = 0; o < this.#wantsSlot.length && this.#wanting > 0; o++) {
       if (this.#wantsSlot[o] === 0) continue;
       if (atSlot) {
         this.#wantsSlot[o] = 0;
+        this.#wanting--;
         this.#host.kickAtSlot(o, now);
       } else wanting = true;
     }
