@@ -17,6 +17,7 @@ import type { Counters } from '../../engine/contract.ts';
 import { Ring } from '../../engine/ring.ts';
 import { Segmenter } from '../../streaming/segmenter.ts';
 import type { SegmenterInput, SegmenterOutput, SegmenterSnapshot } from '../../streaming/segmenter-types.ts';
+import { FLOW_IDS } from '../../wire/flow-id.ts';
 import type { FlowIdLabel } from '../../wire/flow-id.ts';
 import { serialLength } from '../../wire/serial.ts';
 import { type9Length } from '../../wire/type9.ts';
@@ -98,7 +99,8 @@ export class FlowQueues {
   readonly #counters: Counters<TxCounterName>;
   /** By dst × 8 + prio × 2 + crf. */
   readonly #byClass = new Map<number, QueuedFlow>();
-  readonly #byFlowId = new Map<string, QueuedFlow[]>();
+  /** By dst × 128 + the flowID's 7-bit code (Part 9 Table 3-1): a number, not a string, per flow (issue 20). */
+  readonly #byFlowId = new Map<number, QueuedFlow[]>();
   readonly #byPrio: QueuedFlow[][] = [[], [], []];
   readonly #rr = [0, 0, 0];
   /** Flows of each priority that may send now (`#eligible`). */
@@ -133,7 +135,7 @@ export class FlowQueues {
     };
     this.flows.push(f);
     this.#byClass.set(key, f);
-    const fk = `${dst}/${flowID}`;
+    const fk = dst * 128 + FLOW_IDS[flowID];
     const same = this.#byFlowId.get(fk);
     if (same === undefined) this.#byFlowId.set(fk, [f]);
     else same.push(f);
@@ -207,7 +209,7 @@ export class FlowQueues {
   setEnabled(dst: number, flowID: FlowIdLabel, enabled: boolean, now: number): void {
     // A control request of the flow may have waited for it.
     if (enabled && this.#controlQueued > 0) this.#host.kick(now);
-    const list = this.#byFlowId.get(`${dst}/${flowID}`);
+    const list = this.#byFlowId.get(dst * 128 + FLOW_IDS[flowID]);
     if (list === undefined) return;
     for (const f of list) {
       if (f.enabled === enabled) continue;

@@ -1,13 +1,17 @@
 /**
- * A source flow's queue of PDUs: a bounded ring of (id, bytes, created) in parallel arrays that
- * grow to the bound on demand, so queueing a PDU allocates nothing and the head leaves in O(1)
- * (no Array.shift on long queues).
+ * A source flow's queue of PDUs: a bounded ring of (id, bytes, created) triples in one array that
+ * grows to the bound on demand, so queueing a PDU allocates nothing and the head leaves in O(1)
+ * (no Array.shift on long queues). The array is allocated at the first PDU: an end point of a
+ * large fabric has a queue per destination, most of which never hold anything (issue 20:
+ * uniform traffic over 1024 end points is a million flows).
  */
+const EMPTY = new Float64Array(0);
+
 export class PduQueue {
   readonly limit: number;
-  #ids: Float64Array;
-  #bytes: Float64Array;
-  #created: Float64Array;
+  /** [id, bytes, created] of each place, 3 numbers a place. */
+  #slots: Float64Array = EMPTY;
+  #cap = 0;
   #head = 0;
   #length = 0;
   /** Payload bytes of every queued PDU, the head's unsent part only. */
@@ -18,10 +22,6 @@ export class PduQueue {
 
   constructor(limit: number) {
     this.limit = limit;
-    const cap = Math.min(limit, 4);
-    this.#ids = new Float64Array(cap);
-    this.#bytes = new Float64Array(cap);
-    this.#created = new Float64Array(cap);
   }
 
   get length(): number {
@@ -35,27 +35,27 @@ export class PduQueue {
   /** Queues a PDU; false when the queue holds `limit` PDUs already. */
   push(id: number, bytes: number, created: number): boolean {
     if (this.#length === this.limit) return false;
-    if (this.#length === this.#ids.length) this.#grow();
-    const cap = this.#ids.length;
-    const i = (this.#head + this.#length) % cap;
-    this.#ids[i] = id;
-    this.#bytes[i] = bytes;
-    this.#created[i] = created;
+    if (this.#length === this.#cap) this.#grow();
+    const i = 3 * ((this.#head + this.#length) % this.#cap);
+    const a = this.#slots;
+    a[i] = id;
+    a[i + 1] = bytes;
+    a[i + 2] = created;
     this.#length++;
     this.#queuedBytes += bytes;
     return true;
   }
 
   get headId(): number {
-    return this.#ids[this.#head] as number;
+    return this.#slots[3 * this.#head] ?? 0;
   }
 
   get headBytes(): number {
-    return this.#bytes[this.#head] as number;
+    return this.#slots[3 * this.#head + 1] ?? 0;
   }
 
   get headCreated(): number {
-    return this.#created[this.#head] as number;
+    return this.#slots[3 * this.#head + 2] ?? 0;
   }
 
   /** `payload` more bytes of the head PDU went out in one packet. */
@@ -68,22 +68,24 @@ export class PduQueue {
   /** The head PDU is fully sent. */
   shift(): void {
     this.#queuedBytes -= this.headBytes - this.headSent;
-    this.#head = (this.#head + 1) % this.#ids.length;
+    this.#head = (this.#head + 1) % this.#cap;
     this.#length--;
     this.headSent = 0;
     this.headPackets = 0;
   }
 
   #grow(): void {
-    const cap = Math.min(this.limit, this.#ids.length * 2);
-    const move = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(cap);
-      for (let k = 0; k < this.#length; k++) b[k] = a[(this.#head + k) % a.length] as number;
-      return b;
-    };
-    this.#ids = move(this.#ids);
-    this.#bytes = move(this.#bytes);
-    this.#created = move(this.#created);
+    const cap = this.#cap === 0 ? Math.min(this.limit, 4) : Math.min(this.limit, this.#cap * 2);
+    const b = new Float64Array(3 * cap);
+    const a = this.#slots;
+    for (let k = 0; k < this.#length; k++) {
+      const from = 3 * ((this.#head + k) % this.#cap);
+      b[3 * k] = a[from] as number;
+      b[3 * k + 1] = a[from + 1] as number;
+      b[3 * k + 2] = a[from + 2] as number;
+    }
+    this.#slots = b;
+    this.#cap = cap;
     this.#head = 0;
   }
 }

@@ -24,6 +24,14 @@ export interface FlowInfo {
   linkRate: number;
 }
 
+/**
+ * A number naming (src, dst, prio, crf): device IDs below 2^16, so at most 2^35, a safe integer.
+ * A number rather than a string key: a large fabric has a flow per source–destination pair (issue 20).
+ */
+export function flowNumberKey(src: number, dst: number, prio: number, crf: number): number {
+  return ((src * 0x10000 + dst) * 4 + prio) * 2 + crf;
+}
+
 /** What the results collector needs from a flow table. */
 export interface FlowCatalog {
   list(): readonly FlowInfo[];
@@ -31,11 +39,11 @@ export interface FlowCatalog {
 
 export class FlowTable implements FlowCatalog {
   readonly #flows: FlowInfo[] = [];
-  readonly #byKey = new Map<string, FlowInfo>();
+  readonly #byKey = new Map<number, FlowInfo>();
 
   /** The flow's index, registering it on first sight. */
   register(src: number, dst: number, prio: Priority, crf: 0 | 1, flowID: FlowIdLabel): number {
-    const key = `${src}/${dst}/${prio}/${crf}`;
+    const key = flowNumberKey(src, dst, prio, crf);
     const known = this.#byKey.get(key);
     if (known !== undefined) return known.index;
     const info: FlowInfo = { index: this.#flows.length, src, dst, prio, crf, flowID, linkRate: 0 };

@@ -1,7 +1,7 @@
 import { makeLink } from '../fabric/channel.ts';
 import type { Link } from '../fabric/channel.ts';
 import { Endpoint } from '../fabric/endpoint.ts';
-import { FlowTable } from '../fabric/endpoint-flows.ts';
+import { FlowTable, flowNumberKey } from '../fabric/endpoint-flows.ts';
 import { PacketIds } from '../fabric/endpoint-types.ts';
 import type { EndpointConfig } from '../fabric/endpoint-types.ts';
 import { Switch } from '../fabric/switch.ts';
@@ -19,7 +19,7 @@ import type { Scenario, ScenarioVariant } from './load.ts';
 import type { LinkSettings, RunConfig } from './schema.ts';
 import { resolveSwitch, withPortLinks } from './switch-overrides.ts';
 import type { PortLink } from './switch-overrides.ts';
-import { expandTraffic, flowKey } from './traffic.ts';
+import { expandTraffic } from './traffic.ts';
 
 /**
  * Wiring a scenario variant into a simulation (issue 7 §3): one Scheduler, the seed's
@@ -167,6 +167,6 @@ export function buildVariant(v: ScenarioVariant): BuiltFabric {
     bs.attach(l.b.port, link, 'b');
     return { name: l.name, link, spec };
   });
-  collector.setGroups(flows.list().map((f) => traffic.flowGroups.get(flowKey(f.src, f.dst, f.prio, f.crf)) ?? -1));
+  collector.setGroups(flows.list().map((f) => traffic.flowGroups.get(flowNumberKey(f.src, f.dst, f.prio, f.crf)) ?? -1));
   return { variant: v, sched, streams, collector, flows, switches, endpoints, links };
 }

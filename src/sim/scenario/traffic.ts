@@ -1,3 +1,4 @@
+import { flowNumberKey } from '../fabric/endpoint-flows.ts';
 import type { RandomStreams } from '../kernel/random.ts';
 import type { EndpointTraffic } from '../fabric/endpoint-types.ts';
 import { derangement, incast, makeDestinations } from '../traffic/destinations.ts';
@@ -30,12 +31,8 @@ export interface ExpandedTraffic {
   /** perHost[id]: the traffic sources of host id, in entry order. */
   readonly perHost: readonly EndpointTraffic[][];
   readonly groups: readonly string[];
-  /** `${src}/${dst}/${prio}/${crf}` → index into `groups`. */
-  readonly flowGroups: ReadonlyMap<string, number>;
-}
-
-export function flowKey(src: number, dst: number, prio: number, crf: number): string {
-  return `${src}/${dst}/${prio}/${crf}`;
+  /** `flowNumberKey(src, dst, prio, crf)` → index into `groups`. */
+  readonly flowGroups: ReadonlyMap<number, number>;
 }
 
 function sizeSpec(s: TrafficEntry['sizes']): SizeSpec {
@@ -80,7 +77,7 @@ export function expandTraffic(c: RunConfig, fabric: Fabric, streams: RandomStrea
   const all = fabric.hosts.map((h) => h.id);
   const perHost: EndpointTraffic[][] = all.map(() => []);
   const groups: string[] = [];
-  const flowGroups = new Map<string, number>();
+  const flowGroups = new Map<number, number>();
   c.traffic.forEach((t, i) => {
     const name = t.group ?? t.pattern;
     let g = groups.indexOf(name);
@@ -95,7 +92,7 @@ export function expandTraffic(c: RunConfig, fabric: Fabric, streams: RandomStrea
       };
       (perHost[src] as EndpointTraffic[]).push(spec);
       for (const d of makeDestinations(dst, src).destinations()) {
-        const k = flowKey(src, d, t.prio, t.crf);
+        const k = flowNumberKey(src, d, t.prio, t.crf);
         if (!flowGroups.has(k)) flowGroups.set(k, g);
       }
     }
