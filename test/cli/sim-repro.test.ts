@@ -32,19 +32,19 @@ test('issue 7 §4/§5 riodp sim --reproduce: a scenario\'s report gets the "Publ
   assert.deepEqual([a.status, a.stderr], [0, '']);
   const lines = a.stdout.trimEnd().split('\n');
   assert.equal(lines.at(-2), `report: ${join(dir, 'a', 'index.html')}`);
-  // Runs this short leave some tolerances (not all 32 pass with these seeds): named on the line,
+  // Runs this short leave some tolerances (not all 34 pass with these seeds): named on the line,
   // and still exit 0, since the run itself succeeded.
-  const summary = /^published results: (\d+) of 32 within tolerance; outside: .+$/.exec(lines.at(-1) ?? '');
+  const summary = /^published results: (\d+) of 34 within tolerance; outside: .+$/.exec(lines.at(-1) ?? '');
   assert.ok(summary !== null, lines.at(-1));
-  assert.ok(Number(summary[1]) < 32);
+  assert.ok(Number(summary[1]) < 34);
   const results = resultsOf(join(dir, 'a'));
   assert.equal(results.scenario, 'tiny');
-  assert.equal(results.reproductions.length, 32);
+  assert.equal(results.reproductions.length, 34);
   assert.equal(results.reproductions.filter((r) => r.pass).length, Number(summary[1]));
   for (const r of results.reproductions) assert.deepEqual(Object.keys(r), ['source', 'quantity', 'published', 'measured', 'stdErr', 'tolerance', 'pass', 'run']);
   const html = readFileSync(join(dir, 'a', 'index.html'), 'utf8');
   assert.match(html, /<h2 id="reproductions">Published results reproduced<\/h2>/);
-  assert.equal([...html.matchAll(/<td class="(pass|fail)">\1<\/td>/g)].length, 32);
+  assert.equal([...html.matchAll(/<td class="(pass|fail)">\1<\/td>/g)].length, 34);
 });
 
 test('issue 7 §5 riodp sim --seed replaces the reproductions\' seeds too (the scenario\'s own seed does not); --json gives their count passed', () => {
@@ -59,7 +59,7 @@ test('issue 7 §5 riodp sim --seed replaces the reproductions\' seeds too (the s
   assert.ok(r.reproductions.every((x) => x.run.startsWith('seed 3, ')));
   assert.notDeepEqual(r.reproductions.map((x) => x.measured), a.reproductions.map((x) => x.measured));
   const json = JSON.parse(b.stdout) as { reproductions: { passed: number; total: number } };
-  assert.deepEqual(json.reproductions, { passed: r.reproductions.filter((x) => x.pass).length, total: 32 });
+  assert.deepEqual(json.reproductions, { passed: r.reproductions.filter((x) => x.pass).length, total: 34 });
 });
 
 /** runSim's usage errors come before its first await: stderr is captured synchronously around the call. */

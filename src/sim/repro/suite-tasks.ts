@@ -18,11 +18,13 @@ import { pimSaturation } from './pim.ts';
 import type { PimOptions, PimResult } from './pim.ts';
 import type { OutputQueuedOptions, OutputQueuedResult } from './output-queued.ts';
 import { treeSaturation } from './tree-saturation.ts';
+import { voqSaturation } from './voq-saturation.ts';
+import type { VoqSaturationOptions, VoqSaturationResult } from './voq-saturation.ts';
 import type { TreePattern, TreeSaturationOptions, TreeSaturationResult } from './tree-saturation.ts';
 import type { TreeControl, TreeSources } from './tree-fabric.ts';
 
 export interface SuiteOptions {
-  /** One seed for every run; default: each run's test seed (Karol 7, output-queued 5, iSLIP, PIM and wave front 3, tree 11). */
+  /** One seed for every run; default: each run's test seed (Karol 7, output-queued 5, iSLIP, PIM, wave front and VoQ saturation 3, tree 11). */
   readonly seed?: number;
   /** Run-length multiplier, > 0. Default 1. */
   readonly scale?: number;
@@ -33,6 +35,7 @@ export type ReproTask =
   | { readonly id: string; readonly kind: 'output-queued'; readonly options: OutputQueuedOptions }
   | { readonly id: string; readonly kind: 'islip'; readonly options: IslipOptions }
   | { readonly id: string; readonly kind: 'pim'; readonly options: PimOptions }
+  | { readonly id: string; readonly kind: 'voq-saturation'; readonly options: VoqSaturationOptions }
   | { readonly id: string; readonly kind: 'tree'; readonly options: TreeSaturationOptions };
 
 /** A task with its result: the options say how the figure was measured (seed, lengths). */
@@ -41,6 +44,7 @@ export type ReproRun =
   | (Extract<ReproTask, { kind: 'output-queued' }> & { readonly result: OutputQueuedResult })
   | (Extract<ReproTask, { kind: 'islip' }> & { readonly result: IslipResult })
   | (Extract<ReproTask, { kind: 'pim' }> & { readonly result: PimResult })
+  | (Extract<ReproTask, { kind: 'voq-saturation' }> & { readonly result: VoqSaturationResult })
   | (Extract<ReproTask, { kind: 'tree' }> & { readonly result: TreeSaturationResult });
 
 /** The test seeds (test/sim/repro-*.test.ts). */
@@ -60,6 +64,12 @@ export const ISLIP_CASE = { n: 16, load: 0.95, slots: 20_000, warmup: 20_000 } a
 export const PIM_CASE = { n: 16, slots: 10_000, warmup: 1000 } as const;
 /** The wave front as test/sim/repro-matchers.test.ts: N = 16, load 0.95, 10 000 slots after 5000. */
 export const WAVEFRONT_CASE = { n: 16, load: 0.95, slots: 10_000, warmup: 5000 } as const;
+/**
+ * One-iteration iSLIP and the wave front at full saturation with every VoQ fed, as
+ * test/sim/repro-voq-saturation.test.ts: N = 16, end points offered their full link rate
+ * ('per-flow'), 256-cell input buffers, 3000 slots after 1000 (the buffers fill in about 900).
+ */
+export const VOQ_SATURATION_CASE = { n: 16, inputBuffer: 256, slots: 3000, warmup: 1000 } as const;
 /** Tree saturation as test/sim/repro-tree-saturation.test.ts: 10 000 packet times after 5000. */
 export const TREE_DURATION = 10_000;
 export const TREE_WARMUP = 5000;
@@ -83,6 +93,8 @@ export const OQ_ID = 'output-queued';
 export const ISLIP_ID = 'islip';
 export const PIM_ID = 'pim';
 export const WAVEFRONT_ID = 'wavefront';
+export const ISLIP_SATURATION_ID = 'islip-saturation';
+export const WAVEFRONT_SATURATION_ID = 'wavefront-saturation';
 
 /** The tree runs shown (pattern, sources, control). */
 export const TREE_RUNS: readonly (readonly [TreePattern, TreeSources, TreeControl])[] = [
@@ -115,7 +127,15 @@ export function reproductionTasks(o: SuiteOptions = {}): ReproTask[] {
   }
   tasks.push({ id: OQ_ID, kind: 'output-queued', options: { seed: seed(SUITE_SEEDS.outputQueued), n: OQ_CASE.n, p: OQ_CASE.p, slots: measured(OQ_CASE.slots), warmup: warm(OQ_CASE.warmup) } });
   tasks.push({ id: ISLIP_ID, kind: 'islip', options: { seed: seed(SUITE_SEEDS.islip), n: ISLIP_CASE.n, load: ISLIP_CASE.load, slots: measured(ISLIP_CASE.slots), warmup: warm(ISLIP_CASE.warmup) } });
+  const sat = VOQ_SATURATION_CASE;
+  const saturation = (id: string, matcher: 'islip' | 'wavefront'): ReproTask => ({
+    id,
+    kind: 'voq-saturation',
+    options: { seed: seed(SUITE_SEEDS.matchers), matcher, sources: 'per-flow', inputBuffer: sat.inputBuffer, n: sat.n, slots: measured(sat.slots), warmup: warm(sat.warmup) },
+  });
+  tasks.push(saturation(ISLIP_SATURATION_ID, 'islip'));
   tasks.push({ id: PIM_ID, kind: 'pim', options: { seed: seed(SUITE_SEEDS.matchers), n: PIM_CASE.n, slots: measured(PIM_CASE.slots), warmup: warm(PIM_CASE.warmup) } });
+  tasks.push(saturation(WAVEFRONT_SATURATION_ID, 'wavefront'));
   const wf = WAVEFRONT_CASE;
   tasks.push({ id: WAVEFRONT_ID, kind: 'islip', options: { seed: seed(SUITE_SEEDS.matchers), n: wf.n, load: wf.load, slots: measured(wf.slots), warmup: warm(wf.warmup), matcher: 'wavefront' } });
   for (const [pattern, sources, control] of TREE_RUNS) {
@@ -137,6 +157,8 @@ export function runReproTask(task: ReproTask): ReproRun {
       return { ...task, result: islipRun(task.options) };
     case 'pim':
       return { ...task, result: pimSaturation(task.options) };
+    case 'voq-saturation':
+      return { ...task, result: voqSaturation(task.options) };
     case 'tree':
       return { ...task, result: treeSaturation(task.options) };
   }
@@ -156,6 +178,9 @@ export function taskCost(task: ReproTask): number {
       return 2.2 * (task.options.n ?? 16) * (task.options.slots + (task.options.warmup ?? 0));
     case 'pim':
       return 2.2 * (task.options.n ?? 16) * (task.options.slots + (task.options.warmup ?? 0));
+    case 'voq-saturation':
+      // Saturated end points: about twice the time per slot of the load-0.95 runs (measured).
+      return 4.4 * (task.options.n ?? 16) * (task.options.slots + task.options.warmup);
     case 'tree':
       return 50 * (task.options.duration + (task.options.warmup ?? 0));
   }

@@ -8,12 +8,16 @@ import { outputQueuedWait } from './output-queued.ts';
 import { PIM_LIMIT, pimOneIteration } from './pim.ts';
 import { runReproductions, runReproductionsHere } from './suite.ts';
 import { reproductionRows, reproductionSummary } from './suite-rows.ts';
-import { ISLIP_CASE, OQ_CASE, SUITE_SEEDS, TREE_DURATION, karolId, reproductionTasks, treeId } from './suite-tasks.ts';
+import {
+  ISLIP_CASE, ISLIP_SATURATION_ID, OQ_CASE, SUITE_SEEDS, TREE_DURATION, VOQ_SATURATION_CASE, WAVEFRONT_SATURATION_ID, karolId, reproductionTasks, treeId,
+} from './suite-tasks.ts';
 import type { ReproRun, ReproTask } from './suite-tasks.ts';
 import type { TreeSaturationResult } from './tree-saturation.ts';
 
 /** Small enough that the whole suite runs in well under a second on this machine. */
 const SMALL = 0.01;
+/** The suite's runs and rows. */
+const RUNS = 34;
 
 const small = runReproductionsHere({ scale: SMALL });
 
@@ -36,6 +40,8 @@ function fake(t: ReproTask): ReproRun {
       const published = pimOneIteration(16);
       return { ...t, result: { n: 16, measured: published, stdErr: 0.001, published, limit: PIM_LIMIT, slots: t.options.slots, events: 1 } };
     }
+    case 'voq-saturation':
+      return { ...t, result: { n: 16, measured: 1, stdErr: 0, emptyVoqs: 0, voqCells: 251, slots: t.options.slots, events: 1 } };
     case 'tree': {
       const { pattern = 'hotspot', control, sources } = t.options;
       const bound = 1 / (1 + 0.25 * 15);
@@ -80,8 +86,8 @@ function tree(r: ReproRun, delivered: number): ReproRun {
   return { ...r, result: { ...r.result, victims: { ...r.result.victims, delivered } } };
 }
 
-test('issue 7 §4, issue 20 (report): one row per published result in the order of §4: Karol Table I for N = 2..8 with each arbitration, the N → ∞ trend, the output-queued wait, iSLIP, PIM, the wave front, then Pfister & Norton', () => {
-  assert.equal(small.length, 32);
+test('issue 7 §4, issue 20 (report): one row per published result in the order of §4: Karol Table I for N = 2..8 with each arbitration, the N → ∞ trend, the output-queued wait, iSLIP at load 0.95 and saturated, PIM, the wave front saturated and at load 0.95, then Pfister & Norton', () => {
+  assert.equal(small.length, RUNS);
   const karolRows = small.slice(0, 21);
   assert.deepEqual(
     karolRows.map((r) => r.quantity.replace(/^.*N = (\d+), (\S+) arbitration$/, '$1 $2')),
@@ -89,10 +95,14 @@ test('issue 7 §4, issue 20 (report): one row per published result in the order 
   );
   assert.deepEqual(karolRows.map((r) => r.published), [2, 3, 4, 5, 6, 7, 8].flatMap((n) => [KAROL_1987[n], KAROL_1987[n], KAROL_1987[n]]));
   assert.deepEqual(small.slice(21).map((r) => r.source.replace(/,.*$/, '')), [
-    'Karol', 'Karol', 'McKeown (1999)', 'Anderson', 'Tamir & Chi (1993)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)',
+    'Karol', 'Karol', 'McKeown (1999)', 'McKeown (1999)', 'Anderson', 'Tamir & Chi (1993)', 'Tamir & Chi (1993)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)', 'Pfister & Norton (1985)',
   ]);
   assert.equal(small[21]?.published, KAROL_LIMIT);
   assert.equal(small[22]?.published, outputQueuedWait(OQ_CASE.n, OQ_CASE.p));
+  assert.deepEqual(small.slice(23, 28).map((r) => r.quantity.replace(/^.*(offered load 0\.95|every VoQ holding cells|1 − \(1 − 1\/N\)\^N).*$/, '$1')), [
+    'offered load 0.95', 'every VoQ holding cells', '1 − (1 − 1/N)^N', 'every VoQ holding cells', 'offered load 0.95',
+  ]);
+  assert.deepEqual([small[24]?.published, small[26]?.published], [1, 1]);
   for (const r of small) {
     assert.ok(Number.isFinite(r.measured) && Number.isFinite(r.published), r.quantity);
     assert.ok(r.stdErr !== undefined && Number.isFinite(r.stdErr) && r.stdErr >= 0, r.quantity);
@@ -117,7 +127,17 @@ test('issue 7 §4 (report size): at scale 1 every run has its test\'s seed and l
   const split = get(treeId('split', 'endpoint', 'voq-backpressure'));
   assert.ok(fifo?.kind === 'tree' && split?.kind === 'tree');
   assert.deepEqual([fifo.options.seed, fifo.options.duration, split.options.duration, split.options.warmup], [SUITE_SEEDS.tree, 2 * TREE_DURATION, TREE_DURATION, 5000]);
-  assert.equal(tasks.length, 32);
+  const sat = [get(ISLIP_SATURATION_ID), get(WAVEFRONT_SATURATION_ID)];
+  const c = VOQ_SATURATION_CASE;
+  for (const v of sat) {
+    assert.ok(v?.kind === 'voq-saturation');
+    assert.deepEqual(
+      [v.options.seed, v.options.sources, v.options.n, v.options.inputBuffer, v.options.slots, v.options.warmup],
+      [SUITE_SEEDS.matchers, 'per-flow', 16, 256, c.slots, c.warmup],
+    );
+  }
+  assert.deepEqual(sat.map((v) => (v?.kind === 'voq-saturation' ? v.options.matcher : undefined)), ['islip', 'wavefront']);
+  assert.equal(tasks.length, RUNS);
   assert.ok(reproductionTasks({ seed: 42 }).every((t) => t.options.seed === 42));
   const halved = reproductionTasks({ scale: 0.5 }).find((t) => t.id === karolId(5, 'fixed'));
   assert.ok(halved?.kind === 'karol' && halved.options.slots === KAROL_SLOTS(5) / 2 && halved.options.warmup === 250);
@@ -127,9 +147,9 @@ test('issue 7 §4 (report size): at scale 1 every run has its test\'s seed and l
 
 test('issue 7 §3/§5 determinism (reproductions): the same seed gives the same figures on worker threads, reported run by run, as on this thread; another seed gives others', async () => {
   const done: number[] = [];
-  const pooled = await runReproductions({ scale: SMALL, workers: 2, onDone: (d, total) => { done.push(d); assert.equal(total, 32); } });
+  const pooled = await runReproductions({ scale: SMALL, workers: 2, onDone: (d, total) => { done.push(d); assert.equal(total, RUNS); } });
   assert.deepEqual(pooled, small);
-  assert.deepEqual(done, Array.from({ length: 32 }, (_, i) => i + 1));
+  assert.deepEqual(done, Array.from({ length: RUNS }, (_, i) => i + 1));
   const other = runReproductionsHere({ scale: SMALL, seed: 99 });
   assert.equal(other.length, small.length);
   assert.notDeepEqual(other.map((r) => r.measured), small.map((r) => r.measured));
@@ -144,7 +164,7 @@ test('issue 7 §5 (reproductions on worker threads): an aborted suite stops and 
   const pending = runReproductions({ scale: SMALL, workers: 1, signal: later.signal, onDone: () => { done++; } });
   setImmediate(() => { later.abort(); });
   await assert.rejects(pending);
-  assert.ok(done < 32, `${done} runs done`);
+  assert.ok(done < RUNS, `${done} runs done`);
 });
 
 test('issue 7 §4/§5 report: the "Published results reproduced" section lists every result with its published and measured figure, standard error, tolerance, verdict and run', async () => {
@@ -152,9 +172,9 @@ test('issue 7 §4/§5 report: the "Published results reproduced" section lists e
   const section = html.slice(html.indexOf('<section aria-labelledby="reproductions">'), html.indexOf('<section aria-labelledby="scenario">'));
   assert.match(section, /<h2 id="reproductions">Published results reproduced<\/h2>/);
   const passed = small.filter((r) => r.pass).length;
-  assert.ok(section.includes(`<caption>Published results and what this run measured: ${passed} of 32 within tolerance.</caption>`));
-  assert.equal([...section.matchAll(/<td class="(pass|fail)">\1<\/td>/g)].length, 32);
-  assert.equal([...section.matchAll(/<td class="fail">fail<\/td>/g)].length, 32 - passed);
+  assert.ok(section.includes(`<caption>Published results and what this run measured: ${passed} of ${RUNS} within tolerance.</caption>`));
+  assert.equal([...section.matchAll(/<td class="(pass|fail)">\1<\/td>/g)].length, RUNS);
+  assert.equal([...section.matchAll(/<td class="fail">fail<\/td>/g)].length, RUNS - passed);
   assert.match(section, /<th scope="col">run<\/th>/);
   for (const r of small) {
     assert.ok(section.includes(r.quantity.replaceAll('&', '&amp;').replaceAll("'", '&#39;')), r.quantity);
@@ -202,6 +222,23 @@ test('Anderson et al. 1993 PIM and Tamir & Chi 1993 (report verdicts, issue 20):
   assert.equal(verdict('wavefront', carried(0.94), wf), false);
 });
 
+test('McKeown 1999 iSLIP and Tamir & Chi 1993 at saturation (report verdicts, issue 20): with every VoQ fed each row passes at >= 0.995 of the published 100% with no VoQ empty in any measured slot', () => {
+  const sat = (measured: number, emptyVoqs = 0) => (r: ReproRun): ReproRun => (r.kind === 'voq-saturation' ? { ...r, result: { ...r.result, measured, emptyVoqs } } : r);
+  for (const [id, source] of [[ISLIP_SATURATION_ID, 'McKeown'], [WAVEFRONT_SATURATION_ID, 'Tamir & Chi']] as const) {
+    const at = (rows: readonly Reproduction[]): number => rowOf(rows, source, 'every VoQ holding cells');
+    assert.equal(verdict(id, sat(1), at), true, id);
+    assert.equal(verdict(id, sat(0.995), at), true, id);
+    assert.equal(verdict(id, sat(0.9949), at), false, id);
+    // A VoQ left empty removes the published figure's condition, whatever the throughput.
+    assert.equal(verdict(id, sat(0.999, 0.0001), at), false, id);
+  }
+  const rows = reproductionRows(fakeRuns());
+  const islip = rows[rowOf(rows, 'McKeown', 'every VoQ holding cells')];
+  const wf = rows[rowOf(rows, 'Tamir & Chi', 'every VoQ holding cells')];
+  assert.deepEqual([islip?.published, wf?.published], [1, 1]);
+  assert.match(islip?.run ?? '', /^seed 3, 3000 slots after 1000, end points offered their full link rate/);
+});
+
 test('McKeown 1999 iSLIP (report verdict, decision): passes at >= 0.947 and >= 99.8% of the load offered in the same slots with nothing dropped', () => {
   const at = (rows: readonly Reproduction[]): number => rowOf(rows, 'McKeown', 'offered load 0.95');
   const islip = (measured: number, offered: number, dropped = 0) => (r: ReproRun): ReproRun => (r.kind === 'islip' ? { ...r, result: { ...r.result, measured, offered, dropped } } : r);
@@ -240,11 +277,11 @@ test('Pfister & Norton 1985 (report verdicts): the bound and the victims\' colla
 test('issue 7 §4/§5 riodp sim summary: one line, "published results: N of M within tolerance", naming the results outside it', () => {
   const rows = reproductionRows(fakeRuns());
   assert.ok(rows.every((r) => r.pass));
-  assert.equal(reproductionSummary(rows), 'published results: 32 of 32 within tolerance');
+  assert.equal(reproductionSummary(rows), 'published results: 34 of 34 within tolerance');
   const one = reproductionRows(fakeRuns((r) => (r.id === karolId(3, 'fixed') ? karol(r, 0.7) : r)));
   assert.equal(
     reproductionSummary(one),
-    'published results: 31 of 32 within tolerance; outside: Karol, Hluchyj & Morgan (1987), Table I: input-FIFO saturation throughput per output, N = 3, fixed arbitration',
+    'published results: 33 of 34 within tolerance; outside: Karol, Hluchyj & Morgan (1987), Table I: input-FIFO saturation throughput per output, N = 3, fixed arbitration',
   );
   assert.doesNotMatch(reproductionSummary(one), /\n/);
 });
