@@ -13,9 +13,9 @@ import { pathToFileURL } from 'node:url';
 import { leafSpineScenario } from './sim-scale-scenario.ts';
 
 interface Sim {
-  parseScenario(text: string): { name: string; variants: readonly unknown[] };
-  buildVariant(v: unknown): unknown;
-  runBuilt(b: unknown): { events: number };
+  parseScenario(text: string): { name: string; variants: readonly { config: { duration: number } }[] };
+  buildVariant(v: unknown): { sched: { dispatched: number } };
+  runBuilt(b: unknown, o: { progressEvery: number; onProgress: (p: { now: number; end: number }) => void }): { events: number };
 }
 type WriteFiles = (run: unknown, dir: string) => Promise<string[]> | string[];
 
@@ -61,7 +61,18 @@ const scenario = sim.parseScenario(text);
 const built = sim.buildVariant(scenario.variants[0]);
 const tb = performance.now();
 const cb = cpuSeconds();
-const variant = sim.runBuilt(built);
+// The steady state: events per CPU second over the second half of the simulated time, after the
+// start-up (first arrivals, queues allocated) and before the results are collected.
+const half = { cpu: 0, events: 0 };
+const end = { cpu: 0, events: 0 };
+const variant = sim.runBuilt(built, {
+  progressEvery: Math.ceil((scenario.variants[0]?.config.duration ?? 2) / 2),
+  onProgress: (p) => {
+    const mark = p.now === p.end ? end : half;
+    mark.cpu = cpuSeconds();
+    mark.events = built.sched.dispatched;
+  },
+});
 const run = { name: scenario.name, variants: [variant] };
 const t1 = performance.now();
 const c1 = cpuSeconds();
@@ -81,6 +92,8 @@ process.stdout.write(`${JSON.stringify({
   buildCpu: cb - c0,
   runWall: (t1 - tb) / 1000,
   runCpu: c1 - cb,
+  steadyEvents: end.events - half.events,
+  steadyCpu: end.cpu - half.cpu,
   writeWall: (t2 - t1) / 1000,
   writeCpu: c2 - c1,
   resultBytes: bytes,

@@ -10,7 +10,7 @@
  *   npm run bench -- sim-scale
  *   BENCH_SIM_SCALE_DURATION=20us       simulated time per run (default 20us)
  *   BENCH_SIM_SCALE_SIZES=256,1024      end point counts (k² or 2k²; default 256,512,1024,2048,4096)
- *   BENCH_SIM_SCALE_OUTPUT='{"flows":"summary"}'   `output` fields for the scenario
+ *   BENCH_SIM_SCALE_OUTPUT='{"flows":"none","occupancy":"top"}'   `output` fields for the scenario
  *   BENCH_SIM_SCALE_TIMEOUT=900         seconds before a size is given up
  *   BENCH_SIM_BASELINE=DIR              also run each size from the checkout DIR (with node_modules), alternating
  *   BENCH_SIM_SCALE_DOC=0               do not write docs/performance.md
@@ -30,6 +30,9 @@ interface Figures {
   readonly buildCpu: number;
   readonly runWall: number;
   readonly runCpu: number;
+  /** Events and CPU seconds of the second half of the simulated time (absent from older checkouts). */
+  readonly steadyEvents?: number;
+  readonly steadyCpu?: number;
   readonly writeWall: number;
   readonly writeCpu: number;
   readonly resultBytes: number;
@@ -59,16 +62,18 @@ function child(hosts: number, dir: string): Outcome {
 
 const f2 = (x: number): string => x.toFixed(2);
 const mib = (b: number): string => (b / 2 ** 20).toFixed(0);
+const steadyRate = (f: Figures): number | null => (f.steadyEvents !== undefined && f.steadyCpu !== undefined && f.steadyCpu > 0 ? f.steadyEvents / f.steadyCpu / 1e6 : null);
+const steady = (f: Figures): string => { const r = steadyRate(f); return r === null ? '–' : f2(r); };
 
 function row(hosts: number, which: string, o: Outcome): string {
-  if (!o.ok) return `| ${hosts} | ${which} | failed: ${o.error.replace(/\|/g, '\\|')} | | | | | | | |`;
+  if (!o.ok) return `| ${hosts} | ${which} | failed: ${o.error.replace(/\|/g, '\\|')} | | | | | | | | |`;
   const f = o.f;
-  return `| ${hosts} | ${which} | ${f2(f.buildWall)} | ${f2(f.runWall)} | ${f2(f.runCpu)} | ${f.events.toLocaleString('en-US')} | ${f2(f.events / f.runCpu / 1e6)} | ${f2(f.writeWall)} | ${mib(f.resultBytes)} | ${mib(f.maxRss)} |`;
+  return `| ${hosts} | ${which} | ${f2(f.buildWall)} | ${f2(f.runWall)} | ${f2(f.runCpu)} | ${f.events.toLocaleString('en-US')} | ${f2(f.events / f.runCpu / 1e6)} | ${steady(f)} | ${f2(f.writeWall)} | ${mib(f.resultBytes)} | ${mib(f.maxRss)} |`;
 }
 
 const header = [
-  '| end points | code | build wall s | run wall s | run CPU s | events | M events / CPU s | write s | results MiB | peak RSS MiB |',
-  '|---|---|---|---|---|---|---|---|---|---|',
+  '| end points | code | build wall s | run wall s | run CPU s | events | M events / CPU s | steady M events / CPU s | write s | results MiB | peak RSS MiB |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 const rows: string[] = [];
 const load0 = loadavg()[0] ?? 0;
@@ -87,7 +92,7 @@ for (const hosts of sizes) {
   const [a, b] = got;
   if (a?.ok === true && b?.ok === true) {
     const ratio = (x: number, y: number): string => (y > 0 ? (x / y).toFixed(2) : '–');
-    const note = `|  | this / baseline | ${ratio(a.f.buildWall, b.f.buildWall)} | ${ratio(a.f.runWall, b.f.runWall)} | ${ratio(a.f.runCpu, b.f.runCpu)} | ${ratio(a.f.events, b.f.events)} | ${ratio(a.f.events / a.f.runCpu, b.f.events / b.f.runCpu)} | ${ratio(a.f.writeWall, b.f.writeWall)} | ${ratio(a.f.resultBytes, b.f.resultBytes)} | ${ratio(a.f.maxRss, b.f.maxRss)} |`;
+    const note = `|  | this / baseline | ${ratio(a.f.buildWall, b.f.buildWall)} | ${ratio(a.f.runWall, b.f.runWall)} | ${ratio(a.f.runCpu, b.f.runCpu)} | ${ratio(a.f.events, b.f.events)} | ${ratio(a.f.events / a.f.runCpu, b.f.events / b.f.runCpu)} | ${ratio(steadyRate(a.f) ?? 0, steadyRate(b.f) ?? 0)} | ${ratio(a.f.writeWall, b.f.writeWall)} | ${ratio(a.f.resultBytes, b.f.resultBytes)} | ${ratio(a.f.maxRss, b.f.maxRss)} |`;
     rows.push(note);
     console.log(note);
   }
@@ -102,7 +107,8 @@ if (env['BENCH_SIM_SCALE_DOC'] !== '0') {
     `${SECTION} (\`npm run bench -- sim-scale\`), ${date} · ${machine} · Node ${process.version} · load ${load0.toFixed(1)}–${load1.toFixed(1)}`,
     '',
     `bench/sim-scale.bench.ts: the issue 20 leaf-spine (bench/sim-scale-scenario.ts) for ${duration} of simulated time per size${output === undefined ? '' : `, \`output: ${output}\``},`,
-    'each size in a child process of its own. "build" is parsing the scenario and building the fabric, "run" simulating and collecting the results; "write" is writing the result',
+    'each size in a child process of its own. "build" is parsing the scenario and building the fabric, "run" simulating and collecting the results; "steady" is the events per CPU second',
+    'of the second half of the simulated time (after the start-up, before the results are collected); "write" is writing the result',
     'files as `riodp sim` does (the HTML page aside); peak RSS is the child\'s `process.resourceUsage().maxRSS`.',
     ...(baseline === undefined ? [] : ['"baseline" is the same child run from another checkout, alternating with this one; ratios are this / baseline.']),
     'The machine is shared with other jobs: figures move by ±10–20 % from run to run; only rows of one run compare.',
