@@ -13,7 +13,8 @@ import type { SwitchPacket } from './packet.ts';
 import { buildSwitchRegisters } from './registers.ts';
 import { RouteTable } from './routes.ts';
 import { InputStage, OutputStage } from './stages.ts';
-import type { SwitchCounter, SwitchEvent, SwitchHost, SwitchProbe } from './types.ts';
+import { bufferProbe } from './types.ts';
+import type { BufferProbe, SwitchCounter, SwitchEvent, SwitchHost, SwitchProbe } from './types.ts';
 import { SwitchVoq } from './voq-generator.ts';
 import type { VoqHost } from './voq-generator.ts';
 import { VoqStaging } from './voq-staging.ts';
@@ -47,9 +48,9 @@ export interface SwitchCoreParts<P extends SwitchPacket> {
   readonly congestionAtInputs: boolean;
   /** Packets an output queue holds; 0: output buffer 0, a register. */
   readonly capacity: number;
-  /** Probe names of the inputs and outputs. */
-  readonly inName: string[];
-  readonly outName: string[];
+  /** The probe's reports of each input and output buffer (named `<switch>/in<i>`, `<switch>/out<o>`). */
+  readonly inBuf: readonly BufferProbe[];
+  readonly outBuf: readonly BufferProbe[];
   readonly own: OwnPackets<P>;
   readonly matcher: Matcher<P>;
   readonly staging: VoqStaging<P> | null;
@@ -77,11 +78,11 @@ export function assembleSwitchCore<P extends SwitchPacket>(config: SwitchConfig,
   const inputs = Array.from({ length: n }, (_, i) => new InputStage<P>(i, c.queueing, n));
   const outputs = Array.from({ length: n }, (_, o) => new OutputStage<P>(o));
   const up = new Uint8Array(n);
-  const inName = Array.from({ length: n }, (_, i) => `${c.name}/in${i}`);
-  const outName = Array.from({ length: n }, (_, i) => `${c.name}/out${i}`);
+  const inBuf = Array.from({ length: n }, (_, i) => bufferProbe(x.probe, `${c.name}/in${i}`));
+  const outBuf = Array.from({ length: n }, (_, i) => bufferProbe(x.probe, `${c.name}/out${i}`));
   const own = new OwnPackets<P>({
     host: x.host, probe: x.probe, counters: x.counters, routes, registers: regs.space, lpSerialBase: regs.lpSerialBase, outputs,
-    up, ccpQueue: c.ccpQueue, tt: c.tt, noId: c.hasDeviceId ? -1 : c.deviceId, outName, now: () => x.now(),
+    up, ccpQueue: c.ccpQueue, tt: c.tt, noId: c.hasDeviceId ? -1 : c.deviceId, outBuf, now: () => x.now(),
     maintenanceBudget: c.maintenanceBudget,
   });
   const matcher = new Matcher(c, x.match, x.rng);
@@ -97,6 +98,6 @@ export function assembleSwitchCore<P extends SwitchPacket>(config: SwitchConfig,
   const voq = v === null || base === undefined ? null : named(() => within('voq', () => new SwitchVoq(regs.space, base, v, n, voqHost)));
   return {
     config: c, routes, registers: regs.space, lpSerialBase: regs.lpSerialBase, inputs, outputs, up, congestion, congestionAtInputs,
-    capacity: c.outputPackets, inName, outName, own, matcher, staging, voq,
+    capacity: c.outputPackets, inBuf, outBuf, own, matcher, staging, voq,
   };
 }

@@ -17,7 +17,7 @@ import type { RouteTable } from './routes.ts';
 import { ReadyInputs } from './ready-inputs.ts';
 import type { InputStage, OutputStage } from './stages.ts';
 import { NO_PROBE, SWITCH_COUNTERS, SWITCH_PROBE_COUNTS } from './types.ts';
-import type { SwitchCounter, SwitchEvent, SwitchHost, SwitchProbe, SwitchSymbol } from './types.ts';
+import type { BufferProbe, SwitchCounter, SwitchEvent, SwitchHost, SwitchProbe, SwitchSymbol } from './types.ts';
 import type { OwnPackets } from './own-packets.ts';
 import { SwitchTransmit } from './transmit.ts';
 import type { SwitchVoq } from './voq-generator.ts';
@@ -62,8 +62,8 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
   readonly #up: Uint8Array;
   readonly #lpSerialBase: number;
   readonly #capacity: number;
-  readonly #inName: string[];
-  readonly #outName: string[];
+  readonly #inBuf: readonly BufferProbe[];
+  readonly #outBuf: readonly BufferProbe[];
   /** Requests for the switch waiting at an input (rare: a Set). */
   readonly #answers = new Set<P>();
   /** The output side: output queues, pulls (transmit.ts). */
@@ -88,8 +88,8 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     this.#congestion = s.congestion;
     this.#congestionAtInputs = s.congestionAtInputs;
     this.#capacity = s.capacity;
-    this.#inName = s.inName;
-    this.#outName = s.outName;
+    this.#inBuf = s.inBuf;
+    this.#outBuf = s.outBuf;
     this.#own = s.own;
     this.#matcher = s.matcher;
     this.#staging = s.staging;
@@ -191,7 +191,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
       if (!this.#congestionAtInputs && this.#congestion.has(port)) this.#own.ccps(port, this.#congestion.dequeue(port, p, now), now);
     }
     this.#voq?.depth(port, out.dataCount, now);
-    this.#probe.occupancy(this.#outName[port] as string, now, out.dataCount + out.ownCount, out.bytes);
+    (this.#outBuf[port] as BufferProbe).occupancy(now, out.dataCount + out.ownCount, out.bytes);
     if (this.#ready.size > 0) this.#host.requestDecide(now);
   }
 
@@ -234,7 +234,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     }
     inp.count++;
     inp.bytes += q.bytes;
-    this.#probe.occupancy(this.#inName[i] as string, now, inp.count, inp.bytes);
+    (this.#inBuf[i] as BufferProbe).occupancy(now, inp.count, inp.bytes);
     if (answer) this.#answers.add(q);
     if (this.#congestionAtInputs && this.#congestion.has(i)) this.#own.ccps(i, this.#congestion.enqueue(i, q, now), now);
     inp.push(q, o);
@@ -370,7 +370,7 @@ export class SwitchCore<P extends SwitchPacket> implements MatchHost<P> {
     const inp = this.inputs[i] as InputStage<P>;
     inp.count--;
     inp.bytes -= p.bytes;
-    this.#probe.occupancy(this.#inName[i] as string, now, inp.count, inp.bytes);
+    (this.#inBuf[i] as BufferProbe).occupancy(now, inp.count, inp.bytes);
     if (this.#congestionAtInputs && this.#congestion.has(i)) this.#own.ccps(i, this.#congestion.dequeue(i, p, now), now);
     this.#host.released(i, p, now);
   }

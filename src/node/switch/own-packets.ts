@@ -17,7 +17,7 @@ import { baseDeviceId, isFlowControlParticipant, setAccessPort } from './registe
 import type { RouteTable } from './routes.ts';
 import type { OutputStage } from './stages.ts';
 import { SWITCH_PROBE_COUNTS } from './types.ts';
-import type { CcpDropReason, SwitchCounter, SwitchEvent, SwitchHost, SwitchProbe } from './types.ts';
+import type { BufferProbe, CcpDropReason, SwitchCounter, SwitchEvent, SwitchHost, SwitchProbe } from './types.ts';
 
 /** The parts of the switch element (core.ts) its own packets and reports need. */
 export interface OwnPacketsContext<P extends SwitchPacket> {
@@ -35,8 +35,8 @@ export interface OwnPacketsContext<P extends SwitchPacket> {
   readonly tt: 0 | 1;
   /** The Base Device ID CSR's value that means "no ID" (config.ts `hasDeviceId`), or −1 when the switch was given one. */
   readonly noId: number;
-  /** Probe names of the outputs. */
-  readonly outName: readonly string[];
+  /** The probe's reports of each output buffer. */
+  readonly outBuf: readonly BufferProbe[];
   /** Requests for the switch each port may have performed; null: no limit. */
   readonly maintenanceBudget: SwitchMaintenanceBudget | null;
   /** The time of the input being handled. */
@@ -188,7 +188,7 @@ export class OwnPackets<P extends SwitchPacket> {
     c.counters.ccpSent++;
     c.probe.count(SWITCH_PROBE_COUNTS.ccpSent);
     if (fields !== null) this.#event({ name: 'ccp-sent', port, ...fields });
-    c.probe.occupancy(c.outName[port] as string, now, out.dataCount + out.ownCount, out.bytes);
+    (c.outBuf[port] as BufferProbe).occupancy(now, out.dataCount + out.ownCount, out.bytes);
     c.host.kick(port, now);
   }
 

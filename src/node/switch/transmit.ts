@@ -3,7 +3,7 @@ import type { SwitchCoreParts } from './core-assembly.ts';
 import { CLASSES, classOf, isFlowControl, priorityAllowed } from './packet.ts';
 import type { SwitchPacket } from './packet.ts';
 import type { OutputStage } from './stages.ts';
-import type { SwitchCounter, SwitchHost, SwitchProbe } from './types.ts';
+import type { BufferProbe, SwitchCounter, SwitchHost, SwitchProbe } from './types.ts';
 
 /** What the output side needs of its switch element (core.ts) besides the parts. */
 export interface TransmitContext<P extends SwitchPacket> {
@@ -88,7 +88,7 @@ export class SwitchTransmit<P extends SwitchPacket> {
     // Type 7 packets keep their order between a port pair (Part 9 §2.4.4 rule 3) in every mode, so
     // they are not staged: staging serves downstream ports, not arrival order (decision SW4).
     if (s.staging === null || isFlowControl(p) || !s.staging.stage(o, p, now)) out.add(p);
-    this.#x.probe.occupancy(s.outName[o] as string, now, out.dataCount + out.ownCount, out.bytes);
+    (s.outBuf[o] as BufferProbe).occupancy(now, out.dataCount + out.ownCount, out.bytes);
     if (!s.congestionAtInputs && s.congestion.has(o)) s.own.ccps(o, s.congestion.enqueue(o, p, now), now);
     s.voq?.depth(o, out.dataCount, now);
     this.#x.host.kick(o, now);
@@ -97,7 +97,7 @@ export class SwitchTransmit<P extends SwitchPacket> {
   #left(out: OutputStage<P>, p: P, now: number, queued: boolean): void {
     out.bytes -= p.bytes;
     this.#sent(p, queued);
-    this.#x.probe.occupancy(this.#p.outName[out.index] as string, now, out.dataCount + out.ownCount, out.bytes);
+    (this.#p.outBuf[out.index] as BufferProbe).occupancy(now, out.dataCount + out.ownCount, out.bytes);
   }
 
   /** `queued`: it came from the buffer (forwarded, or a response), not from the switch's own CCPs. */

@@ -38,13 +38,29 @@ export interface SwitchHost<P extends SwitchPacket> {
   event?(event: SwitchEvent, now: number): void;
 }
 
+/** The occupancy reports of one buffer (`SwitchProbe.buffer`). */
+export interface BufferProbe {
+  occupancy(now: number, packets: number, bytes: number): void;
+}
+
 /** Occupancy and named counts, for the simulator's results (src/sim/results/). */
 export interface SwitchProbe {
   occupancy(component: string, now: number, packets: number, bytes: number): void;
+  /**
+   * The reports of buffer `component`, resolved once when the switch is built: a probe that keeps
+   * a record per buffer then finds it without a lookup by name per report (issue 20: thousands of
+   * buffers). Absent: the reports go to `occupancy` with the name.
+   */
+  buffer?(component: string): BufferProbe;
   count(name: string, by?: number): void;
 }
 
 export const NO_PROBE: SwitchProbe = { occupancy() {}, count() {} };
+
+/** `probe.buffer(component)`, or reports to `probe.occupancy` under the name when the probe has none. */
+export function bufferProbe(probe: Pick<SwitchProbe, 'occupancy' | 'buffer'>, component: string): BufferProbe {
+  return probe.buffer?.(component) ?? { occupancy: (now, packets, bytes) => { probe.occupancy(component, now, packets, bytes); } };
+}
 
 /** Names under which a switch reports to `SwitchProbe.count` (summed over the fabric by the results). */
 export const SWITCH_PROBE_COUNTS = {

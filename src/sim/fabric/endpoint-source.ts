@@ -19,6 +19,8 @@ import { plainPackets, pduWireTime, sarPackets } from '../../node/endpoint/packe
 import type { PduPackets } from '../../node/endpoint/packets.ts';
 import type { EndpointContext } from './endpoint-types.ts';
 import { dataRate } from './link-rate.ts';
+import { bufferProbe } from '../../node/switch/types.ts';
+import type { BufferProbe } from '../../node/switch/types.ts';
 
 const EV_ARRIVAL = 0;
 
@@ -37,7 +39,8 @@ export class EndpointSource implements Target, FlowQueuesHost {
   readonly #sched: Scheduler;
   /** Wire time of a PDU by its size: sizes repeat, the packets they become do not change. */
   readonly #pduTimes = new Map<number, number>();
-  readonly #srcName: string;
+  /** The probe's reports of the source queues (`<name>:src`). */
+  readonly #srcBuf: BufferProbe;
   #sources: Source[] = [];
   #out: Channel | null = null;
   #queues: FlowQueues | null = null;
@@ -46,7 +49,7 @@ export class EndpointSource implements Target, FlowQueuesHost {
     this.#sched = sched;
     this.#c = c;
     this.#ctx = ctx;
-    this.#srcName = `${c.name}:src`;
+    this.#srcBuf = bufferProbe(ctx.probe, `${c.name}:src`);
   }
 
   /** The flows to register first, in order: the configured ones, then each source's destinations. */
@@ -83,7 +86,7 @@ export class EndpointSource implements Target, FlowQueuesHost {
   }
 
   occupancy(pdus: number, bytes: number, now: number): void {
-    this.#ctx.probe.occupancy(this.#srcName, now, pdus, bytes);
+    this.#srcBuf.occupancy(now, pdus, bytes);
   }
 
   xoff(f: QueuedFlow, stopped: boolean, now: number): void {

@@ -1,3 +1,4 @@
+import type { BufferProbe } from '../../node/switch/types.ts';
 import type { NodePacket } from '../../node/endpoint/packet.ts';
 
 /**
@@ -91,6 +92,8 @@ export interface PortRx {
 export interface Probe {
   /** A buffer's occupancy changed (packets and octets), for occupancy-over-time series. */
   occupancy(component: string, now: number, packets: number, bytes: number): void;
+  /** One buffer's reports, resolved once (`SwitchProbe.buffer`); absent, they go to `occupancy`. */
+  buffer?(component: string): BufferProbe;
   /** Named counters (CCPs sent, VoQ symbols, CCP drops, XOFF time …). */
   count(name: string, by?: number): void;
   /** A flow's XOFF state changed at an end point (for XOFF time per flow). */

@@ -117,3 +117,22 @@ test('issue 7 §3 throughput over time: octets delivered per interval from 0, in
   assert.throws(() => new Collector().results(), /finish\(end\) before results/);
   assert.throws(() => new Collector({ sampleInterval: 0 }), /sampleInterval must be a positive integer/);
 });
+
+test('issue 20 Collector.buffer: a buffer\'s handle records what occupancy(name) records, the record made at its first report (the buffers keep their order); none with buffers false', () => {
+  const reports: [string, number, number, number][] = [['b', 0, 1, 64], ['a', 500, 2, 128], ['b', 1000, 0, 0], ['a', 1500, 1, 64]];
+  const byName = new Collector({ sampleInterval: 500 });
+  for (const [name, t, p, b] of reports) byName.occupancy(name, t, p, b);
+  const byHandle = new Collector({ sampleInterval: 500 });
+  const handles = { a: byHandle.buffer('a'), b: byHandle.buffer('b'), unused: byHandle.buffer('unused') };
+  for (const [name, t, p, b] of reports) handles[name as 'a' | 'b'].occupancy(t, p, b);
+  for (const c of [byName, byHandle]) c.finish(2000);
+  const r = byHandle.results();
+  assert.deepEqual(r.occupancy.map((o) => o.component), ['b', 'a'], 'first report order; a handle never used makes no record');
+  assert.deepEqual([r.occupancy, r.occupancySeries], [byName.results().occupancy, byName.results().occupancySeries]);
+  assert.equal(r.occupancy[1]?.maxPackets, 2);
+  const off = new Collector({ buffers: false });
+  off.buffer('a').occupancy(0, 5, 320);
+  off.occupancy('b', 0, 5, 320);
+  off.finish(10);
+  assert.deepEqual([off.results().occupancy, off.results().occupancySeries.buffers], [[], []]);
+});

@@ -13,6 +13,7 @@
  * window. Occupancy means and maxima are over the window too; the sampled series (occupancy and
  * throughput) start at 0 so the transient shows. Named counters cover the whole run.
  */
+import type { BufferProbe } from '../../node/switch/types.ts';
 import type { FlowCatalog, FlowInfo } from '../fabric/endpoint-flows.ts';
 import type { EndpointProbe } from '../fabric/endpoint-types.ts';
 import { COUNT } from './count-names.ts';
@@ -79,6 +80,7 @@ class FlowStats implements FlowCounts {
 }
 
 const NO_COUNTS = new FlowStats(1, false, false);
+const NO_BUFFER: BufferProbe = { occupancy() {} };
 
 function positive(v: number | undefined, dflt: number, field: string, zeroOk: boolean): number {
   if (v === undefined) return dflt;
@@ -119,14 +121,35 @@ export class Collector implements EndpointProbe {
     if (!this.#buffers) return;
     let t = this.#lastTrack;
     if (t === null || t.component !== component) {
-      t = this.#tracks.get(component) ?? null;
-      if (t === null) {
-        t = new OccupancyTrack(component, this.warmup, this.sampleInterval);
-        this.#tracks.set(component, t);
-      }
+      t = this.#track(component);
       this.#lastTrack = t;
     }
     t.update(now, packets, bytes);
+  }
+
+  /**
+   * The reports of one buffer without a lookup by name each (issue 20: a 1024-end-point fabric
+   * has 7168 buffers). Its record is made at the first report, as `occupancy` makes it, so the
+   * buffers keep their order in the results.
+   */
+  buffer(component: string): BufferProbe {
+    if (!this.#buffers) return NO_BUFFER;
+    let t: OccupancyTrack | null = null;
+    return {
+      occupancy: (now, packets, bytes) => {
+        t ??= this.#track(component);
+        t.update(now, packets, bytes);
+      },
+    };
+  }
+
+  #track(component: string): OccupancyTrack {
+    let t = this.#tracks.get(component);
+    if (t === undefined) {
+      t = new OccupancyTrack(component, this.warmup, this.sampleInterval);
+      this.#tracks.set(component, t);
+    }
+    return t;
   }
 
   count(name: string, by = 1): void {
