@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 
-/** The folders whose .ts files tests import or run (tsconfig.json's "include"). */
-const TREES = ['src', 'test', 'bench', 'scripts'];
+/** The folders whose .ts files tests import or run (a file elsewhere is transpiled when loaded). */
+const TREES = ['src', 'test', 'scripts'];
 
 /** tsx's esbuild (tsx depends on it; riodp does not), or null when it cannot be loaded. */
 export function loadEsbuild(root) {
