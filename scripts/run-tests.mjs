@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Lists the test files explicitly (Node 20's runner does not discover .ts files) and runs them
-// with the repository transpiled once for the run (scripts/test-loader.mjs; tsx when esbuild
-// cannot be loaded, or RIODP_TEST_TSX=1). `--fuzz` runs only the property tests with millions of cases.
+// with the repository transpiled once for the run (scripts/test-loader.mjs; through tsx when
+// esbuild cannot be loaded, or with RIODP_TEST_TSX=1). `--fuzz` runs only the property tests with
+// millions of cases.
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
