@@ -1,8 +1,8 @@
 // The TypeScript transform of `npm test` (scripts/test-loader.mjs): the .ts files of src/, test/
-// and scripts/ transpiled once per run, by the esbuild that tsx runs on and with tsx's options, into a temporary
-// folder that the loader hooks of each test process read instead of starting tsx. tsx costs about
-// 0.3 CPU-s more per test process than these hooks (CONTRIBUTING.md, "Tests"), and npm test starts
-// one process per test file.
+// and scripts/ transpiled once per run, by the esbuild that tsx runs on and with tsx's options,
+// into a temporary folder that the loader hooks of each test process read instead of starting tsx.
+// tsx costs about 0.3 CPU-s more per test process than these hooks (CONTRIBUTING.md, "Tests"), and
+// npm test starts one process per test file.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
