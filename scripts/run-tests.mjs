@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // Lists the test files explicitly (Node 20's runner does not discover .ts files) and runs them
-// through tsx. `--fuzz` runs only the property tests with millions of cases.
+// with the repository transpiled once for the run (scripts/test-loader.mjs; through tsx when
+// esbuild cannot be loaded, or with RIODP_TEST_TSX=1). `--fuzz` runs only the property tests with
+// millions of cases.
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildTestCli, distIsFresh } from './test-cli.mjs';
+import { transpileTree } from './test-transpile.mjs';
 
 const fuzz = process.argv.includes('--fuzz');
 // `--faults`: the fault-injection suite (test/faults/*.fault.ts): real processes stopped, killed
@@ -74,14 +77,28 @@ if (fuzz) {
   console.log(`fuzz: FC_RUNS=${env.FC_RUNS} FC_SEED=${env.FC_SEED}`);
 }
 // The CLI the tests spawn, unless dist/ is fresh (test/support/riodp-entry.ts, scripts/test-cli.mjs);
-// the property tests of --fuzz spawn none.
+// the property tests of --fuzz spawn none. And the repository transpiled for the test processes
+// (and their worker threads), which read it instead of starting tsx: about 0.3 CPU-s less per
+// process (CONTRIBUTING.md, "Tests"; scripts/test-loader.mjs). Both are built at once.
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = fuzz || env.RIODP_TEST_FROM_SOURCE === '1' || distIsFresh(root) ? null : await buildTestCli(root);
+const built = await Promise.allSettled([
+  fuzz || env.RIODP_TEST_FROM_SOURCE === '1' || distIsFresh(root) ? null : buildTestCli(root),
+  env.RIODP_TEST_TSX === '1' ? null : transpileTree(root),
+]);
+const [cli, ts] = built.map((b) => (b.status === 'fulfilled' ? b.value : null));
+const temporary = [cli, ts].filter((b) => b !== null).map((b) => b.dir);
+const failed = built.find((b) => b.status === 'rejected');
+if (failed !== undefined) {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+  throw failed.reason;
+}
 if (cli !== null) env.RIODP_TEST_CLI = cli.entry;
+if (ts !== null) env.RIODP_TEST_TS = JSON.stringify({ dir: ts.dir, since: ts.since });
+const loader = ts === null ? 'tsx' : pathToFileURL(join(root, 'scripts', 'test-loader.mjs')).href;
 // The fault cases time stalls and recoveries of real processes: one at a time.
-const args = ['--import', 'tsx', '--test', `--test-concurrency=${faults ? 1 : 2}`, '--test-reporter=spec', ...extra, ...files];
-// Ctrl-C reaches the test runner too: wait for it to stop, then remove the transpiled CLI.
+const args = ['--import', loader, '--test', `--test-concurrency=${faults ? 1 : 2}`, '--test-reporter=spec', ...extra, ...files];
+// Ctrl-C reaches the test runner too: wait for it to stop, then remove the transpiled files.
 process.on('SIGINT', () => {});
 const r = spawnSync(process.execPath, args, { stdio: 'inherit', env });
-if (cli !== null) rmSync(cli.dir, { recursive: true, force: true });
+for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
 process.exit(r.status ?? 1);
