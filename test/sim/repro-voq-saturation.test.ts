@@ -29,26 +29,22 @@ function checkEmptyShare(r: VoqSaturationResult, msg: string): void {
   assert.ok(r.emptyVoqs > 0.6 * share && r.emptyVoqs < 1.05 * share, msg);
 }
 
-test('McKeown 1999 (iSLIP): with every VoQ holding cells one iSLIP iteration matches every input every slot (100% per output, 16x16); with i.i.d. outputs through a finite shared input buffer VoQs run empty and it carries less', () => {
-  const full = run('islip', 'per-flow', 256);
+/** Every VoQ fed: 1.0 with no VoQ ever empty; FIFO sources through 256- and 64-cell buffers: `expected` within `tolerance`. */
+function checkMatcher(matcher: VoqMatcher, expected: { readonly b256: number; readonly b64: number }, tolerance: number): void {
+  const full = run(matcher, 'per-flow', 256);
   assert.equal(full.r.emptyVoqs, 0, full.msg);
   assert.ok(full.r.measured >= 0.995, full.msg);
-  const b256 = run('islip', 'fifo', 256);
-  checkEmptyShare(b256.r, b256.msg);
-  assert.ok(Math.abs(b256.r.measured - 0.953) < 0.015, b256.msg);
-  const b64 = run('islip', 'fifo', 64);
-  checkEmptyShare(b64.r, b64.msg);
-  assert.ok(Math.abs(b64.r.measured - 0.855) < 0.015, b64.msg);
+  for (const [buffer, want] of [[256, expected.b256], [64, expected.b64]] as const) {
+    const fifo = run(matcher, 'fifo', buffer);
+    checkEmptyShare(fifo.r, fifo.msg);
+    assert.ok(Math.abs(fifo.r.measured - want) < tolerance, fifo.msg);
+  }
+}
+
+test('McKeown 1999 (iSLIP): with every VoQ holding cells one iSLIP iteration matches every input every slot (100% per output, 16x16); with i.i.d. outputs through a finite shared input buffer VoQs run empty and it carries less', () => {
+  checkMatcher('islip', { b256: 0.953, b64: 0.855 }, 0.015);
 });
 
 test('Tamir & Chi 1993 (wave front arbiter): with every VoQ holding cells the maximal matching is perfect (100% per output, 16x16); with i.i.d. outputs through a finite shared input buffer VoQs run empty and it carries less', () => {
-  const full = run('wavefront', 'per-flow', 256);
-  assert.equal(full.r.emptyVoqs, 0, full.msg);
-  assert.ok(full.r.measured >= 0.995, full.msg);
-  const b256 = run('wavefront', 'fifo', 256);
-  checkEmptyShare(b256.r, b256.msg);
-  assert.ok(Math.abs(b256.r.measured - 0.982) < 0.006, b256.msg);
-  const b64 = run('wavefront', 'fifo', 64);
-  checkEmptyShare(b64.r, b64.msg);
-  assert.ok(Math.abs(b64.r.measured - 0.965) < 0.006, b64.msg);
+  checkMatcher('wavefront', { b256: 0.982, b64: 0.965 }, 0.006);
 });
