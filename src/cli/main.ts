@@ -98,14 +98,18 @@ function simCommand(program: Command): void {
 function sweepCommand(program: Command): void {
   program
     .command('sweep')
-    .description('run a scenario over a parameter grid in worker threads and write an HTML report with throughput-vs-load curves, results.json and points.csv (docs/simulator.md)')
-    .argument('<grid>', 'grid file (YAML)')
-    .option('--out <dir>', 'report directory', 'riodp-sweep')
+    .description('run a scenario over a parameter grid in worker threads and write an HTML report with throughput-vs-load curves, results.json and points.csv; or run the grid in pieces on other machines and merge (docs/simulator.md)')
+    .argument('[grid]', 'grid file (YAML)')
+    .option('--out <dir>', 'report directory (default riodp-sweep); with --shard the folder of its point results; with --run-point the result file (default stdout)')
     .option('--workers <n>', 'worker threads (default: one per core, at most one per grid point)', parseCount('a count'))
     .option('--json', 'print the results as one JSON object instead of a table', false)
+    .option('--emit-points <dir>', 'write one self-contained file per grid point into dir (point-0000.json …) and exit')
+    .option('--run-point <file>', 'run one point file (- for stdin) and print its result as JSON')
+    .option('--shard [i/N]', "run the points whose index is i modulo N (i from 0) and write their results into --out; no value: from the Slurm array (SLURM_ARRAY_TASK_ID)")
+    .option('--merge <dir>', 'build the report of a grid from the point results in dir (from --run-point or --shard)')
     // Refused with a reason rather than as an unknown option: captures are riodp sim's.
     .addOption(new Option('--pcap <dir>').hideHelp())
-    .action(async (file: string, flags: { out: string; workers?: number; json: boolean; pcap?: string }) => {
+    .action(async (file: string | undefined, flags: { out?: string; workers?: number; json: boolean; emitPoints?: string; runPoint?: string; shard?: string | true; merge?: string; pcap?: string }) => {
       if (flags.pcap !== undefined) {
         process.stderr.write('riodp sweep: --pcap: a sweep does not capture its links (its points run in worker threads); run one point with riodp sim SCENARIO --pcap DIR\n');
         process.exitCode = 2;

@@ -1,17 +1,18 @@
 import type { Series, SweepReport } from '../../report/types.ts';
 import { toCsv } from '../results/csv.ts';
-import type { Grid } from './grid.ts';
 import { valueLabel } from './grid.ts';
 import type { GroupMetrics, PointMetrics } from './metrics.ts';
 import { pointLabel } from './points.ts';
 import type { SweepPoint } from './points.ts';
+import type { GridShape } from './unit.ts';
 
 /**
  * What `riodp sweep` writes (issue 7 §5 "one report with throughput-vs-load curves"):
  * results.json (the grid and every point with its metrics), points.csv (one row per point) and
  * the report's data: per flow group, throughput, fraction of offered and p99 latency against the
  * x parameter, one curve per combination of the other dimensions. Nothing here depends on the
- * wall clock or on the worker count.
+ * wall clock, on the worker count or on where the points ran: a merge of point results run
+ * elsewhere (merge.ts) goes through `resultsOf` as the local run does.
  */
 
 export interface PointResult extends PointMetrics {
@@ -28,15 +29,15 @@ export interface SweepResults {
   readonly points: readonly PointResult[];
 }
 
-export function sweepResults(grid: Grid, points: readonly SweepPoint[], metrics: readonly PointMetrics[]): SweepResults {
+/** results.json from the grid and its point results, in point order. */
+export function resultsOf(grid: GridShape, points: readonly PointResult[]): SweepResults {
   const dimensions = grid.parameters.map((p) => ({ name: p.path, values: p.values }));
   if (grid.variantDimension) dimensions.unshift({ name: 'variants', values: grid.variants.map((v) => v.name) });
-  return {
-    grid: grid.name,
-    x: grid.x,
-    dimensions,
-    points: points.map((p, i) => ({ index: p.index, variant: p.variant, values: p.values, seed: p.seed, ...(metrics[i] as PointMetrics) })),
-  };
+  return { grid: grid.name, x: grid.x, dimensions, points };
+}
+
+export function sweepResults(grid: GridShape, points: readonly SweepPoint[], metrics: readonly PointMetrics[]): SweepResults {
+  return resultsOf(grid, points.map((p, i) => ({ index: p.index, variant: p.variant, values: p.values, seed: p.seed, ...(metrics[i] as PointMetrics) })));
 }
 
 function groupNames(r: SweepResults): string[] {
@@ -53,7 +54,7 @@ const GROUP_COLUMNS: readonly { readonly suffix: string; readonly pick: (g: Grou
 ];
 
 /** The point table shared by points.csv and the report: label → value. */
-export function pointRows(grid: Grid, r: SweepResults): Record<string, number | string>[] {
+export function pointRows(grid: GridShape, r: SweepResults): Record<string, number | string>[] {
   const groups = groupNames(r);
   return r.points.map((p) => {
     const row: Record<string, number | string> = { point: p.index };
@@ -73,7 +74,7 @@ export function pointRows(grid: Grid, r: SweepResults): Record<string, number | 
   });
 }
 
-export function pointsCsv(grid: Grid, r: SweepResults): string {
+export function pointsCsv(grid: GridShape, r: SweepResults): string {
   const rows = pointRows(grid, r);
   const header = Object.keys(rows[0] ?? {});
   return toCsv(header, rows.map((row) => header.map((k) => row[k] ?? '')));
@@ -86,7 +87,7 @@ const METRICS: readonly { readonly title: string; readonly pick: (g: GroupMetric
 ];
 
 /** Per flow group and metric, one curve per combination of every dimension but x, points in x order. */
-export function sweepCharts(grid: Grid, r: SweepResults): SweepReport['charts'] {
+export function sweepCharts(grid: GridShape, r: SweepResults): SweepReport['charts'] {
   const curveOf = (p: PointResult): string => pointLabel(grid, p.variant, p.values, grid.x) || 'all points';
   const curves = [...new Set(r.points.map(curveOf))];
   return groupNames(r).flatMap((group) =>
@@ -106,7 +107,7 @@ export function sweepCharts(grid: Grid, r: SweepResults): SweepReport['charts'] 
   );
 }
 
-export function sweepReport(grid: Grid, r: SweepResults, meta: { generated: string; version: string }): SweepReport {
+export function sweepReport(grid: GridShape, r: SweepResults, meta: { generated: string; version: string }): SweepReport {
   return {
     title: grid.name,
     generated: meta.generated,
