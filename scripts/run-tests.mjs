@@ -48,6 +48,7 @@ const LONG = [
   'test/wireshark/live.test.ts',
   'src/wire/smp/index.prop.test.ts', // ~10 s
   'test/cli/sweep.test.ts',
+  'test/cli/sweep-shard.test.ts', // ~15 s: three thread pools under tsx
   'src/wire/type7.prop.test.ts',
   'src/sim/repro/suite.test.ts',
   'test/sim/repro-karol.test.ts',
