@@ -74,7 +74,7 @@ traffic:
     'switch.voq: missing, expected VoQ settings {high, low} with queueing cioq-voq-backpressure',
     'traffic.0.sizes: expected a size ("256B"), {min, max}, or a list of {bytes, weight}',
     'traffic.0.prio: expected an integer 0..2',
-    'traffic.1.pattern: expected one of uniform, hotspot, permutation, incast, onoff',
+    'traffic.1.pattern: expected one of uniform, hotspot, permutation, incast, onoff, transpose, bit-complement, bit-reverse, shuffle, tornado, neighbour',
   ].sort((a, b) => got.indexOf(a) - got.indexOf(b)));
 });
 

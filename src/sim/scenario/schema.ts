@@ -5,6 +5,7 @@ import { arbitrationSettings } from './schema-arbitration.ts';
 import { bool, dispatch, expecting, int, oneOf, real, text } from '../../config/zod-parts.ts';
 import { baud, encoding, lanes, symbolForm } from './schema-link.ts';
 import { hostIds, size, time } from './schema-parts.ts';
+import { FIXED_PATTERNS, isFixedPattern } from '../traffic/permutations.ts';
 import { reassemblySettings } from './schema-reassembly.ts';
 import { sessionSettings } from './schema-session.ts';
 import { switchOverrides } from './schema-switches.ts';
@@ -88,7 +89,7 @@ const sizes = z.union([
   size(),
 ], { error: expecting('a size ("256B"), {min, max}, or a list of {bytes, weight}') });
 
-export const PATTERNS = ['uniform', 'hotspot', 'permutation', 'incast', 'onoff'] as const;
+export const PATTERNS = ['uniform', 'hotspot', 'permutation', 'incast', 'onoff', ...FIXED_PATTERNS] as const;
 
 /** One traffic entry: a pattern applied to each of its sources. */
 const traffic = z.strictObject({
@@ -114,6 +115,8 @@ const traffic = z.strictObject({
     if (t.h === undefined) ctx.addIssue({ code: 'custom', path: ['h'], message: 'missing, expected the hotspot fraction h 0..1' });
   }
   if (t.pattern === 'incast' && t.sink === undefined) ctx.addIssue({ code: 'custom', path: ['sink'], message: 'missing, expected the incast sink host ID' });
+  // Issue 21: a synthetic permutation fixes each source's destination; a list would be ignored.
+  if (isFixedPattern(t.pattern) && t.destinations !== undefined) ctx.addIssue({ code: 'custom', path: ['destinations'], message: `not allowed with pattern ${t.pattern}: each source's destination is fixed by the pattern` });
   const arrival = t.arrival ?? (t.pattern === 'onoff' ? 'onoff' : 'bernoulli');
   if (arrival !== 'poisson' && t.load > 1) ctx.addIssue({ code: 'custom', path: ['load'], message: `expected a fraction 0..1 with ${arrival} arrivals` });
   if (arrival === 'onoff' && t.load > t.peak) ctx.addIssue({ code: 'custom', path: ['load'], message: 'expected at most peak with on/off arrivals' });

@@ -1,5 +1,6 @@
 import type { Fabric } from '../topology/types.ts';
 import type { Issue } from '../../config/issues.ts';
+import { isFixedPattern, patternMap, patternRefusal } from '../traffic/permutations.ts';
 import { linkPattern } from './link-match.ts';
 import type { RunConfig } from './schema.ts';
 import { checkSwitchOverrides } from './switch-overrides.ts';
@@ -41,6 +42,13 @@ export function checkAgainstFabric(c: RunConfig, fabric: Fabric): Issue[] {
     if (t.pattern === 'incast' && t.sink !== undefined) sources.delete(t.sink);
     if (sources.size === 0) out.push({ path: `${p}.sources`, message: 'expected at least one source other than the sink' });
     if (t.pattern === 'permutation' && sources.size < 2) out.push({ path: `${p}.sources`, message: 'expected at least two sources for a permutation' });
+    if (isFixedPattern(t.pattern)) {
+      const refusal = patternRefusal(t.pattern, n);
+      if (refusal !== undefined) out.push({ path: `${p}.pattern`, message: refusal });
+      else if ([...sources].every((s) => s < n) && patternMap(t.pattern, [...sources], n).size === 0) {
+        out.push({ path: `${p}.sources`, message: `expected a source whose ${t.pattern} image is another host (over ${n} hosts each source given is its own image)` });
+      }
+    }
     if (t.pattern === 'uniform' || t.pattern === 'onoff' || t.pattern === 'hotspot') {
       const dsts = new Set(t.destinations ?? fabric.hosts.map((h) => h.id));
       if (t.pattern === 'hotspot' && t.hotspot !== undefined) dsts.add(t.hotspot);

@@ -3,6 +3,7 @@ import type { RandomStreams } from '../kernel/random.ts';
 import type { EndpointTraffic } from '../fabric/endpoint-types.ts';
 import { derangement, incast, makeDestinations } from '../traffic/destinations.ts';
 import type { DestinationSpec } from '../traffic/destinations.ts';
+import { patternMap } from '../traffic/permutations.ts';
 import type { ArrivalSpec } from '../traffic/generator.ts';
 import type { SizeSpec } from '../traffic/sizes.ts';
 import type { Fabric } from '../topology/types.ts';
@@ -20,6 +21,9 @@ import type { RunConfig, TrafficEntry } from './schema.ts';
  *   `traffic:<i>:permutation`, so it is the same for every variant of one seed.
  * - incast: every source (default every host but the sink) to `sink`.
  * - onoff: uniform destinations with bursty on/off arrivals (a burst goes to one destination).
+ * - transpose, bit-complement, bit-reverse, shuffle, tornado, neighbour (issue 21; Dally & Towles
+ *   §3.2): each source's fixed image over all N hosts (traffic/permutations.ts), whatever
+ *   `sources` holds; a source that is its own image sends nothing. No random draw.
  * Arrivals are per-PDU-time Bernoulli unless `arrival` says otherwise (onoff for `onoff`).
  *
  * Groups: an entry's flows belong to its `group` (default: the pattern's name). A flow is
@@ -69,6 +73,9 @@ function destinations(t: TrafficEntry, i: number, all: readonly number[], stream
     case 'incast':
       for (const [s, d] of incast(t.sources ?? all, t.sink as number)) out.set(s, { kind: 'fixed', dst: d });
       break;
+    default:
+      // transpose, bit-complement, bit-reverse, shuffle, tornado, neighbour: over every host.
+      for (const [s, d] of patternMap(t.pattern, t.sources ?? all, all.length)) out.set(s, { kind: 'fixed', dst: d });
   }
   return out;
 }
