@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { curvesCsv } from '../sim/sweep/curves.ts';
 import { pointsCsv, resultsOf, sweepReport } from '../sim/sweep/output.ts';
 import type { PointResult, SweepResults } from '../sim/sweep/output.ts';
 import { pointLabel } from '../sim/sweep/points.ts';
@@ -48,12 +49,12 @@ export function summaryTable(grid: GridShape, points: readonly PointResult[], in
   return [title, line(header), ...rows.map(line), `report: ${index}`, ''].join('\n');
 }
 
-/** Writes index.html, results.json and points.csv into `dir`; returns the results and the paths written. */
+/** Writes index.html, results.json, points.csv and curves.csv into `dir`; returns the results and the paths written. */
 export async function writeSweep(dir: string, grid: GridShape, points: readonly PointResult[]): Promise<{ results: SweepResults; written: string[]; index: string }> {
   const results = resultsOf(grid, points);
   const { renderSweepReport } = await import('../report/html.ts');
   const { writeReport } = await import('../report/write.ts');
   const html = await renderSweepReport(sweepReport(grid, results, { generated: new Date().toISOString(), version: riodpVersion() }));
-  const written = await writeReport(dir, html, { 'results.json': `${JSON.stringify(results, null, 2)}\n`, 'points.csv': pointsCsv(grid, results) });
+  const written = await writeReport(dir, html, { 'results.json': `${JSON.stringify(results, null, 2)}\n`, 'points.csv': pointsCsv(grid, results), 'curves.csv': curvesCsv(grid, results) });
   return { results, written, index: join(dir, 'index.html') };
 }

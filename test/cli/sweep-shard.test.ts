@@ -25,7 +25,7 @@ async function ok(args: string[]): Promise<string> {
   return r.stdout;
 }
 
-test('issue 21 item 1 riodp sweep: run locally, as emitted points run one by one then merged, and as 2 shards then merged, a grid gives byte-identical results.json and points.csv (and index.html but for its time)', async () => {
+test('issue 21 item 1 riodp sweep: run locally, as emitted points run one by one then merged, and as 2 shards then merged, a grid gives byte-identical results.json, points.csv and curves.csv (issue 21 item 2) (and index.html but for its time)', async () => {
   await ok(['sweep', at('grid.yaml'), '--out', at('local'), '--workers', '1']);
   assert.match(await ok(['sweep', at('grid.yaml'), '--emit-points', at('points')]), /^tiny sweep: 4 point files in .*points \(grid [0-9a-f]{16}\)\n$/);
   const names = readdirSync(at('points'));
@@ -45,6 +45,7 @@ test('issue 21 item 1 riodp sweep: run locally, as emitted points run one by one
   for (const d of ['merged', 'sharded']) {
     assert.equal(read(d, 'results.json'), read('local', 'results.json'), `${d}/results.json`);
     assert.equal(read(d, 'points.csv'), read('local', 'points.csv'), `${d}/points.csv`);
+    assert.equal(read(d, 'curves.csv'), read('local', 'curves.csv'), `${d}/curves.csv`);
     assert.equal(page(d), page('local'), `${d}/index.html`);
   }
   // The same point through stdin in another process: the same result, byte for byte.

@@ -32,7 +32,7 @@ interface Results {
   points: { index: number; variant: string; values: Record<string, unknown>; seed: number; groups: { name: string; deliveredGbps: number; deliveredFraction: number }[]; ccpsSent: number }[];
 }
 
-test('issue 7 §5 riodp sweep: every grid point runs and the report directory gets index.html with throughput-vs-load curves, results.json and points.csv', () => {
+test('issue 7 §5 riodp sweep: every grid point runs and the report directory gets index.html with throughput-vs-load curves, results.json and points.csv; issue 21 item 2: and curves.csv', () => {
   const out = join(dir, 'w2');
   const r = riodp(['sweep', file('grid.yaml', GRID), '--out', out, '--workers', '2']);
   assert.equal(r.stderr, '');
@@ -42,7 +42,7 @@ test('issue 7 §5 riodp sweep: every grid point runs and the report directory ge
   assert.match(lines[2]!, /^part9 · traffic\.0\.load=0\.3\s/);
   assert.match(lines[5]!, /^off · traffic\.0\.load=0\.9\s/);
   assert.equal(lines[6], `report: ${join(out, 'index.html')}`);
-  for (const f of ['index.html', 'results.json', 'points.csv']) assert.ok(existsSync(join(out, f)), f);
+  for (const f of ['index.html', 'results.json', 'points.csv', 'curves.csv']) assert.ok(existsSync(join(out, f)), f);
   const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
   assert.equal(results.x, 'traffic.0.load');
   assert.deepEqual(results.points.map((p) => [p.index, p.variant, p.values['traffic.0.load']]), [[0, 'part9', 0.3], [1, 'part9', 0.9], [2, 'off', 0.3], [3, 'off', 0.9]]);
@@ -57,6 +57,19 @@ test('issue 7 §5 riodp sweep: every grid point runs and the report directory ge
   const csv = readFileSync(join(out, 'points.csv'), 'utf8').split('\r\n');
   assert.match(csv[0]!, /^point,variant,traffic\.0\.load,seed,hot offered Gbit\/s,hot Gbit\/s,hot fraction of offered,hot p99 ns,/);
   assert.equal(csv.length, 6);
+  // issue 21 item 2 curves.csv: a row per (variant, group, point), each curve in offered-load order.
+  const curves = readFileSync(join(out, 'curves.csv'), 'utf8').split('\r\n').map((l) => l.split(','));
+  assert.equal(curves[0]!.join(), 'variant,group,traffic.0.load,point,offered,accepted,latency,p99_latency,saturated');
+  assert.equal(curves.length, 10);
+  assert.deepEqual(curves.slice(1, 9).map((r) => r.slice(0, 5).join()), [
+    'part9,hot,0.3,0,0.3', 'part9,hot,0.9,1,0.9', 'part9,cold,0.3,0,0.1', 'part9,cold,0.9,1,0.1',
+    'off,hot,0.3,2,0.3', 'off,hot,0.9,3,0.9', 'off,cold,0.3,2,0.1', 'off,cold,0.9,3,0.1',
+  ]);
+  for (const r of curves.slice(1, 9)) {
+    assert.ok(Number(r[5]) > 0 && Number(r[6]) > 0 && Number(r[7]) > 0, r.join());
+    assert.match(r[8]!, /^(true|false)$/);
+  }
+  assert.equal(curves[2]![8], 'true', 'incast at 0.9 into one sink accepts a third of it');
 });
 
 test('issue 7 §5 riodp sweep determinism: --workers 1 and --workers 2 write the same results.json (seed per point from the scenario seed and the point index)', () => {

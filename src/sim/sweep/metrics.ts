@@ -1,4 +1,5 @@
 import type { ScenarioRun } from '../scenario/run.ts';
+import type { TrafficEntry } from '../scenario/schema.ts';
 
 /**
  * The headline numbers `riodp sweep` keeps per grid point (issue 7 §5 "throughput-vs-load
@@ -14,6 +15,13 @@ export interface GroupMetrics {
   readonly deliveredFraction: number;
   /** p99 packet latency, ns; null when the group delivered no packet. */
   readonly p99LatencyNs: number | null;
+  /** Mean packet latency, ns; null when the group delivered no packet. */
+  readonly meanLatencyNs: number | null;
+  /**
+   * Offered load per source as a fraction of its link (the traffic entries' `load`, issue 21 item 2
+   * curves.csv); null when the group's entries offer different loads, as no one figure then says it.
+   */
+  readonly offeredLoad: number | null;
 }
 
 export interface PointMetrics {
@@ -24,7 +32,13 @@ export interface PointMetrics {
   readonly events: number;
 }
 
-export function pointMetrics(run: ScenarioRun): PointMetrics {
+/** The `load` the traffic entries of group `name` share (an entry's group defaults to its pattern), or null. */
+export function groupLoad(traffic: readonly Pick<TrafficEntry, 'group' | 'pattern' | 'load'>[], name: string): number | null {
+  const loads = new Set(traffic.filter((t) => (t.group ?? t.pattern) === name).map((t) => t.load));
+  return loads.size === 1 ? ([...loads][0] ?? null) : null;
+}
+
+export function pointMetrics(run: ScenarioRun, traffic: readonly Pick<TrafficEntry, 'group' | 'pattern' | 'load'>[]): PointMetrics {
   const v = run.variants[0];
   if (v === undefined) return { groups: [], ccpsSent: 0, voqSymbols: 0, events: 0 };
   return {
@@ -34,6 +48,8 @@ export function pointMetrics(run: ScenarioRun): PointMetrics {
       deliveredGbps: g.deliveredBps / 1e9,
       deliveredFraction: g.deliveredFraction,
       p99LatencyNs: g.packetLatency.count > 0 && Number.isFinite(g.packetLatency.p99) ? g.packetLatency.p99 / 1000 : null,
+      meanLatencyNs: g.packetLatency.count > 0 && Number.isFinite(g.packetLatency.mean) ? g.packetLatency.mean / 1000 : null,
+      offeredLoad: groupLoad(traffic, g.name),
     })),
     ccpsSent: v.results.headline.ccpsSent,
     voqSymbols: v.results.headline.voqSymbols,

@@ -41,7 +41,7 @@ test('issue 7 §5 sweep report: one curve per combination of the dimensions othe
   const g = grid('  traffic.0.load: [0.6, 0.2]\n  switch.speedup: [1, 2]\n');
   const points = gridPoints(g);
   const metrics: PointMetrics[] = points.map((p) => ({
-    groups: [{ name: 'hot', offeredGbps: 1, deliveredGbps: p.values['traffic.0.load'] as number, deliveredFraction: 1, p99LatencyNs: null }],
+    groups: [{ name: 'hot', offeredGbps: 1, deliveredGbps: p.values['traffic.0.load'] as number, deliveredFraction: 1, p99LatencyNs: null, meanLatencyNs: null, offeredLoad: null }],
     ccpsSent: 0, voqSymbols: 0, events: 1,
   }));
   const charts = sweepCharts(g, sweepResults(g, points, metrics));

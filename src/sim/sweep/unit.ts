@@ -128,7 +128,7 @@ const common = {
 
 const pointSchema = z.object({ format: z.literal(POINT_FORMAT), ...common, scenario: z.record(z.string(), z.unknown()) });
 
-const groupSchema = z.object({ name: z.string(), offeredGbps: z.number(), deliveredGbps: z.number(), deliveredFraction: z.number().nullable(), p99LatencyNs: z.number().nullable() });
+const groupSchema = z.object({ name: z.string(), offeredGbps: z.number(), deliveredGbps: z.number(), deliveredFraction: z.number().nullable(), p99LatencyNs: z.number().nullable(), meanLatencyNs: z.number().nullable(), offeredLoad: z.number().nullable() });
 
 const resultSchema = z.object({
   format: z.literal(RESULT_FORMAT),

@@ -9,5 +9,6 @@ import type { PointMetrics } from './metrics.ts';
  * the main thread (points.ts), so a failure here is a failure of the run itself.
  */
 export default function runPoint(task: { readonly text: string }): PointMetrics {
-  return pointMetrics(runScenario(parseScenario(task.text)));
+  const scenario = parseScenario(task.text);
+  return pointMetrics(runScenario(scenario), scenario.variants[0]?.config.traffic ?? []);
 }
