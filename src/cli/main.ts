@@ -98,7 +98,7 @@ function simCommand(program: Command): void {
 function sweepCommand(program: Command): void {
   program
     .command('sweep')
-    .description('run a scenario over a parameter grid in worker threads and write an HTML report with throughput-vs-load curves, results.json and points.csv; or run the grid in pieces on other machines and merge (docs/simulator.md)')
+    .description('run a scenario over a parameter grid in worker threads and write an HTML report with throughput-vs-load curves, results.json, points.csv and curves.csv (latency–load curves); or run the grid in pieces on other machines and merge (docs/simulator.md)')
     .argument('[grid]', 'grid file (YAML)')
     .option('--out <dir>', 'report directory (default riodp-sweep); with --shard the folder of its point results; with --run-point the result file (default stdout)')
     .option('--workers <n>', 'worker threads (default: one per core, at most one per grid point)', parseCount('a count'))

@@ -17,7 +17,7 @@ import { errorText, riodpVersion, summaryTable, sweepError, writeSweep } from '.
  * `riodp sweep grid.yaml [--out DIR] [--workers N] [--json]` (issue 7 §5: "a parameter grid …
  * run in parallel worker threads (piscina), one report with throughput-vs-load curves"). Every
  * point is checked before any runs; then the points run on N threads (default: one per core, at
- * most one per point) and the report directory gets index.html, results.json and points.csv.
+ * most one per point) and the report directory gets index.html, results.json, points.csv and curves.csv.
  * Issue 21 item 1 splits the same run into steps that can run on other machines
  * (sweep-units.ts): `--emit-points DIR`, `--run-point FILE`, `--shard i/N`, `--merge DIR`.
  * Exit codes as `riodp sim`: 0 done, 2 the grid, a point or an option is invalid (one line per
