@@ -133,8 +133,9 @@ export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { i
   }
   b.collector.finish(c.duration);
   const all = b.collector.results();
+  const top = topBuffers(all);
   // output.occupancy top: every buffer's summary, the series of the buffers the report charts only.
-  const results = c.output.occupancy === 'top' ? { ...all, occupancySeries: { ...all.occupancySeries, buffers: topBuffers(all) } } : all;
+  const results = c.output.occupancy === 'top' ? { ...all, occupancySeries: { ...all.occupancySeries, buffers: top } } : all;
   const switches = overriddenSwitches(c, b.variant.fabric);
   return {
     name: b.variant.name,
@@ -148,7 +149,7 @@ export function runBuilt(b: BuiltFabric, options: RunOptions = {}, position: { i
     series: {
       interval: b.collector.sampleInterval,
       groups: b.collector.groups.map((name, g) => ({ name, ...b.collector.groupSeries(g, c.duration) })),
-      buffers: topBuffers(results),
+      buffers: top,
     },
     ...(captures === undefined ? {} : { captures }),
     ...(switches === undefined ? {} : { switches }),

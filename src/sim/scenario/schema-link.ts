@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { expecting, oneOf, real } from '../../config/zod-parts.ts';
 import { BAUD_MAX, BAUD_MIN } from '../fabric/link-rate.ts';
+import { time } from './schema-parts.ts';
 
 /** The fields of a link's settings (`link`, `linkOverrides`, a switch port's `link`): lanes, baud rate, encoding, control symbol form. */
 
@@ -11,3 +12,12 @@ export const baud = real(BAUD_MIN, BAUD_MAX, baudWhat).refine((v) => Number.isIn
 
 export const encoding = oneOf(['8b10b', '64b67b']);
 export const symbolForm = oneOf(['cs48', 'cs64']);
+
+/** The fields a link override or a switch port's `link` may change, each optional (the rest comes from `link`). */
+export const linkChanges = {
+  lanes: lanes.optional(),
+  baud: baud.optional(),
+  encoding: encoding.optional(),
+  propagation: time().optional(),
+  symbol: symbolForm.optional(),
+};

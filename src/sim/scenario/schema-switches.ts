@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { switchSettingsShape } from '../../node/switch/schema.ts';
 import { expecting, real } from '../../config/zod-parts.ts';
-import { baud, encoding, lanes, symbolForm } from './schema-link.ts';
+import { linkChanges } from './schema-link.ts';
 import { time } from './schema-parts.ts';
 
 /**
@@ -16,13 +16,7 @@ import { time } from './schema-parts.ts';
 const shape = switchSettingsShape({ duration: time(), period: time(1) });
 
 /** The link at a port: the fields of `link` it changes (its rate, its delay). */
-const portLink = z.strictObject({
-  lanes: lanes.optional(),
-  baud: baud.optional(),
-  encoding: encoding.optional(),
-  propagation: time().optional(),
-  symbol: symbolForm.optional(),
-}, { error: expecting('link settings {lanes?, baud?, encoding?, propagation?, symbol?}') });
+const portLink = z.strictObject(linkChanges, { error: expecting('link settings {lanes?, baud?, encoding?, propagation?, symbol?}') });
 
 /** A port's own settings: its input buffer, its Part 9 congestion point (`null` = none at this port), and the link attached to it. */
 const portOverride = z.strictObject({

@@ -3,7 +3,7 @@ import { ccpShape } from '../../node/endpoint/ccp-schema.ts';
 import { checkSwitchSettings, switchSettingsShape } from '../../node/switch/schema.ts';
 import { arbitrationSettings } from './schema-arbitration.ts';
 import { bool, dispatch, expecting, int, oneOf, real, text } from '../../config/zod-parts.ts';
-import { baud, encoding, lanes, symbolForm } from './schema-link.ts';
+import { baud, encoding, lanes, linkChanges, symbolForm } from './schema-link.ts';
 import { hostIds, size, time } from './schema-parts.ts';
 import { FIXED_PATTERNS, isFixedPattern } from '../traffic/permutations.ts';
 import { reassemblySettings } from './schema-reassembly.ts';
@@ -27,14 +27,7 @@ const link = z.strictObject({
 }, { error: expecting('a link: {lanes, baud, encoding, propagation, symbol}') });
 
 /** Changes to the links whose name matches `match` (a name, or a pattern with `*`: "h*", "leaf0:*"). Later entries win. */
-const linkOverride = z.strictObject({
-  match: text,
-  lanes: lanes.optional(),
-  baud: baud.optional(),
-  encoding: encoding.optional(),
-  propagation: time().optional(),
-  symbol: symbolForm.optional(),
-}, { error: expecting('a link override: {match, lanes?, baud?, encoding?, propagation?, symbol?}') });
+const linkOverride = z.strictObject({ match: text, ...linkChanges }, { error: expecting('a link override: {match, lanes?, baud?, encoding?, propagation?, symbol?}') });
 
 /** An end point's receive buffers (RxBufferSpec). */
 const buffers = z.strictObject({
